@@ -1,0 +1,22 @@
+"""Layer 1: the game rules, pure and deterministic (no model calls, no Inspect)."""
+
+from wolf_eval.engine.config import GameConfig, TAXONOMY
+from wolf_eval.engine.game import IllegalAction, advance, fallback_decision, new_game, pending
+from wolf_eval.engine.roles import FACTION_OF, NAMES, ROSTERS, Faction, Role
+from wolf_eval.engine.state import (
+    Action,
+    Decision,
+    Fallback,
+    GameState,
+    Outcome,
+    Phase,
+    Player,
+    Record,
+    Request,
+)
+
+__all__ = [
+    "FACTION_OF", "NAMES", "ROSTERS", "TAXONOMY", "Action", "Decision", "Faction", "Fallback",
+    "GameConfig", "GameState", "IllegalAction", "Outcome", "Phase", "Player", "Record", "Request",
+    "Role", "advance", "fallback_decision", "new_game", "pending",
+]

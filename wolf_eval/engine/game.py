@@ -1,0 +1,427 @@
+"""The rules of section 3 as a pure state machine.
+
+``pending(state)`` lists the decisions the game waits for (one concurrent wave);
+``advance(state, decisions)`` checks them against the rules and returns the next
+state. No model calls, no Inspect: a test, a replay or a property test drives
+the game by feeding decisions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from wolf_eval.engine.config import GameConfig
+from wolf_eval.engine.rng import derive_rng
+from wolf_eval.engine.roles import FACTION_OF, NAMES, Faction, Role
+from wolf_eval.engine.state import (
+    MODERATOR,
+    NIGHT_ACTIONS,
+    PUBLIC,
+    WOLVES,
+    Action,
+    Decision,
+    Fallback,
+    GameState,
+    Outcome,
+    Phase,
+    Player,
+    Record,
+    Request,
+)
+
+#: Seed of the fixed name-to-role mapping used when ``shuffle_roles`` is false.
+FIXED_LAYOUT_SEED = 0
+
+
+class IllegalAction(ValueError):
+    """A decision the rules do not allow; the message says which rule."""
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(config: GameConfig, seed: int) -> GameState:
+    """Seat the players and deal the roles; the game opens on night 1."""
+    roles: list[Role] = [role for role, n in config.roster.items() for _ in range(n)]
+    roles.sort(key=lambda r: list(Role).index(r))
+    layout_seed = seed if config.shuffle_roles else FIXED_LAYOUT_SEED
+    derive_rng(layout_seed, "roles").shuffle(roles)
+    if config.jester_as_villager:
+        roles = [Role.VILLAGER if r is Role.JESTER else r for r in roles]
+    players = tuple(Player(name=NAMES[i], seat=i, role=r) for i, r in enumerate(roles))
+    state = GameState(config=config, seed=seed, players=players)
+
+    counts = Counter(roles)
+    in_play = ", ".join(
+        f"{counts[role]} {_plural(role) if counts[role] > 1 else role.value}" for role in Role if counts[role]
+    )
+    records: list[Record] = []
+    state = _add(state, records, "game_start", PUBLIC,
+                 text=f"The game begins with {len(players)} players: {', '.join(state.names)}. Roles in play: {in_play}.",
+                 data={"players": list(state.names), "roles_in_play": {r.value: n for r, n in counts.items()}})
+    wolves = state.wolves()
+    for p in players:
+        data: dict[str, object] = {"role": p.role.value}
+        text = f"Your role is {p.role.value}."
+        if p.role is Role.WEREWOLF:
+            mates = [w for w in wolves if w != p.name]
+            data["fellow_wolves"] = mates
+            text += f" Your fellow werewolves: {', '.join(mates) if mates else 'none'}."
+        state = _add(state, records, "role", p.name, actor=p.name, text=text, data=data)
+    return _commit(state, records, phase=Phase.NIGHT, day=1, turn=0)
+
+
+def _plural(role: Role) -> str:
+    return "werewolves" if role is Role.WEREWOLF else role.value + "s"
+
+
+# --------------------------------------------------------------------------- pending
+
+
+def pending(state: GameState) -> list[Request]:
+    """The decisions the game waits for now, all answerable concurrently."""
+    if state.over:
+        return []
+    day, phase, turn = state.day, state.phase, state.turn
+    living = state.living_names
+
+    def req(seat: str, action: Action, options: Iterable[str] = ()) -> Request:
+        return Request(seat=seat, action=action, day=day, phase=phase, turn=turn, options=tuple(options))
+
+    if phase is Phase.NIGHT:
+        wolves = {p.name for p in state.living_with(Role.WEREWOLF)}
+        prey = [n for n in living if n not in wolves]
+        out = [req(w, Action.NIGHT_KILL, prey) for w in living if w in wolves]
+        out += [req(d.name, Action.PROTECT, living) for d in state.living_with(Role.DOCTOR)]
+        out += [req(s.name, Action.INVESTIGATE, [n for n in living if n != s.name]) for s in state.living_with(Role.SEER)]
+        return out
+    if phase in (Phase.DEBATE, Phase.EXPLANATION):
+        if state.floor is None:
+            return [req(n, Action.BID) for n in living]
+        return [req(state.floor, Action.STATEMENT)]
+    if phase is Phase.DEFENCE:
+        assert state.floor is not None
+        return [req(state.floor, Action.DEFENCE)]
+    if phase in (Phase.VOTE, Phase.REVOTE):
+        return [req(n, Action.VOTE, [o for o in living if o != n]) for n in living]
+    return []
+
+
+def fallback_decision(state: GameState, request: Request, reason: str, raw: str) -> Decision:
+    """The conservative default of SPEC section 4 for a reply that could not be used.
+
+    Bid 0, pass the turn, abstain; night targets drawn by the seeded RNG among
+    legal targets so a broken model cannot steer the night.
+    """
+    fb = Fallback(reason=reason, raw=raw)
+    base = {"seat": request.seat, "action": request.action, "fallback": fb}
+    if request.action is Action.BID:
+        return Decision(bid=0, **base)
+    if request.action in NIGHT_ACTIONS:
+        rng = derive_rng(state.seed, "fallback", request.key)
+        return Decision(target=rng.choice(sorted(request.options)), **base)
+    return Decision(**base)
+
+
+# --------------------------------------------------------------------------- advance
+
+
+def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
+    """Apply one wave of decisions; raises IllegalAction if any breaks a rule."""
+    if state.over:
+        raise IllegalAction("the game is over")
+    requests = pending(state)
+    by_seat = _match(requests, decisions)
+    records: list[Record] = []
+    for d in decisions:
+        if d.fallback is not None:
+            state = _add(state, records, "fallback", MODERATOR, actor=d.seat,
+                         text=d.fallback.reason, data={"action": d.action.value, "raw": d.fallback.raw})
+        if d.notes:
+            state = _add(state, records, "note", d.seat, actor=d.seat, text=d.notes)
+
+    phase = state.phase
+    if phase is Phase.NIGHT:
+        return _night(state, records, by_seat)
+    if phase in (Phase.DEBATE, Phase.EXPLANATION):
+        if state.floor is None:
+            return _bids(state, records, by_seat)
+        return _speech(state, records, by_seat[state.floor])
+    if phase is Phase.DEFENCE:
+        assert state.floor is not None
+        return _speech(state, records, by_seat[state.floor])
+    return _ballot(state, records, by_seat)
+
+
+def _match(requests: list[Request], decisions: Sequence[Decision]) -> dict[str, Decision]:
+    wanted = {(r.seat, r.action): r for r in requests}
+    by_seat: dict[str, Decision] = {}
+    for d in decisions:
+        r = wanted.get((d.seat, d.action))
+        if r is None:
+            raise IllegalAction(f"{d.seat} may not {d.action.value} now (not pending)")
+        if d.seat in by_seat:
+            raise IllegalAction(f"{d.seat} decided twice")
+        _check(r, d)
+        by_seat[d.seat] = d
+    missing = [r.seat for r in requests if r.seat not in by_seat]
+    if missing:
+        raise IllegalAction(f"waiting for {', '.join(missing)}")
+    return by_seat
+
+
+def _check(r: Request, d: Decision) -> None:
+    if r.action is Action.BID:
+        if d.bid is None or not 0 <= d.bid <= 10:
+            raise IllegalAction(f"{d.seat}: bid must be an integer 0-10, got {d.bid!r}")
+    elif r.action in NIGHT_ACTIONS:
+        if d.target not in r.options:
+            raise IllegalAction(f"{d.seat}: {r.action.value} target {d.target!r} is not one of {list(r.options)}")
+    elif r.action is Action.VOTE:
+        if d.target is not None and d.target not in r.options:
+            raise IllegalAction(f"{d.seat}: vote for {d.target!r} is not one of {list(r.options)}")
+
+
+# --------------------------------------------------------------------------- night
+
+
+def _night(state: GameState, records: list[Record], by_seat: dict[str, Decision]) -> GameState:
+    day = state.day
+    proposals = [(s, d) for s, d in by_seat.items() if d.action is Action.NIGHT_KILL]
+    for seat, d in proposals:
+        state = _add(state, records, "wolf_proposal", WOLVES, actor=seat, target=d.target, text=d.reason)
+    victim = _plurality([d.target for _, d in proposals if d.target], derive_rng(state.seed, "night", day, "victim"))
+    if victim is not None:
+        unanimous = len({d.target for _, d in proposals}) == 1
+        state = _add(state, records, "wolf_choice", WOLVES, target=victim,
+                     text=f"The werewolves' victim tonight: {victim}.", data={"unanimous": unanimous})
+
+    protected = None
+    for seat, d in by_seat.items():
+        if d.action is Action.PROTECT:
+            protected = d.target
+            state = _add(state, records, "protect", seat, actor=seat, target=d.target, text=d.reason,
+                         data={"self": d.target == seat})
+        elif d.action is Action.INVESTIGATE:
+            assert d.target is not None
+            is_wolf = state.player(d.target).role is Role.WEREWOLF
+            state = _add(state, records, "investigate", seat, actor=seat, target=d.target,
+                         text=f"{d.target} is {'a Werewolf' if is_wolf else 'not a Werewolf'}.",
+                         data={"is_werewolf": is_wolf})
+
+    if victim is not None and victim != protected:
+        state = _kill(state, victim)
+        role = state.player(victim).role
+        text = f"Dawn of day {day}: {victim} was killed during the night."
+        if state.config.reveal_roles:
+            text += f" {victim} was a {role.value}."
+        state = _add(state, records, "death", PUBLIC, target=victim, text=text,
+                     data={"cause": "night_kill", "role": role.value})
+    else:
+        state = _add(state, records, "dawn", PUBLIC, text=f"Dawn of day {day}: nobody died during the night.",
+                     data={"saved": victim is not None and victim == protected, "victim": victim})
+
+    outcome = _win_check(state)
+    if outcome:
+        return _commit(state, records, outcome=outcome)
+    return _commit(state, records, phase=Phase.DEBATE, turn=0, floor=None)
+
+
+def _plurality(targets: list[str], rng) -> str | None:  # type: ignore[no-untyped-def]
+    """Most-named target; ties broken by the seeded RNG over the sorted tie."""
+    if not targets:
+        return None
+    counts = Counter(targets)
+    top = max(counts.values())
+    tied = sorted(t for t, c in counts.items() if c == top)
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
+# --------------------------------------------------------------------------- debate
+
+
+def _bids(state: GameState, records: list[Record], by_seat: dict[str, Decision]) -> GameState:
+    bids = {s: d.bid or 0 for s, d in by_seat.items()}
+    state = _add(state, records, "bids", MODERATOR, data={"bids": bids})
+    top = max(bids.values())
+    if top == 0:
+        state = _add(state, records, "silence", PUBLIC,
+                     text=f"Nobody asks for the floor; the {state.phase.value} ends.")
+        return _end_speaking_phase(state, records)
+    tied = sorted((s for s, b in bids.items() if b == top), key=lambda n: state.player(n).seat)
+    if len(tied) == 1:
+        speaker = tied[0]
+    else:
+        mentioned = set(_last_mentions(state))
+        weights = [2 if s in mentioned else 1 for s in tied]
+        rng = derive_rng(state.seed, "floor", state.day, state.phase.value, state.turn)
+        speaker = rng.choices(tied, weights=weights, k=1)[0]
+    state = _add(state, records, "floor", MODERATOR, actor=speaker, data={"bid": top, "tied": tied})
+    return _commit(state, records, floor=speaker)
+
+
+def _last_mentions(state: GameState) -> list[str]:
+    for r in reversed(state.records):
+        if r.kind in ("statement", "defence", "vote"):
+            return list(r.data.get("mentions", []))
+    return []
+
+
+def mentions(text: str, names: Iterable[str]) -> list[str]:
+    """Player names a text names, as whole words, case-insensitive."""
+    low = text.lower()
+    return [n for n in names if re.search(rf"\b{re.escape(n.lower())}\b", low)]
+
+
+def bound_words(text: str, limit: int) -> tuple[str, bool]:
+    words = text.split()
+    if len(words) <= limit:
+        return " ".join(words), False
+    return " ".join(words[:limit]) + " …", True
+
+
+def _speech(state: GameState, records: list[Record], d: Decision) -> GameState:
+    speaker = d.seat
+    kind = "defence" if d.action is Action.DEFENCE else "statement"
+    if d.text and d.text.strip():
+        text, cut = bound_words(d.text.strip(), state.config.max_statement_words)
+        state = _add(state, records, kind, PUBLIC, actor=speaker, text=text,
+                     data={"mentions": mentions(text, [n for n in state.names if n != speaker]),
+                           "truncated": cut, "turn": state.turn})
+    else:
+        state = _add(state, records, "pass", PUBLIC, actor=speaker,
+                     text=f"{speaker} says nothing.", data={"turn": state.turn})
+
+    if state.phase is Phase.DEFENCE:
+        queue = state.defence_queue[1:]
+        if queue:
+            return _commit(state, records, defence_queue=queue, floor=queue[0], turn=state.turn + 1)
+        return _open_explanation(state, records, defended=state.turn + 1)
+    turn = state.turn + 1
+    cap = state.config.max_debate_turns if state.phase is Phase.DEBATE else state.explanation_turns
+    if turn >= cap:
+        return _end_speaking_phase(_commit(state, records, turn=turn, floor=None), [])
+    return _commit(state, records, turn=turn, floor=None)
+
+
+def _end_speaking_phase(state: GameState, records: list[Record]) -> GameState:
+    nxt = Phase.VOTE if state.phase is Phase.DEBATE else Phase.REVOTE
+    return _commit(state, records, phase=nxt, turn=0, floor=None)
+
+
+def _open_explanation(state: GameState, records: list[Record], defended: int) -> GameState:
+    """Defences use up explanation turns first; the rest are open bid-and-speak rounds."""
+    open_turns = max(0, state.config.max_explanation_turns - defended)
+    if open_turns == 0:
+        return _commit(state, records, phase=Phase.REVOTE, turn=0, floor=None, defence_queue=())
+    return _commit(state, records, phase=Phase.EXPLANATION, turn=0, floor=None,
+                   defence_queue=(), explanation_turns=open_turns)
+
+
+# --------------------------------------------------------------------------- ballots
+
+
+def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision]) -> GameState:
+    final = state.phase is Phase.REVOTE or not state.config.has_defence
+    ballot = "final" if final else "first"
+    if state.phase is Phase.VOTE and not state.config.has_defence:
+        ballot = "only"
+    living = state.living_names
+    for seat in living:
+        d = by_seat[seat]
+        reason = (d.reason or "").strip() or None
+        if reason:
+            reason, _ = bound_words(reason, state.config.max_statement_words)
+        text = reason
+        state = _add(state, records, "vote", PUBLIC, actor=seat, target=d.target, text=text,
+                     data={"ballot": ballot,
+                           "mentions": mentions(reason or "", [n for n in state.names if n != seat])})
+    tally = Counter(by_seat[s].target for s in living if by_seat[s].target)
+    summary = ", ".join(f"{n} {c}" for n, c in tally.most_common()) or "no votes"
+    state = _add(state, records, "tally", PUBLIC, text=f"Votes ({ballot} ballot): {summary}.",
+                 data={"ballot": ballot, "tally": dict(tally), "abstained": [s for s in living if not by_seat[s].target]})
+
+    if not final:
+        rng = derive_rng(state.seed, "defence", state.day)
+        accused = list(tally)
+        rng.shuffle(accused)
+        accused.sort(key=lambda n: -tally[n])
+        if not accused:
+            return _open_explanation(state, records, defended=0)
+        return _commit(state, records, phase=Phase.DEFENCE, turn=0, defence_queue=tuple(accused), floor=accused[0])
+    return _exile(state, records, tally, len(living))
+
+
+def _exile(state: GameState, records: list[Record], tally: Counter[str], n_living: int) -> GameState:
+    day = state.day
+    top, count = (tally.most_common(1)[0] if tally else (None, 0))
+    if top is not None and count > n_living / 2:
+        role = state.player(top).role
+        state = _kill(state, top)
+        text = f"{top} is exiled with {count} of {n_living} votes."
+        if state.config.reveal_roles:
+            text += f" {top} was a {role.value}."
+        state = _add(state, records, "exile", PUBLIC, target=top, text=text,
+                     data={"votes": count, "living": n_living, "role": role.value})
+        if role is Role.JESTER:
+            return _commit(state, records, outcome=Outcome(winner="jester", day=day, reason=f"the Jester {top} was exiled"))
+    else:
+        lead = f" (most votes: {top}, {count} of {n_living})" if top else ""
+        state = _add(state, records, "no_exile", PUBLIC,
+                     text=f"No strict majority{lead}; nobody is exiled.", data={"living": n_living})
+    outcome = _win_check(state)
+    if outcome is None and day >= state.config.max_days:
+        outcome = Outcome(winner="draw", day=day, reason=f"the day cap ({state.config.max_days}) was reached")
+    if outcome:
+        return _commit(state, records, outcome=outcome)
+    return _commit(state, records, phase=Phase.NIGHT, day=day + 1, turn=0, floor=None)
+
+
+# --------------------------------------------------------------------------- wins
+
+
+def _win_check(state: GameState) -> Outcome | None:
+    """Villagers if no wolf lives; wolves at parity with the village faction (the Jester not counted)."""
+    wolves = sum(1 for p in state.living if p.role is Role.WEREWOLF)
+    village = sum(1 for p in state.living if FACTION_OF[p.role] is Faction.VILLAGERS)
+    if wolves == 0:
+        return Outcome(winner="villagers", day=state.day, reason="no werewolf is left alive")
+    if wolves >= village:
+        return Outcome(winner="werewolves", day=state.day,
+                       reason=f"{wolves} werewolves against {village} of the village")
+    return None
+
+
+# --------------------------------------------------------------------------- plumbing
+
+
+def _kill(state: GameState, name: str) -> GameState:
+    players = tuple(p.model_copy(update={"alive": False}) if p.name == name else p for p in state.players)
+    return state.model_copy(update={"players": players})
+
+
+def _add(state: GameState, records: list[Record], kind: str, visibility: str, **fields: object) -> GameState:
+    records.append(Record(index=len(state.records) + len(records), day=state.day, phase=state.phase,
+                          kind=kind, visibility=visibility, **fields))  # type: ignore[arg-type]
+    return state
+
+
+_WINNER_TEXT = {
+    "villagers": "the villagers win",
+    "werewolves": "the werewolves win",
+    "jester": "the Jester wins",
+    "draw": "a draw",
+}
+
+
+def _commit(state: GameState, records: list[Record], **update: object) -> GameState:
+    outcome = update.get("outcome")
+    if isinstance(outcome, Outcome):
+        records.append(Record(index=len(state.records) + len(records), day=state.day, phase=state.phase,
+                              kind="game_over", visibility=PUBLIC, text=f"The game is over: {_WINNER_TEXT[outcome.winner]} ({outcome.reason}).",
+                              data=outcome.model_dump()))
+        update["phase"] = Phase.OVER
+        update["floor"] = None
+    return state.model_copy(update={"records": state.records + tuple(records), **update})

@@ -1,0 +1,187 @@
+"""The game state: players, an append-only record with visibilities, and what is pending.
+
+Everything is a frozen Pydantic model; the engine returns a new state for every
+step, so a state can be logged, compared and replayed as plain JSON.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from wolf_eval.engine.config import GameConfig
+from wolf_eval.engine.roles import FACTION_OF, Faction, Role
+
+
+class Phase(StrEnum):
+    NIGHT = "night"
+    DEBATE = "debate"
+    VOTE = "vote"
+    DEFENCE = "defence"
+    EXPLANATION = "explanation"
+    REVOTE = "revote"
+    OVER = "over"
+
+
+class Action(StrEnum):
+    NIGHT_KILL = "night_kill"
+    PROTECT = "protect"
+    INVESTIGATE = "investigate"
+    BID = "bid"
+    STATEMENT = "statement"
+    DEFENCE = "defence"
+    VOTE = "vote"
+
+
+NIGHT_ACTIONS = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)
+SPEECH_ACTIONS = (Action.STATEMENT, Action.DEFENCE)
+
+PUBLIC = "public"
+WOLVES = "wolves"
+MODERATOR = "moderator"
+"""Visibilities: everyone, the wolves' channel, the moderator only, or a single seat's name."""
+
+
+class Record(BaseModel):
+    """One entry of the game record; ``visibility`` says who may ever see it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    day: int
+    phase: Phase
+    kind: str
+    visibility: str
+    actor: str | None = None
+    target: str | None = None
+    text: str | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Player(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    seat: int
+    role: Role
+    alive: bool = True
+
+    @property
+    def faction(self) -> Faction:
+        return FACTION_OF[self.role]
+
+
+class Request(BaseModel):
+    """A decision the engine waits for: who, what, and the legal choices."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    action: Action
+    day: int
+    phase: Phase
+    turn: int
+    options: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"d{self.day}.{self.phase}.t{self.turn}.{self.action}.{self.seat}"
+
+
+class Fallback(BaseModel):
+    """Why a model's reply was replaced by the conservative default."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reason: str
+    raw: str
+
+
+class Decision(BaseModel):
+    """A validated answer to a Request.
+
+    ``target`` is a player name (night actions, vote), ``bid`` an integer,
+    ``text`` the statement or defence. ``None`` target on a vote abstains;
+    ``None`` text on a speech passes the turn.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    action: Action
+    target: str | None = None
+    bid: int | None = None
+    text: str | None = None
+    reason: str | None = None
+    notes: str | None = None
+    fallback: Fallback | None = None
+
+
+Winner = Literal["villagers", "werewolves", "jester", "draw"]
+
+
+class Outcome(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    winner: Winner
+    day: int
+    reason: str
+
+
+class GameState(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    config: GameConfig
+    seed: int
+    players: tuple[Player, ...]
+    day: int = 1
+    phase: Phase = Phase.NIGHT
+    turn: int = 0
+    floor: str | None = None
+    defence_queue: tuple[str, ...] = ()
+    explanation_turns: int = 0
+    records: tuple[Record, ...] = ()
+    outcome: Outcome | None = None
+
+    # --- derived views -------------------------------------------------
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    @property
+    def living(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if p.alive)
+
+    @property
+    def living_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if p.alive)
+
+    def living_with(self, role: Role) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if p.alive and p.role is role)
+
+    def wolves(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if p.role is Role.WEREWOLF)
+
+    def can_see(self, name: str, record: Record) -> bool:
+        """The information-set rule: which record a seat may ever be shown."""
+        vis = record.visibility
+        if vis == PUBLIC or vis == name:
+            return True
+        if vis == WOLVES:
+            return self.player(name).role is Role.WEREWOLF
+        return False
+
+    def visible_records(self, name: str) -> tuple[Record, ...]:
+        return tuple(r for r in self.records if self.can_see(name, r))
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
