@@ -60,7 +60,7 @@ def new_game(config: GameConfig, seed: int) -> GameState:
     records: list[Record] = []
     state = _add(state, records, "game_start", PUBLIC,
                  text=f"The game begins with {len(players)} players: {', '.join(state.names)}. Roles in play: {in_play}.",
-                 data={"players": list(state.names), "roles_in_play": {r.value: n for r, n in counts.items()}})
+                 data={"players": list(state.names), "roles_in_play": {r.value: counts[r] for r in Role if counts[r]}})
     wolves = state.wolves()
     for p in players:
         data: dict[str, object] = {"role": p.role.value}
@@ -211,22 +211,30 @@ def _night(state: GameState, records: list[Record], by_seat: dict[str, Decision]
                          text=f"{d.target} is {'a Werewolf' if is_wolf else 'not a Werewolf'}.",
                          data={"is_werewolf": is_wolf})
 
-    if victim is not None and victim != protected:
+    saved = victim is not None and victim == protected
+    state = _add(state, records, "night_result", MODERATOR, target=victim,
+                 data={"victim": victim, "protected": protected, "saved": saved})
+    if victim is not None and not saved:
         state = _kill(state, victim)
-        role = state.player(victim).role
-        text = f"Dawn of day {day}: {victim} was killed during the night."
-        if state.config.reveal_roles:
-            text += f" {victim} was a {role.value}."
-        state = _add(state, records, "death", PUBLIC, target=victim, text=text,
-                     data={"cause": "night_kill", "role": role.value})
+        state = _add(state, records, "death", PUBLIC, target=victim,
+                     text=f"Dawn of day {day}: {victim} was killed during the night.{_revealed(state, victim)}",
+                     data={"cause": "night_kill", **_role_if_revealed(state, victim)})
     else:
-        state = _add(state, records, "dawn", PUBLIC, text=f"Dawn of day {day}: nobody died during the night.",
-                     data={"saved": victim is not None and victim == protected, "victim": victim})
+        state = _add(state, records, "dawn", PUBLIC, text=f"Dawn of day {day}: nobody died during the night.")
 
     outcome = _win_check(state)
     if outcome:
         return _commit(state, records, outcome=outcome)
-    return _commit(state, records, phase=Phase.DEBATE, turn=0, floor=None)
+    first = Phase.DEBATE if state.config.max_debate_turns > 0 else Phase.VOTE
+    return _commit(state, records, phase=first, turn=0, floor=None)
+
+
+def _revealed(state: GameState, name: str) -> str:
+    return f" {name} was a {state.player(name).role.value}." if state.config.reveal_roles else ""
+
+
+def _role_if_revealed(state: GameState, name: str) -> dict[str, str]:
+    return {"role": state.player(name).role.value} if state.config.reveal_roles else {}
 
 
 def _plurality(targets: list[str], rng) -> str | None:  # type: ignore[no-untyped-def]
@@ -263,7 +271,10 @@ def _bids(state: GameState, records: list[Record], by_seat: dict[str, Decision])
 
 
 def _last_mentions(state: GameState) -> list[str]:
+    """Names in the day's previous public statement (debate, defence or vote reason)."""
     for r in reversed(state.records):
+        if r.day != state.day:
+            break
         if r.kind in ("statement", "defence", "vote"):
             return list(r.data.get("mentions", []))
     return []
@@ -360,11 +371,9 @@ def _exile(state: GameState, records: list[Record], tally: Counter[str], n_livin
     if top is not None and count > n_living / 2:
         role = state.player(top).role
         state = _kill(state, top)
-        text = f"{top} is exiled with {count} of {n_living} votes."
-        if state.config.reveal_roles:
-            text += f" {top} was a {role.value}."
-        state = _add(state, records, "exile", PUBLIC, target=top, text=text,
-                     data={"votes": count, "living": n_living, "role": role.value})
+        state = _add(state, records, "exile", PUBLIC, target=top,
+                     text=f"{top} is exiled with {count} of {n_living} votes.{_revealed(state, top)}",
+                     data={"votes": count, "living": n_living, **_role_if_revealed(state, top)})
         if role is Role.JESTER:
             return _commit(state, records, outcome=Outcome(winner="jester", day=day, reason=f"the Jester {top} was exiled"))
     else:

@@ -1,0 +1,1 @@
+"""Scorers (installed as ``wolf_eval.scorers``)."""

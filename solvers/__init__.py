@@ -1,0 +1,1 @@
+"""Solvers (installed as ``wolf_eval.solvers``)."""

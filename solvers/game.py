@@ -1,0 +1,113 @@
+"""The solver: drive the engine with the seats' decisions, one concurrent wave at a time."""
+
+from __future__ import annotations
+
+from inspect_ai.model import ModelOutput
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import StoreModel, collect, span, store_as
+from inspect_ai.log import transcript
+from pydantic import Field
+
+from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
+from wolf_eval.engine import GameConfig, GameState, Phase, Record, advance, new_game, pending
+from wolf_eval.engine.rng import derive_seed
+from wolf_eval.agents.prompts import quote
+
+
+class GameRecord(StoreModel):
+    """What a finished game leaves in the sample: its final state and who played it."""
+
+    state: dict | None = Field(default=None)
+    seat_models: dict[str, str] = Field(default_factory=dict)
+    seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
+    calls: int = Field(default=0)
+
+
+def game_seed(seed: int, sample_id: object) -> int:
+    """Each game's seed derives from the task seed and the sample id."""
+    return derive_seed(seed, sample_id) % 2**31
+
+
+def describe(r: Record) -> str | None:
+    """One readable line per record for the transcript."""
+    who = r.actor or ""
+    if r.kind == "bids":
+        bids = ", ".join(f"{n} {b}" for n, b in r.data["bids"].items())
+        return f"Bids: {bids}"
+    if r.kind == "floor":
+        return f"**{who}** takes the floor (bid {r.data['bid']})"
+    if r.kind in ("statement", "defence"):
+        label = "defends" if r.kind == "defence" else "says"
+        return f"**{who}** {label}: {quote(r.text or '')}"
+    if r.kind == "vote":
+        if r.target is None:
+            return f"**{who}** abstains ({r.data.get('ballot')} ballot)"
+        return f"**{who}** votes **{r.target}** ({r.data.get('ballot')} ballot): {quote(r.text or '')}"
+    if r.kind == "wolf_proposal":
+        return f"[wolves] **{who}** proposes **{r.target}**: {quote(r.text or '')}"
+    if r.kind == "protect":
+        return f"[{who}, doctor] protects **{r.target}**"
+    if r.kind == "investigate":
+        return f"[{who}, seer] investigates: {r.text}"
+    if r.kind == "fallback":
+        return f"⚠ fallback for **{who}** ({r.data['action']}): {r.text}"
+    if r.kind == "note":
+        return f"[{who}, private note] {quote(r.text or '')}"
+    if r.kind == "role":
+        return f"[{who}] {r.text}"
+    return r.text
+
+
+def _block(state: GameState) -> str:
+    return f"{'night' if state.phase is Phase.NIGHT else 'day'} {state.day}"
+
+
+@solver
+def play_game(config: GameConfig, seed: int = 0, temperature: float | None = 1.0) -> Solver:
+    """Play one complete game per sample and keep its record in the sample's store."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        game = new_game(config, game_seed(seed, state.sample_id))
+        seats: dict[str, Seat] = {}
+        for p in game.players:
+            model = seat_model(p.role)
+            seats[p.name] = Seat(name=p.name, role=p.role, model=model,
+                                 temperature=resolve_temperature(model, temperature))
+        record = store_as(GameRecord)
+        record.seat_models = {n: s.model_name for n, s in seats.items()}
+        record.seat_temperatures = {n: s.temperature for n, s in seats.items()}
+        agent = Agent(seats=seats)
+        _emit(game.records)
+
+        async def step(game: GameState) -> GameState:
+            decisions = await collect(*(agent.decide(game, r) for r in pending(game)))
+            nxt = advance(game, decisions)
+            _emit(nxt.records[len(game.records):])
+            return nxt
+
+        while not game.over:
+            block = _block(game)
+            async with span(block, type="phase"):
+                while not game.over and _block(game) == block:
+                    phase = game.phase
+                    async with span(phase.value, type="phase"):
+                        while not game.over and game.phase is phase and _block(game) == block:
+                            game = await step(game)
+
+        record.state = game.model_dump(mode="json")
+        record.calls = agent.calls
+        assert game.outcome is not None
+        state.output = ModelOutput.from_content(
+            model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."
+        )
+        state.completed = True
+        return state
+
+    return solve
+
+
+def _emit(records: tuple[Record, ...]) -> None:
+    for r in records:
+        line = describe(r)
+        if line:
+            transcript().info(line, source=f"wolf_eval/{r.kind}")

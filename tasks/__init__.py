@@ -1,0 +1,1 @@
+"""Tasks (installed as ``wolf_eval.tasks``)."""

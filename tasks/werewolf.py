@@ -1,0 +1,86 @@
+"""The three tasks: ``wolf_eval/wolf``, ``wolf_eval/triadic`` and ``wolf_eval/dyadic``.
+
+Every sample is one complete game; ``-T`` parameters set the rules.
+"""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from wolf_eval.engine import GameConfig
+from wolf_eval.engine.config import Variant
+from wolf_eval.scorers.outcome import outcome
+from wolf_eval.solvers.game import play_game
+
+_DESCRIPTION = {
+    "wolf": "WOLF Werewolf: 4 Villagers, 2 Werewolves, 1 Seer, 1 Doctor",
+    "triadic": "Triadic Werewolf: 6 Villagers, 1 Doctor, 2 Werewolves, 1 Jester",
+    "dyadic": "Dyadic control: the triadic roster with the Jester seat played as a Villager",
+}
+
+
+def game_task(
+    variant: Variant,
+    games: int,
+    seed: int,
+    shuffle_roles: bool,
+    roles: str | None,
+    max_debate_turns: int,
+    max_explanation_turns: int,
+    max_days: int,
+    max_statement_words: int,
+    temperature: float | None,
+    reveal_roles: bool,
+) -> Task:
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    config = GameConfig.for_task(
+        variant, roles=roles, shuffle_roles=shuffle_roles, max_debate_turns=max_debate_turns,
+        max_explanation_turns=max_explanation_turns, max_days=max_days,
+        max_statement_words=max_statement_words, reveal_roles=reveal_roles,
+    )
+    samples = [
+        Sample(id=i, input=f"{_DESCRIPTION[variant]}: game {i} (seed {seed})",
+               metadata={"variant": variant, "game": i, "seed": seed})
+        for i in range(1, games + 1)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
+        solver=play_game(config=config, seed=seed, temperature=temperature),
+        scorer=outcome(),
+        metadata={"variant": variant, "game_config": config.model_dump(mode="json")},
+    )
+
+
+@task
+def wolf(
+    games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
+    max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
+    max_statement_words: int = 20, temperature: float | None = 1.0, reveal_roles: bool = False,
+) -> Task:
+    """WOLF (8 seats, with a Seer): debate, then one vote with public reasons."""
+    return game_task("wolf", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
+                     max_days, max_statement_words, temperature, reveal_roles)
+
+
+@task
+def triadic(
+    games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
+    max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
+    max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
+) -> Task:
+    """Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote."""
+    return game_task("triadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
+                     max_days, max_statement_words, temperature, reveal_roles)
+
+
+@task
+def dyadic(
+    games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
+    max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
+    max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
+) -> Task:
+    """The dyadic control: triadic rules with the Jester seat made a Villager."""
+    return game_task("dyadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
+                     max_days, max_statement_words, temperature, reveal_roles)

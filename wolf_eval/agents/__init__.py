@@ -1,0 +1,1 @@
+"""Layer 2: observations to prompts, model replies to validated decisions."""

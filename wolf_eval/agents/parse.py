@@ -1,0 +1,137 @@
+"""Read a model's reply defensively: fences, prose around JSON, near-miss keys and names.
+
+``interpret`` either returns a Decision or raises ``InvalidReply`` with a reason
+a person can read; the caller turns that into the rules' fallback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from wolf_eval.agents.schemas import KEY_SYNONYMS, REPLY_SCHEMAS
+from wolf_eval.engine import Action, Decision, Request
+
+MAX_NOTE_WORDS = 80
+_MAX_OBJECT_STARTS = 50
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten".split())}
+
+
+class InvalidReply(ValueError):
+    """A reply the rules cannot use; the message is recorded with the fallback."""
+
+
+def first_json_object(raw: str) -> dict[str, Any]:
+    """The first JSON object in the reply, looking inside code fences first."""
+    candidates = [m.group(1) for m in _FENCE.finditer(raw)] + [raw]
+    decoder = json.JSONDecoder()
+    for text in candidates:
+        starts = [m.start() for m in re.finditer(r"\{", text)][:_MAX_OBJECT_STARTS]
+        for i in starts:
+            try:
+                obj, _ = decoder.raw_decode(text, i)
+            except (json.JSONDecodeError, RecursionError):
+                continue
+            if isinstance(obj, dict):
+                return obj
+    raise InvalidReply("no JSON object in the reply")
+
+
+def _fold(key: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", key.lower())
+
+
+def pick(obj: dict[str, Any], key: str) -> Any:
+    """The value for ``key``: exact, then case/separator-folded, then a synonym, then a unique prefix."""
+    if key in obj:
+        return obj[key]
+    folded = {_fold(str(k)): k for k in obj}
+    want = _fold(key)
+    if want in folded:
+        return obj[folded[want]]
+    for alias in KEY_SYNONYMS.get(key, ()):
+        if alias in folded:
+            return obj[folded[alias]]
+    prefixed = [k for f, k in folded.items() if len(f) >= 3 and (f.startswith(want) or want.startswith(f))]
+    if len(prefixed) == 1:
+        return obj[prefixed[0]]
+    return None
+
+
+def match_name(value: Any, options: tuple[str, ...], players: tuple[str, ...]) -> str:
+    """Resolve a name to one legal option: case, spaces, punctuation and a unique prefix forgiven."""
+    if not isinstance(value, str):
+        raise InvalidReply(f"expected a player's name, got {type(value).__name__} {str(value)[:60]!r}")
+    cleaned = re.sub(r"[^\w\s-]", "", value).strip().casefold()
+    if not cleaned:
+        raise InvalidReply("the name is empty")
+    for pool, legal in ((options, True), (players, False)):
+        exact = [n for n in pool if n.casefold() == cleaned]
+        prefix = [n for n in pool if n.casefold().startswith(cleaned)] if len(cleaned) >= 2 else []
+        within = [n for n in pool if re.search(rf"\b{re.escape(n.casefold())}\b", cleaned)]
+        for hits in (exact, prefix, within):
+            if len(hits) == 1:
+                if legal:
+                    return hits[0]
+                raise InvalidReply(f"{hits[0]} is not a legal choice now (legal: {', '.join(options)})")
+            if len(hits) > 1:
+                raise InvalidReply(f"{value[:60]!r} is ambiguous between {', '.join(hits)}")
+    raise InvalidReply(f"{value[:60]!r} is not a player in this game")
+
+
+def parse_bid(value: Any) -> int:
+    if isinstance(value, bool):
+        raise InvalidReply(f"bid is not an integer: {value!r}")
+    if isinstance(value, (int, float)) and float(value).is_integer():
+        bid = int(value)
+    elif isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        bid = int(value.strip())
+    elif isinstance(value, str) and value.strip().lower() in _NUMBER_WORDS:
+        bid = _NUMBER_WORDS[value.strip().lower()]
+    else:
+        raise InvalidReply(f"bid is not an integer: {str(value)[:60]!r}")
+    if not 0 <= bid <= 10:
+        raise InvalidReply(f"bid {bid} is outside 0-10")
+    return bid
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidReply(f"{what} is not text: {type(value).__name__}")
+    text = " ".join(value.split())
+    if not text:
+        raise InvalidReply(f"{what} is empty")
+    return text
+
+
+def _optional_text(value: Any, words: int | None = None) -> str | None:
+    if not isinstance(value, str):
+        return None
+    parts = value.split()
+    if words is not None:
+        parts = parts[:words]
+    return " ".join(parts) or None
+
+
+def interpret(raw: str, request: Request, players: tuple[str, ...]) -> Decision:
+    """A legal Decision for ``request`` from the model's raw reply, or InvalidReply."""
+    if not raw or not raw.strip():
+        raise InvalidReply("empty reply")
+    obj = first_json_object(raw)
+    action = request.action
+    fields = REPLY_SCHEMAS[action].model_fields
+    main = next(k for k in fields if k not in ("notes", "reason"))
+    value = pick(obj, main)
+    if value is None:
+        raise InvalidReply(f"missing key {main!r} (keys: {', '.join(map(str, list(obj)[:8]))})")
+    notes = _optional_text(pick(obj, "notes"), MAX_NOTE_WORDS)
+    reason = _optional_text(pick(obj, "reason"))
+    base = {"seat": request.seat, "action": action, "notes": notes}
+    if action is Action.BID:
+        return Decision(bid=parse_bid(value), **base)
+    if action in (Action.STATEMENT, Action.DEFENCE):
+        return Decision(text=_text(value, "statement"), **base)
+    return Decision(target=match_name(value, request.options, players), reason=reason, **base)

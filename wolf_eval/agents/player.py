@@ -1,0 +1,80 @@
+"""Seats: which model plays each player, and one decision = one model call.
+
+The only module that calls models. A reply that cannot be used becomes the
+rules' fallback, recorded with the raw output and the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
+from inspect_ai.model._generate_config import active_generate_config
+from inspect_ai.util import json_schema
+
+from wolf_eval.agents.observation import observe
+from wolf_eval.agents.parse import InvalidReply, interpret
+from wolf_eval.agents.prompts import build_messages
+from wolf_eval.agents.schemas import REPLY_SCHEMAS
+from wolf_eval.engine import Decision, GameState, Request, Role, fallback_decision
+from wolf_eval.engine.rng import derive_seed
+
+#: Raw outputs kept in the game record are cut to this many characters (the model event keeps all of it).
+MAX_RAW_CHARS = 2000
+
+
+@dataclass
+class Seat:
+    """A player and the model that plays it, with its resolved sampling settings."""
+
+    name: str
+    role: Role
+    model: Model
+    temperature: float | None
+    seed: int | None = None
+
+    @property
+    def model_name(self) -> str:
+        return str(self.model)
+
+
+def seat_model(role: Role) -> Model:
+    """The model bound to this game role with ``--model-role``, else the eval's model."""
+    return get_model(role=role.value)
+
+
+def resolve_temperature(model: Model, task_temperature: float | None) -> float | None:
+    """A role's own config wins, then the eval's --temperature, then the task's ``temperature``."""
+    if model.config.temperature is not None:
+        return model.config.temperature
+    eval_level = active_generate_config().temperature
+    if eval_level is not None:
+        return eval_level
+    return task_temperature
+
+
+@dataclass
+class Agent:
+    """Plays every seat of one game and counts its model calls."""
+
+    seats: dict[str, Seat]
+    calls: int = 0
+
+    async def decide(self, state: GameState, request: Request) -> Decision:
+        seat = self.seats[request.seat]
+        obs = observe(state, request)
+        schema = REPLY_SCHEMAS[request.action]
+        config = GenerateConfig(
+            temperature=seat.temperature,
+            seed=seat.seed if seat.seed is not None else derive_seed(state.seed, request.key) % 2**31,
+            response_schema=ResponseSchema(name=f"wolf_{request.action.value}", json_schema=json_schema(schema)),
+        )
+        output = await seat.model.generate(build_messages(obs), config=config)
+        self.calls += 1
+        raw = output.completion or ""
+        try:
+            if output.error and not raw.strip():
+                raise InvalidReply(f"model error: {output.error}")
+            return interpret(raw, request, state.names)
+        except InvalidReply as err:
+            return fallback_decision(state, request, str(err), raw[:MAX_RAW_CHARS])

@@ -1,0 +1,142 @@
+"""Turn an Observation into chat messages, from the template files in ``wolf_eval/prompts``.
+
+Layout is stable-first for provider prompt caches: the system message (rules,
+character, role) never changes for a seat; the user message is the seat's
+record in order, then the instruction for this one decision.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from string import Template
+
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
+
+from wolf_eval.agents.observation import Observation, ViewRecord
+from wolf_eval.engine import Role
+
+METADATA_KEY = "wolf_eval"
+
+_JESTER_WARNING = (
+    " Beware the Jester: a player who seems to court suspicion may be the Jester, who wins alone if exiled."
+    " Exiling the Jester ends the game with a loss for you, so do not vote someone out just because they look suspicious."
+)
+_JESTER_WARNING_WOLF = (
+    " Beware the Jester: if the village exiles the Jester, the Jester wins and you lose."
+    " A loud, suspicious player outside your pack may be the Jester; think twice before helping to exile them."
+)
+
+
+_ROLE_NAMES = {
+    "villager": ("Villager", "Villagers"), "werewolf": ("Werewolf", "Werewolves"), "seer": ("Seer", "Seers"),
+    "doctor": ("Doctor", "Doctors"), "jester": ("Jester", "Jesters"),
+}
+
+
+@cache
+def template(name: str) -> Template:
+    return Template(files("wolf_eval.prompts").joinpath(f"{name}.txt").read_text(encoding="utf-8"))
+
+
+def quote(text: str) -> str:
+    """A player's words as one quoted line: newlines and quotes escaped, so speech cannot pose as the moderator."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _roles_in_play(obs: Observation) -> dict[str, int]:
+    for r in obs.records:
+        if r.kind == "game_start":
+            return dict(r.data.get("roles_in_play", {}))
+    return {}
+
+
+def system_prompt(obs: Observation) -> str:
+    roles = _roles_in_play(obs)
+    has_jester = roles.get("jester", 0) > 0
+    has_seer = roles.get("seer", 0) > 0
+    village = "Villagers, Doctor" + (", Seer" if has_seer else "")
+    win = (f"the village ({village}) wins when no Werewolf is alive. The Werewolves win when the living Werewolves"
+           f" are at least as many as the living village players{' (the Jester does not count)' if has_jester else ''}.")
+    if has_jester:
+        win += (" The Jester wins alone, at once, if exiled by vote, and both other sides then lose;"
+                " a Jester killed at night or alive at the end loses.")
+    defence = ""
+    if obs.variant in ("triadic", "dyadic"):
+        defence = (f"\n- Defence: every player who received a vote defends themselves once, most-voted first;"
+                   f" the discussion continues with open bid-and-speak turns, up to {obs.max_explanation_turns}"
+                   f" turns in all; then a final revote. Only the final vote decides the exile.")
+    rules = template("rules").substitute(
+        n_players=len(obs.players), players=", ".join(obs.players),
+        roles_in_play=", ".join(f"{n} {_ROLE_NAMES[role][n > 1]}" for role, n in roles.items()),
+        seer_rule=" The Seer secretly investigates one player and learns whether they are a Werewolf." if has_seer else "",
+        dead_roles="announced" if obs.reveal_roles else "kept secret",
+        max_debate_turns=obs.max_debate_turns, defence_rule=defence, win_rules=win, max_days=obs.max_days,
+    )
+    character = template("character").substitute(seat=obs.seat).strip()
+    role = template(f"role_{obs.role.value}").substitute(
+        fellow_wolves=", ".join(obs.fellow_wolves) or "none (you hunt alone)",
+        jester_warning=_JESTER_WARNING if has_jester else "",
+        jester_warning_wolf=_JESTER_WARNING_WOLF if has_jester else "",
+    )
+    return f"{rules.strip()}\n\n{character}\n\nYou are {obs.seat}. {role.strip()}"
+
+
+def render_record(r: ViewRecord) -> str:
+    if r.kind in ("statement", "defence"):
+        verb = "said in their defence" if r.kind == "defence" else "said"
+        return f"{r.actor} {verb}: {quote(r.text or '')}"
+    if r.kind == "vote":
+        if r.target is None:
+            return f"{r.actor} abstained."
+        return f"{r.actor} voted for {r.target}" + (f": {quote(r.text)}" if r.text else ".")
+    if r.kind == "wolf_proposal":
+        return f"[Wolves' channel] {r.actor} proposed killing {r.target}" + (f": {quote(r.text)}" if r.text else ".")
+    if r.kind == "wolf_choice":
+        return f"[Wolves' channel] Moderator: {r.text}"
+    if r.kind == "note":
+        return f"[Your private note] {quote(r.text or '')}"
+    if r.kind == "protect":
+        return f"[Private] Moderator: you protected {r.target} tonight."
+    if r.kind == "investigate":
+        return f"[Private] Moderator: your investigation shows that {r.text}"
+    if r.kind == "role":
+        return f"[Private] Moderator: {r.text}"
+    return f"Moderator: {r.text}"
+
+
+def record_text(obs: Observation) -> str:
+    lines: list[str] = []
+    heading = None
+    for r in obs.records:
+        h = f"Night {r.day}" if r.phase == "night" else f"Day {r.day}"
+        if h != heading:
+            lines.append(f"\n--- {h} ---")
+            heading = h
+        lines.append(render_record(r))
+    return "\n".join(lines).strip()
+
+
+_PHASE_TURNS = {"debate": "debate", "explanation": "discussion"}
+_BALLOT = {"vote": "vote", "revote": "final revote"}
+
+
+def instruction(obs: Observation) -> str:
+    action = obs.action
+    values: dict[str, object] = {
+        "day": obs.day, "options": ", ".join(obs.options), "max_words": obs.max_statement_words,
+        "phase": _PHASE_TURNS.get(obs.phase, obs.phase), "turn_number": obs.turn + 1,
+        "max_turns": obs.phase_turns,
+        "ballot": _BALLOT.get(obs.phase, "vote") if obs.variant != "wolf" else "vote",
+    }
+    return template(f"action_{action}").substitute(values)
+
+
+def build_messages(obs: Observation) -> list[ChatMessage]:
+    record = record_text(obs)
+    user = f"The game so far, as you have seen it:\n{record}\n\n{instruction(obs)}"
+    return [
+        ChatMessageSystem(content=system_prompt(obs)),
+        ChatMessageUser(content=user, metadata={METADATA_KEY: obs.model_dump(mode="json")}),
+    ]

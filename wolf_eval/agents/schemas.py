@@ -1,0 +1,50 @@
+"""The JSON replies each action expects, as Pydantic models (also sent as response schemas)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from wolf_eval.engine import Action
+
+
+class _Reply(BaseModel):
+    notes: str | None = Field(default=None, description="Optional private note to yourself, shown only to you later.")
+
+
+class BidReply(_Reply):
+    bid: int = Field(ge=0, le=10, description="How urgently you want to speak next, 0-10.")
+
+
+class StatementReply(_Reply):
+    statement: str = Field(description="Your public statement.")
+
+
+class VoteReply(_Reply):
+    vote: str = Field(description="Name of the living player you vote to exile.")
+    reason: str = Field(description="One-sentence public reason.")
+
+
+class NightReply(_Reply):
+    target: str = Field(description="Name of the player you choose.")
+    reason: str = Field(default="", description="One-sentence reason.")
+
+
+REPLY_SCHEMAS: dict[Action, type[_Reply]] = {
+    Action.BID: BidReply,
+    Action.STATEMENT: StatementReply,
+    Action.DEFENCE: StatementReply,
+    Action.VOTE: VoteReply,
+    Action.NIGHT_KILL: NightReply,
+    Action.PROTECT: NightReply,
+    Action.INVESTIGATE: NightReply,
+}
+
+#: Near-miss keys accepted for each expected key (after case and separator folding).
+KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "bid": ("urgency", "score", "value"),
+    "statement": ("text", "message", "speech", "say", "defence", "defense", "content", "response"),
+    "vote": ("target", "name", "player", "choice", "exile", "votefor"),
+    "target": ("name", "player", "choice", "kill", "victim", "protect", "investigate", "vote"),
+    "reason": ("reasoning", "why", "explanation", "justification", "rationale"),
+    "notes": ("note", "scratchpad", "privatenotes", "thoughts"),
+}

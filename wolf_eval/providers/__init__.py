@@ -1,0 +1,1 @@
+"""Model providers that ship with wolf-eval (registered through the entry point)."""

@@ -1,0 +1,84 @@
+"""The ``wolfbot`` model provider: offline scripted players, ``--model wolfbot/cue``.
+
+It answers each wolf-eval prompt from the structured copy of the observation in
+the prompt's message metadata, with randomness seeded by the per-call seed the
+game sets, so a game on wolfbot replays exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from random import Random
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from wolf_eval.agents.observation import Observation
+from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.providers.policies import POLICIES
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters a token; the bots have no tokenizer and need none."""
+    return max(1, len(text) // 4)
+
+
+def find_observation(messages: list[ChatMessage]) -> Observation | None:
+    for message in reversed(messages):
+        if message.metadata and METADATA_KEY in message.metadata:
+            return Observation.model_validate(message.metadata[METADATA_KEY])
+    return None
+
+
+@modelapi(name="wolfbot")
+class WolfBot(ModelAPI):
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+        if model_name not in POLICIES:
+            raise ValueError(
+                f"wolfbot has no policy {model_name!r}; use one of: "
+                + ", ".join(f"wolfbot/{p}" for p in POLICIES)
+            )
+        if model_args:
+            raise ValueError(f"wolfbot takes no model args, got: {', '.join(model_args)}")
+        self.policy = POLICIES[model_name]
+
+    def max_connections(self) -> int:
+        return 64
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        prompt = "\n".join(m.text for m in input)
+        obs = find_observation(input)
+        if obs is None:
+            content = "wolfbot only answers wolf-eval game prompts (no observation in the message metadata)."
+        else:
+            seed = config.seed
+            if seed is None:
+                seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
+            content = json.dumps(self.policy(obs, Random(seed)))
+        output = ModelOutput.from_content(model=f"wolfbot/{self.model_name}", content=content)
+        inp, out = estimate_tokens(prompt), estimate_tokens(content)
+        output.usage = ModelUsage(input_tokens=inp, output_tokens=out, total_tokens=inp + out)
+        return output
