@@ -8,7 +8,10 @@ unless a test is about shuffling), never hard-coded by name.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+
+from wolf_eval.engine.state import MODERATOR, PUBLIC
 
 import pytest
 
@@ -1155,3 +1158,48 @@ def test_fallback_and_notes_are_recorded():
     (note,) = records(after, "note")
     assert note.visibility == b and note.actor == b and note.text == "private thought"
     assert [p.name for p in after.players if after.can_see(p.name, note)] == [b]
+
+
+# =========================================================================== hidden facts stay in moderator records
+
+
+def test_public_records_carry_no_hidden_facts():
+    """A saved night, a death and an exile publish nothing a seat may not know (reveal_roles off)."""
+    for seed in range(30):
+        s = new_game(GameConfig.for_task("triadic", max_debate_turns=1, max_explanation_turns=0), seed)
+        rng = random.Random(seed)
+        while not s.over and s.day <= 2:
+            ds = []
+            for r in pending(s):
+                if r.action is Action.BID:
+                    ds.append(Decision(seat=r.seat, action=r.action, bid=rng.randint(0, 10)))
+                elif r.action in (Action.STATEMENT, Action.DEFENCE):
+                    ds.append(Decision(seat=r.seat, action=r.action, text="hm"))
+                else:
+                    ds.append(Decision(seat=r.seat, action=r.action, target=r.options[0]))
+            s = advance(s, ds)
+        for rec in s.records:
+            if rec.visibility == PUBLIC:
+                assert "role" not in rec.data and "victim" not in rec.data and "protected" not in rec.data, rec
+        assert any(r.kind == "night_result" and r.visibility == MODERATOR for r in s.records)
+
+
+def test_mention_bias_does_not_carry_over_night():
+    """The first bid of a day is not weighted by names spoken the day before."""
+    from wolf_eval.engine.game import _last_mentions
+
+    s = new_game(GameConfig.for_task("wolf", shuffle_roles=False, max_debate_turns=1), 0)
+    while not s.over and s.day == 1:
+        ds = []
+        for r in pending(s):
+            if r.action is Action.BID:
+                ds.append(Decision(seat=r.seat, action=r.action, bid=5))
+            elif r.action is Action.STATEMENT:
+                ds.append(Decision(seat=r.seat, action=r.action, text=" ".join(s.names)))
+            elif r.action is Action.VOTE:
+                ds.append(Decision(seat=r.seat, action=r.action, target=None, reason=" ".join(s.names)))
+            else:
+                ds.append(Decision(seat=r.seat, action=r.action, target=r.options[0]))
+        s = advance(s, ds)
+    if not s.over:
+        assert s.day == 2 and _last_mentions(s) == []

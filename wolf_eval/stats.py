@@ -15,4 +15,6 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float, fl
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else min(p, centre - half)
+    high = 1.0 if successes >= n else max(p, centre + half)
+    return (p, low, high)

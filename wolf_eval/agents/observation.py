@@ -20,6 +20,7 @@ class ViewRecord(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    index: int
     day: int
     phase: str
     kind: str
@@ -55,7 +56,7 @@ class Observation(BaseModel):
 
 def _view(record: Record) -> ViewRecord:
     channel = record.visibility if record.visibility in (PUBLIC, WOLVES) else "private"
-    return ViewRecord(day=record.day, phase=record.phase.value, kind=record.kind, channel=channel,
+    return ViewRecord(index=record.index, day=record.day, phase=record.phase.value, kind=record.kind, channel=channel,
                       actor=record.actor, target=record.target, text=record.text, data=dict(record.data))
 
 

@@ -65,7 +65,7 @@ def match_name(value: Any, options: tuple[str, ...], players: tuple[str, ...]) -
     """Resolve a name to one legal option: case, spaces, punctuation and a unique prefix forgiven."""
     if not isinstance(value, str):
         raise InvalidReply(f"expected a player's name, got {type(value).__name__} {str(value)[:60]!r}")
-    cleaned = re.sub(r"[^\w\s-]", "", value).strip().casefold()
+    cleaned = " ".join(re.sub(r"[^\w\s-]", " ", value).split()).casefold()
     if not cleaned:
         raise InvalidReply("the name is empty")
     for pool, legal in ((options, True), (players, False)):
@@ -87,8 +87,8 @@ def parse_bid(value: Any) -> int:
         raise InvalidReply(f"bid is not an integer: {value!r}")
     if isinstance(value, (int, float)) and float(value).is_integer():
         bid = int(value)
-    elif isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-        bid = int(value.strip())
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+(?:\.0*)?", value.strip()):
+        bid = int(float(value.strip()))
     elif isinstance(value, str) and value.strip().lower() in _NUMBER_WORDS:
         bid = _NUMBER_WORDS[value.strip().lower()]
     else:

@@ -1,0 +1,31 @@
+"""Helpers to run evals offline and read games back out of their logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, EvalSample
+
+from wolf_eval.engine import GameState
+
+
+def run(task: str, model: Any = "wolfbot/cue", log_dir: Any = None, **kwargs: Any) -> EvalLog:
+    task_args = kwargs.pop("task_args", {})
+    [log] = inspect_eval(f"wolf_eval/{task}", model=model, task_args=task_args, log_dir=str(log_dir),
+                         display="none", **kwargs)
+    return log
+
+
+def final_state(sample: EvalSample) -> GameState:
+    for key, value in sample.store.items():
+        if key.endswith(":state") and isinstance(value, dict):
+            return GameState.model_validate(value)
+    raise AssertionError(f"no game state in the sample store (keys: {list(sample.store)})")
+
+
+def store_field(sample: EvalSample, name: str) -> Any:
+    for key, value in sample.store.items():
+        if key.endswith(f":{name}"):
+            return value
+    raise AssertionError(f"no {name} in the sample store")

@@ -1,0 +1,123 @@
+"""Information sets, proven on full games: every prompt to every seat shows only what that seat may know.
+
+Seats play a baseline policy, but every private text they write carries a canary
+token naming its owner and channel. A prompt may contain a canary only if its
+seat is entitled to it, and the records a prompt shows must be exactly the
+records the seat could see at that moment.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+
+import pytest
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+from helpers import final_state, run
+from wolf_eval.engine import GameState, Role
+from wolf_eval.providers.policies import POLICIES
+from wolf_eval.providers.wolfbot import find_observation
+
+CANARY = re.compile(r"CANARY-(NOTE|PACK|DOC|SEER)-([A-Za-z]+)-\d+")
+
+
+def canary_model(policy: str):
+    counter = itertools.count()
+
+    def answer(input, tools, tool_choice, config):
+        obs = find_observation(input)
+        reply = POLICIES[policy](obs, random.Random(config.seed))
+        n = next(counter)
+        reply["notes"] = f"CANARY-NOTE-{obs.seat}-{n}"
+        channel = {"night_kill": "PACK", "protect": "DOC", "investigate": "SEER"}.get(obs.action)
+        if channel:
+            reply["reason"] = f"CANARY-{channel}-{obs.seat}-{n}"
+        out = ModelOutput.from_content(model="canary", content=json.dumps(reply))
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    return get_model("mockllm/model", custom_outputs=answer)
+
+
+def entitled(game: GameState, seat: str, channel: str, owner: str) -> bool:
+    role = game.player(seat).role
+    if channel == "NOTE":
+        return owner == seat
+    if channel == "PACK":
+        return role is Role.WEREWOLF
+    if channel == "DOC":
+        return owner == seat and role is Role.DOCTOR
+    return owner == seat and role is Role.SEER
+
+
+def prompts(sample):
+    for e in sample.events:
+        if e.event == "model" and e.input and e.input[-1].metadata:
+            meta = e.input[-1].metadata["wolf_eval"]
+            text = "\n".join(m.text for m in e.input) + "\n" + json.dumps(meta)
+            yield meta, text
+
+
+@pytest.mark.parametrize("task", ["wolf", "triadic", "dyadic"])
+@pytest.mark.parametrize("policy", ["random", "cue", "tom"])
+def test_every_prompt_respects_the_information_set(tmp_path, task, policy):
+    log = run(task, canary_model(policy), tmp_path,
+              task_args={"games": 2, "max_debate_turns": 3, "max_explanation_turns": 2, "seed": 3})
+    assert log.status == "success"
+    checked = 0
+    for sample in log.samples:
+        game = final_state(sample)
+        private_seen = set()
+        for meta, text in prompts(sample):
+            seat = meta["seat"]
+            me = game.player(seat)
+            checked += 1
+
+            for channel, owner in CANARY.findall(text):
+                assert entitled(game, seat, channel, owner), f"{seat} ({me.role}) was shown {channel} text of {owner}"
+                private_seen.add((seat, channel))
+
+            shown = [r["index"] for r in meta["records"]]
+            upto = max(shown)
+            allowed = [r.index for r in game.records if r.index <= upto and game.can_see(seat, r)]
+            assert shown == allowed, f"{seat}'s prompt records differ from its information set"
+
+            assert meta["role"] == me.role.value
+            mates = sorted(n for n in game.wolves() if n != seat)
+            if me.role is Role.WEREWOLF:
+                assert sorted(meta["fellow_wolves"]) == mates
+                assert all(m in text for m in mates)
+            else:
+                assert meta["fellow_wolves"] == []
+                assert "Wolves' channel" not in text and "fellow Werewolves:" not in text
+            if me.role is not Role.SEER:
+                assert "your investigation shows" not in text
+            if me.role is not Role.DOCTOR:
+                assert "you protected" not in text
+            for other in game.players:
+                if other.name != seat:
+                    assert f"{other.name} was a " not in text, "roles of the dead are hidden"
+        # the canaries did travel where they should: each seat saw its own notes
+        assert any(channel == "NOTE" for _, channel in private_seen)
+    assert checked > 50
+
+
+def test_revealed_roles_reach_everyone_only_when_asked(tmp_path):
+    log = run("triadic", canary_model("cue"), tmp_path,
+              task_args={"games": 2, "max_debate_turns": 2, "max_explanation_turns": 1, "reveal_roles": True})
+    announced = 0
+    for sample in log.samples:
+        game = final_state(sample)
+        seen = list(prompts(sample))
+        for r in game.records:
+            if r.kind not in ("death", "exile"):
+                continue
+            later = [text for meta, text in seen if max(x["index"] for x in meta["records"]) > r.index]
+            if later:
+                phrase = f"{r.target} was a {game.player(r.target).role.value}"
+                assert all(phrase in t for t in later)
+                announced += 1
+    assert announced > 0

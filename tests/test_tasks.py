@@ -1,0 +1,160 @@
+"""End to end: the three tasks play complete games offline on wolfbot and log them readably."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
+
+from helpers import final_state, run, store_field
+from wolf_eval.engine import Role
+from wolf_eval.providers.policies import POLICIES
+from wolf_eval.providers.wolfbot import find_observation
+import random
+
+
+@pytest.mark.parametrize("task,seats", [("wolf", 8), ("triadic", 10), ("dyadic", 10)])
+@pytest.mark.parametrize("policy", ["random", "cue", "tom"])
+def test_each_task_plays_complete_games(tmp_path, fast_args, task, seats, policy):
+    log = run(task, f"wolfbot/{policy}", tmp_path, task_args={"games": 2, **fast_args})
+    assert log.status == "success"
+    assert len(log.samples) == 2
+    for sample in log.samples:
+        game = final_state(sample)
+        assert game.over and len(game.players) == seats
+        score = sample.scores["outcome"]
+        winner = score.metadata["winner"]
+        assert winner == game.outcome.winner
+        assert score.value[winner] == 1.0 and score.value["days"] == game.outcome.day
+        assert score.value["fallbacks"] == 0, "wolfbot answers every action with valid JSON"
+        roles = Counter(p.role for p in game.players)
+        if task == "triadic":
+            assert roles[Role.JESTER] == 1 and roles[Role.VILLAGER] == 6
+        else:
+            assert roles[Role.JESTER] == 0
+            assert math.isnan(score.value["jester"])
+        if task == "wolf":
+            assert roles[Role.SEER] == 1 and not any(r.kind == "defence" for r in game.records)
+
+
+def test_eval_results_carry_faction_win_rates(tmp_path, fast_args):
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 3, **fast_args})
+    metrics = log.results.scores[0].metrics
+    winners = [s.scores["outcome"].metadata["winner"] for s in log.samples]
+    for faction in ("villagers", "werewolves", "jester", "draw"):
+        assert metrics[faction].value == pytest.approx(winners.count(faction) / 3)
+        assert metrics[f"{faction}_ci_low"].value <= metrics[faction].value <= metrics[f"{faction}_ci_high"].value
+
+
+def test_wolf_task_reports_no_jester_rate(tmp_path, fast_args):
+    log = run("wolf", "wolfbot/cue", tmp_path, task_args={"games": 1, **fast_args})
+    assert math.isnan(log.results.scores[0].metrics["jester"].value)
+
+
+def test_same_seed_replays_the_same_game(tmp_path, fast_args):
+    a = run("triadic", "wolfbot/cue", tmp_path / "a", task_args={"games": 1, "seed": 7, **fast_args})
+    b = run("triadic", "wolfbot/cue", tmp_path / "b", task_args={"games": 1, "seed": 7, **fast_args})
+    c = run("triadic", "wolfbot/cue", tmp_path / "c", task_args={"games": 1, "seed": 8, **fast_args})
+    ga, gb, gc = (final_state(x.samples[0]) for x in (a, b, c))
+    assert ga.model_dump() == gb.model_dump()
+    assert ga.model_dump() != gc.model_dump()
+
+
+def test_game_reads_well_in_the_transcript(tmp_path, fast_args):
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 1, **fast_args})
+    sample = log.samples[0]
+    spans = [e.name for e in sample.events if e.event == "span_begin"]
+    assert "night 1" in spans and "day 1" in spans
+    assert {"debate", "vote"} <= set(spans)
+    infos = [e.data for e in sample.events if e.event == "info"]
+    assert any(isinstance(d, str) and "takes the floor" in d for d in infos)
+    assert any(isinstance(d, str) and "votes" in d for d in infos)
+    assert "Winner:" in sample.output.completion
+
+
+def test_seats_are_played_by_their_roles_models(tmp_path, fast_args):
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 1, **fast_args},
+              model_roles={"werewolf": "wolfbot/random", "jester": "wolfbot/tom"})
+    sample = log.samples[0]
+    game = final_state(sample)
+    seat_models = store_field(sample, "seat_models")
+    for p in game.players:
+        expected = {"werewolf": "wolfbot/random", "jester": "wolfbot/tom"}.get(p.role.value, "wolfbot/cue")
+        assert seat_models[p.name] == expected
+    by_seat = {}
+    for e in sample.events:
+        if e.event == "model" and e.input[-1].metadata:
+            by_seat.setdefault(e.input[-1].metadata["wolf_eval"]["seat"], set()).add(e.model)
+    assert set(by_seat) >= {p.name for p in game.players if p.role in (Role.WEREWOLF, Role.JESTER)}
+    for name, models in by_seat.items():
+        assert models == {seat_models[name]}
+
+
+def test_temperature_resolution(tmp_path, fast_args):
+    cold = get_model("wolfbot/random", config=GenerateConfig(temperature=0.1))
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 1, "temperature": 0.4, **fast_args},
+              model_roles={"werewolf": cold})
+    sample = log.samples[0]
+    game = final_state(sample)
+    temps = store_field(sample, "seat_temperatures")
+    for p in game.players:
+        assert temps[p.name] == (0.1 if p.role is Role.WEREWOLF else 0.4)
+    seen = {(e.input[-1].metadata["wolf_eval"]["seat"], e.config.temperature)
+            for e in sample.events if e.event == "model" and e.input[-1].metadata}
+    assert seen and all(t == temps[name] for name, t in seen)
+
+
+def _in_flight_probe():
+    """A wolfbot-backed mock model that records how many calls of each action overlap."""
+    state = {"now": Counter(), "peak": Counter()}
+
+    async def answer(input, tools, tool_choice, config):
+        obs = find_observation(input)
+        key = (obs.day, obs.phase, obs.turn, obs.action if obs.action not in ("night_kill", "protect", "investigate") else "night")
+        state["now"][key] += 1
+        state["peak"][key] = max(state["peak"][key], state["now"][key])
+        await asyncio.sleep(0.01)
+        state["now"][key] -= 1
+        content = json.dumps(POLICIES["cue"](obs, random.Random(config.seed)))
+        out = ModelOutput.from_content(model="probe", content=content)
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    return get_model("mockllm/model", custom_outputs=answer), state["peak"]
+
+
+def test_waves_run_concurrently(tmp_path, fast_args):
+    model, peak = _in_flight_probe()
+    log = run("wolf", model, tmp_path, task_args={"games": 1, **fast_args})
+    assert log.status == "success"
+    game = final_state(log.samples[0])
+    living_at_day_1 = len(game.players) - sum(1 for r in game.records if r.kind == "death" and r.day == 1)
+    assert peak[(1, "debate", 0, "bid")] == living_at_day_1
+    assert peak[(1, "vote", 0, "vote")] == living_at_day_1
+    assert peak[(1, "night", 0, "night")] == 4  # two wolves, the doctor and the seer together
+
+
+def test_cli_runs_offline_and_writes_a_successful_log(tmp_path):
+    inspect = Path(sys.executable).with_name("inspect")
+    cmd = [str(inspect), "eval", "wolf_eval/dyadic", "--model", "wolfbot/cue", "-T", "games=1",
+           "-T", "max_debate_turns=2", "--log-dir", str(tmp_path), "--display", "none"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    [path] = list(tmp_path.glob("*.eval"))
+    log = read_eval_log(str(path))
+    assert log.status == "success" and len(log.samples) == 1
+
+
+def test_bad_task_parameters_fail_before_any_game(tmp_path):
+    with pytest.raises(Exception, match="unknown role"):
+        run("triadic", "wolfbot/cue", tmp_path, task_args={"roles": "villager:6,vampire:2"})
+    with pytest.raises(Exception, match="wolfbot has no policy"):
+        run("triadic", "wolfbot/nosuch", tmp_path, task_args={"games": 1})
