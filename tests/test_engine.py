@@ -11,8 +11,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from wolf_eval.engine.state import MODERATOR, PUBLIC
-
 import pytest
 
 from wolf_eval.engine import (
@@ -28,6 +26,7 @@ from wolf_eval.engine import (
     new_game,
     pending,
 )
+from wolf_eval.engine.state import MODERATOR, PUBLIC
 
 NIGHT = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)
 SPEECH = (Action.STATEMENT, Action.DEFENCE)
