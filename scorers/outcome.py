@@ -8,9 +8,9 @@ from collections import Counter
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import store_as
+from wolf_eval.solvers.game import GameRecord
 
 from wolf_eval.engine import GameState
-from wolf_eval.solvers.game import GameRecord
 from wolf_eval.stats import wilson
 
 FACTIONS = ("villagers", "werewolves", "jester", "draw")

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from inspect_ai.log import transcript
 from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel, collect, span, store_as
-from inspect_ai.log import transcript
 from pydantic import Field
 
+from wolf_eval.agents.observation import view
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
+from wolf_eval.agents.prompts import quote, render_record
 from wolf_eval.engine import GameConfig, GameState, Phase, Record, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
-from wolf_eval.agents.prompts import quote
 
 
 class GameRecord(StoreModel):
@@ -28,34 +29,25 @@ def game_seed(seed: int, sample_id: object) -> int:
     return derive_seed(seed, sample_id) % 2**31
 
 
-def describe(r: Record) -> str | None:
-    """One readable line per record for the transcript."""
+def describe(r: Record) -> str:
+    """One readable line per record for the transcript: public records as the players read them."""
     who = r.actor or ""
     if r.kind == "bids":
-        bids = ", ".join(f"{n} {b}" for n, b in r.data["bids"].items())
-        return f"Bids: {bids}"
+        return "Bids: " + ", ".join(f"{n} {b}" for n, b in r.data["bids"].items())
     if r.kind == "floor":
         return f"**{who}** takes the floor (bid {r.data['bid']})"
-    if r.kind in ("statement", "defence"):
-        label = "defends" if r.kind == "defence" else "says"
-        return f"**{who}** {label}: {quote(r.text or '')}"
-    if r.kind == "vote":
-        if r.target is None:
-            return f"**{who}** abstains ({r.data.get('ballot')} ballot)"
-        return f"**{who}** votes **{r.target}** ({r.data.get('ballot')} ballot): {quote(r.text or '')}"
-    if r.kind == "wolf_proposal":
-        return f"[wolves] **{who}** proposes **{r.target}**: {quote(r.text or '')}"
-    if r.kind == "protect":
-        return f"[{who}, doctor] protects **{r.target}**"
-    if r.kind == "investigate":
-        return f"[{who}, seer] investigates: {r.text}"
     if r.kind == "fallback":
         return f"⚠ fallback for **{who}** ({r.data['action']}): {r.text}"
-    if r.kind == "note":
-        return f"[{who}, private note] {quote(r.text or '')}"
-    if r.kind == "role":
-        return f"[{who}] {r.text}"
-    return r.text
+    if r.kind == "night_result":
+        return f"Night result: victim {r.data['victim']}, protected {r.data['protected']}"
+    if r.kind in ("protect", "investigate", "note", "role"):
+        what = {"protect": f"protects {r.target}", "investigate": f"investigates: {r.text}",
+                "note": f"private note: {quote(r.text or '')}", "role": r.text}[r.kind]
+        return f"[{who}] {what}"
+    line = render_record(view(r))
+    if r.kind == "vote":
+        line += f" ({r.data.get('ballot')} ballot)"
+    return line
 
 
 def _block(state: GameState) -> str:
@@ -108,6 +100,4 @@ def play_game(config: GameConfig, seed: int = 0, temperature: float | None = 1.0
 
 def _emit(records: tuple[Record, ...]) -> None:
     for r in records:
-        line = describe(r)
-        if line:
-            transcript().info(line, source=f"wolf_eval/{r.kind}")
+        transcript().info(describe(r), source=f"wolf_eval/{r.kind}")

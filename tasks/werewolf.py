@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from wolf_eval.scorers.outcome import outcome
+from wolf_eval.solvers.game import play_game
 
 from wolf_eval.engine import GameConfig
 from wolf_eval.engine.config import Variant
-from wolf_eval.scorers.outcome import outcome
-from wolf_eval.solvers.game import play_game
 
 _DESCRIPTION = {
     "wolf": "WOLF Werewolf: 4 Villagers, 2 Werewolves, 1 Seer, 1 Doctor",

@@ -14,9 +14,9 @@ import random
 import re
 
 import pytest
+from helpers import final_state, run
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from helpers import final_state, run
 from wolf_eval.engine import GameState, Role
 from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation

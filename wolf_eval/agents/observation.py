@@ -54,7 +54,7 @@ class Observation(BaseModel):
     records: tuple[ViewRecord, ...]
 
 
-def _view(record: Record) -> ViewRecord:
+def view(record: Record) -> ViewRecord:
     channel = record.visibility if record.visibility in (PUBLIC, WOLVES) else "private"
     return ViewRecord(index=record.index, day=record.day, phase=record.phase.value, kind=record.kind, channel=channel,
                       actor=record.actor, target=record.target, text=record.text, data=dict(record.data))
@@ -73,5 +73,5 @@ def observe(state: GameState, request: Request) -> Observation:
         action=request.action.value, options=request.options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
-        records=tuple(_view(r) for r in state.visible_records(seat)),
+        records=tuple(view(r) for r in state.visible_records(seat)),
     )

@@ -7,6 +7,7 @@ rules' fallback, recorded with the raw output and the reason.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
 from inspect_ai.model._generate_config import active_generate_config
@@ -16,11 +17,17 @@ from wolf_eval.agents.observation import observe
 from wolf_eval.agents.parse import InvalidReply, interpret
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.agents.schemas import REPLY_SCHEMAS
-from wolf_eval.engine import Decision, GameState, Request, Role, fallback_decision
+from wolf_eval.engine import Action, Decision, GameState, Request, Role, fallback_decision
 from wolf_eval.engine.rng import derive_seed
 
 #: Raw outputs kept in the game record are cut to this many characters (the model event keeps all of it).
 MAX_RAW_CHARS = 2000
+
+
+@cache
+def response_schema(action: Action) -> ResponseSchema:
+    """Structured-output request for providers that support it; the parser never relies on it."""
+    return ResponseSchema(name=f"wolf_{action.value}", json_schema=json_schema(REPLY_SCHEMAS[action]))
 
 
 @dataclass
@@ -31,7 +38,6 @@ class Seat:
     role: Role
     model: Model
     temperature: float | None
-    seed: int | None = None
 
     @property
     def model_name(self) -> str:
@@ -63,11 +69,10 @@ class Agent:
     async def decide(self, state: GameState, request: Request) -> Decision:
         seat = self.seats[request.seat]
         obs = observe(state, request)
-        schema = REPLY_SCHEMAS[request.action]
         config = GenerateConfig(
             temperature=seat.temperature,
-            seed=seat.seed if seat.seed is not None else derive_seed(state.seed, request.key) % 2**31,
-            response_schema=ResponseSchema(name=f"wolf_{request.action.value}", json_schema=json_schema(schema)),
+            seed=derive_seed(state.seed, request.key) % 2**31,
+            response_schema=response_schema(request.action),
         )
         output = await seat.model.generate(build_messages(obs), config=config)
         self.calls += 1

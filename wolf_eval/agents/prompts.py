@@ -15,7 +15,6 @@ from string import Template
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from wolf_eval.agents.observation import Observation, ViewRecord
-from wolf_eval.engine import Role
 
 METADATA_KEY = "wolf_eval"
 

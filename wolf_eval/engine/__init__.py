@@ -1,6 +1,6 @@
 """Layer 1: the game rules, pure and deterministic (no model calls, no Inspect)."""
 
-from wolf_eval.engine.config import GameConfig, TAXONOMY
+from wolf_eval.engine.config import TAXONOMY, GameConfig
 from wolf_eval.engine.game import IllegalAction, advance, fallback_decision, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, NAMES, ROSTERS, Faction, Role
 from wolf_eval.engine.state import (
