@@ -55,7 +55,9 @@ def _block(state: GameState) -> str:
 
 
 @solver
-def play_game(config: GameConfig, seed: int = 0, temperature: float | None = 1.0) -> Solver:
+def play_game(
+    config: GameConfig, seed: int = 0, temperature: float | None = 1.0, structured_output: bool = True
+) -> Solver:
     """Play one complete game per sample and keep its record in the sample's store."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -68,7 +70,7 @@ def play_game(config: GameConfig, seed: int = 0, temperature: float | None = 1.0
         record = store_as(GameRecord)
         record.seat_models = {n: s.model_name for n, s in seats.items()}
         record.seat_temperatures = {n: s.temperature for n, s in seats.items()}
-        agent = Agent(seats=seats)
+        agent = Agent(seats=seats, structured_output=structured_output)
         _emit(game.records)
 
         async def step(game: GameState) -> GameState:

@@ -32,6 +32,7 @@ def game_task(
     max_statement_words: int,
     temperature: float | None,
     reveal_roles: bool,
+    structured_output: bool,
 ) -> Task:
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -47,7 +48,7 @@ def game_task(
     ]
     return Task(
         dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
-        solver=play_game(config=config, seed=seed, temperature=temperature),
+        solver=play_game(config=config, seed=seed, temperature=temperature, structured_output=structured_output),
         scorer=outcome(),
         metadata={"variant": variant, "game_config": config.model_dump(mode="json")},
     )
@@ -58,10 +59,11 @@ def wolf(
     games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 20, temperature: float | None = 1.0, reveal_roles: bool = False,
+    structured_output: bool = True,
 ) -> Task:
     """WOLF (8 seats, with a Seer): debate, then one vote with public reasons."""
     return game_task("wolf", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
-                     max_days, max_statement_words, temperature, reveal_roles)
+                     max_days, max_statement_words, temperature, reveal_roles, structured_output)
 
 
 @task
@@ -69,10 +71,11 @@ def triadic(
     games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
+    structured_output: bool = True,
 ) -> Task:
     """Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote."""
     return game_task("triadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
-                     max_days, max_statement_words, temperature, reveal_roles)
+                     max_days, max_statement_words, temperature, reveal_roles, structured_output)
 
 
 @task
@@ -80,7 +83,8 @@ def dyadic(
     games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
+    structured_output: bool = True,
 ) -> Task:
     """The dyadic control: triadic rules with the Jester seat made a Villager."""
     return game_task("dyadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
-                     max_days, max_statement_words, temperature, reveal_roles)
+                     max_days, max_statement_words, temperature, reveal_roles, structured_output)

@@ -158,3 +158,14 @@ def test_bad_task_parameters_fail_before_any_game(tmp_path):
         run("triadic", "wolfbot/cue", tmp_path, task_args={"roles": "villager:6,vampire:2"})
     with pytest.raises(Exception, match="wolfbot has no policy"):
         run("triadic", "wolfbot/nosuch", tmp_path, task_args={"games": 1})
+
+
+@pytest.mark.parametrize("structured", [True, False])
+def test_structured_output_can_be_switched_off(tmp_path, structured):
+    log = run("wolf", "wolfbot/cue", tmp_path,
+              task_args={"games": 1, "max_debate_turns": 1, "structured_output": structured})
+    schemas = {e.config.response_schema is not None for e in log.samples[0].events if e.event == "model"}
+    assert schemas == {structured}
+    if structured:
+        names = {e.config.response_schema.name for e in log.samples[0].events if e.event == "model"}
+        assert {"wolf_bid", "wolf_vote", "wolf_night_kill"} <= names

@@ -64,6 +64,7 @@ class Agent:
     """Plays every seat of one game and counts its model calls."""
 
     seats: dict[str, Seat]
+    structured_output: bool = True
     calls: int = 0
 
     async def decide(self, state: GameState, request: Request) -> Decision:
@@ -72,7 +73,7 @@ class Agent:
         config = GenerateConfig(
             temperature=seat.temperature,
             seed=derive_seed(state.seed, request.key) % 2**31,
-            response_schema=response_schema(request.action),
+            response_schema=response_schema(request.action) if self.structured_output else None,
         )
         output = await seat.model.generate(build_messages(obs), config=config)
         self.calls += 1

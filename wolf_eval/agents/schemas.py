@@ -1,4 +1,8 @@
-"""The JSON replies each action expects, as Pydantic models (also sent as response schemas)."""
+"""The JSON replies each action expects, as Pydantic models (also sent as response schemas).
+
+The decision field comes first and ``notes`` last, so a model writing keys in
+schema order commits to its choice before its private aside.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +10,32 @@ from pydantic import BaseModel, Field
 
 from wolf_eval.engine import Action
 
-
-class _Reply(BaseModel):
-    notes: str | None = Field(default=None, description="Optional private note to yourself, shown only to you later.")
+_NOTES = "Optional private note to yourself, shown only to you later."
 
 
-class BidReply(_Reply):
+class BidReply(BaseModel):
     bid: int = Field(ge=0, le=10, description="How urgently you want to speak next, 0-10.")
+    notes: str | None = Field(default=None, description=_NOTES)
 
 
-class StatementReply(_Reply):
+class StatementReply(BaseModel):
     statement: str = Field(description="Your public statement.")
+    notes: str | None = Field(default=None, description=_NOTES)
 
 
-class VoteReply(_Reply):
+class VoteReply(BaseModel):
     vote: str = Field(description="Name of the living player you vote to exile.")
     reason: str = Field(description="One-sentence public reason.")
+    notes: str | None = Field(default=None, description=_NOTES)
 
 
-class NightReply(_Reply):
+class NightReply(BaseModel):
     target: str = Field(description="Name of the player you choose.")
     reason: str = Field(default="", description="One-sentence reason.")
+    notes: str | None = Field(default=None, description=_NOTES)
 
 
-REPLY_SCHEMAS: dict[Action, type[_Reply]] = {
+REPLY_SCHEMAS: dict[Action, type[BaseModel]] = {
     Action.BID: BidReply,
     Action.STATEMENT: StatementReply,
     Action.DEFENCE: StatementReply,
