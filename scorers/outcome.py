@@ -85,7 +85,7 @@ def outcome() -> Scorer:
         if not has_jester:
             value["jester"] = math.nan
         fallbacks = fallback_counts(game, record.seat_models)
-        value["days"] = float(game.outcome.day)
+        value["days"] = float(game.outcome.days)
         value["calls"] = float(record.calls)
         value["fallbacks"] = float(sum(fallbacks.values()))
         return Score(

@@ -24,9 +24,10 @@ class GameRecord(StoreModel):
     calls: int = Field(default=0)
 
 
-def game_seed(seed: int, sample_id: object) -> int:
-    """Each game's seed derives from the task seed and the sample id."""
-    return derive_seed(seed, sample_id) % 2**31
+def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
+    """Each game's seed derives from the task seed, the sample id and the epoch (epochs are new games)."""
+    parts = (seed, sample_id) if epoch == 1 else (seed, sample_id, epoch)
+    return derive_seed(*parts) % 2**31
 
 
 def describe(r: Record) -> str:
@@ -61,7 +62,7 @@ def play_game(
     """Play one complete game per sample and keep its record in the sample's store."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        game = new_game(config, game_seed(seed, state.sample_id))
+        game = new_game(config, game_seed(seed, state.sample_id, state.epoch))
         seats: dict[str, Seat] = {}
         for p in game.players:
             model = seat_model(p.role)

@@ -33,9 +33,16 @@ def game_task(
     temperature: float | None,
     reveal_roles: bool,
     structured_output: bool,
+    jester_learning: bool = False,
+    lessons_dir: str | None = None,
+    history: str = "full",
 ) -> Task:
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    if jester_learning or lessons_dir is not None:
+        raise ValueError("jester_learning and lessons_dir are not available in this version of wolf-eval yet")
+    if history != "full":
+        raise ValueError(f"history={history!r} is not available in this version of wolf-eval yet (only 'full')")
     config = GameConfig.for_task(
         variant, roles=roles, shuffle_roles=shuffle_roles, max_debate_turns=max_debate_turns,
         max_explanation_turns=max_explanation_turns, max_days=max_days,
@@ -57,13 +64,17 @@ def game_task(
 @task
 def wolf(
     games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
-    max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
+    max_debate_turns: int = 12, max_explanation_turns: int | None = None, max_days: int = 10,
     max_statement_words: int = 20, temperature: float | None = 1.0, reveal_roles: bool = False,
-    structured_output: bool = True,
+    structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
+    history: str = "full",
 ) -> Task:
     """WOLF (8 seats, with a Seer): debate, then one vote with public reasons."""
-    return game_task("wolf", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
-                     max_days, max_statement_words, temperature, reveal_roles, structured_output)
+    if max_explanation_turns is not None:
+        raise ValueError("max_explanation_turns does not apply to wolf_eval/wolf (one ballot, no defence)")
+    return game_task("wolf", games, seed, shuffle_roles, roles, max_debate_turns, 0,
+                     max_days, max_statement_words, temperature, reveal_roles, structured_output,
+                     jester_learning, lessons_dir, history)
 
 
 @task
@@ -71,11 +82,13 @@ def triadic(
     games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
-    structured_output: bool = True,
+    structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
+    history: str = "full",
 ) -> Task:
     """Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote."""
     return game_task("triadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
-                     max_days, max_statement_words, temperature, reveal_roles, structured_output)
+                     max_days, max_statement_words, temperature, reveal_roles, structured_output,
+                     jester_learning, lessons_dir, history)
 
 
 @task
@@ -83,8 +96,10 @@ def dyadic(
     games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | None = None,
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
-    structured_output: bool = True,
+    structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
+    history: str = "full",
 ) -> Task:
     """The dyadic control: triadic rules with the Jester seat made a Villager."""
     return game_task("dyadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
-                     max_days, max_statement_words, temperature, reveal_roles, structured_output)
+                     max_days, max_statement_words, temperature, reveal_roles, structured_output,
+                     jester_learning, lessons_dir, history)

@@ -11,7 +11,9 @@ from wolf_eval.engine import GameState
 
 
 def run(task: str, model: Any = "wolfbot/cue", log_dir: Any = None, **kwargs: Any) -> EvalLog:
-    task_args = kwargs.pop("task_args", {})
+    task_args = dict(kwargs.pop("task_args", {}))
+    if task == "wolf":
+        task_args.pop("max_explanation_turns", None)  # the wolf task has no defence and rejects it
     [log] = inspect_eval(f"wolf_eval/{task}", model=model, task_args=task_args, log_dir=str(log_dir),
                          display="none", **kwargs)
     return log

@@ -836,6 +836,7 @@ def test_wolves_win_at_parity_after_night():
     after = night(state, one(state, Role.VILLAGER))  # 1 wolf vs the doctor
     assert after.outcome.winner == "werewolves"
     assert after.phase is Phase.OVER and pending(after) == []
+    assert after.outcome.day == 1 and after.outcome.days == 0, "decided on night 1: no day was played"
 
 
 def test_no_wolf_win_below_parity():
@@ -1202,3 +1203,14 @@ def test_mention_bias_does_not_carry_over_night():
         s = advance(s, ds)
     if not s.over:
         assert s.day == 2 and _last_mentions(s) == []
+
+
+def test_tied_leaders_are_all_named_when_nobody_is_exiled():
+    """A tie names every leader: the moderator never singles out one of them."""
+    state = full_house("wolf")
+    a, b = holders(state, Role.VILLAGER)[:2]
+    rest = [n for n in state.living_names if n not in (a, b)]
+    votes = {**votes_for(a, rest[:2]), **votes_for(b, rest[2:4])}
+    after = ballot(state, votes)
+    text = records(after, "no_exile")[0].text
+    assert f"{min(a, b)} and {max(a, b)}, 2 each" in text

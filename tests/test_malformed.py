@@ -95,7 +95,10 @@ def clean(obs: Observation, seed: int) -> str:
 
 def run(script: Script, tmp_path: Any, task: str = "wolf", games: int = 1, **params: Any) -> EvalLog:
     model = get_model(MODEL, custom_outputs=script, memoize=False)
-    logs = inspect_eval(TASKS[task](games=games, **{**SETTINGS, **params}), model=model,
+    settings = {**SETTINGS, **params}
+    if task == "wolf":
+        settings.pop("max_explanation_turns")  # no defence in the wolf task
+    logs = inspect_eval(TASKS[task](games=games, **settings), model=model,
                         display="none", log_dir=str(tmp_path))
     assert len(logs) == 1
     return logs[0]
@@ -296,7 +299,7 @@ def fenced(reply: str) -> str:
 def near_miss(reply: str) -> str:
     """Keys in other case, spacing and words; names inside a sentence or shouted; the bid as text."""
     keys = {"bid": " Bid ", "statement": "text", "vote": "VOTE_FOR", "target": "Target",
-            "reason": "Reasoning", "notes": "Notes"}
+            "reason": " REASON ", "notes": "Notes"}
     out: dict[str, Any] = {}
     for k, v in json.loads(reply).items():
         if k == "vote":

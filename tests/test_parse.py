@@ -208,8 +208,15 @@ class TestKeys:
         assert (d.text if req is STATEMENT else d.target) == value
 
     def test_reason_and_notes_synonyms(self) -> None:
-        d = ok(json.dumps({"Vote": "Ben", "Reasoning": "too quiet", "Scratchpad": "watch Ben"}))
+        d = ok(json.dumps({"Vote": "Ben", " Reason ": "too quiet", "Scratchpad": "watch Ben"}))
         assert (d.target, d.reason, d.notes) == ("Ben", "too quiet", "watch Ben")
+
+    @pytest.mark.parametrize("key", ["reasoning", "Reasoning", "rationale", "thoughts", "explanation"])
+    def test_private_reasoning_is_never_published(self, key: str) -> None:
+        """A model's chain of thought under a common key stays private (notes), never the public reason."""
+        d = ok(json.dumps({"vote": "Ben", key: "I am a werewolf with Cleo, so I push the village onto Ben."}))
+        assert d.reason is None
+        assert d.notes == "I am a werewolf with Cleo, so I push the village onto Ben."
 
     def test_pick_order_exact_then_folded_then_synonym_then_prefix(self) -> None:
         assert pick({"vote": 1, "Vote": 2}, "vote") == 1

@@ -33,7 +33,7 @@ def test_each_task_plays_complete_games(tmp_path, fast_args, task, seats, policy
         score = sample.scores["outcome"]
         winner = score.metadata["winner"]
         assert winner == game.outcome.winner
-        assert score.value[winner] == 1.0 and score.value["days"] == game.outcome.day
+        assert score.value[winner] == 1.0 and score.value["days"] == game.outcome.days
         assert score.value["fallbacks"] == 0, "wolfbot answers every action with valid JSON"
         roles = Counter(p.role for p in game.players)
         if task == "triadic":
@@ -169,3 +169,36 @@ def test_structured_output_can_be_switched_off(tmp_path, structured):
     if structured:
         names = {e.config.response_schema.name for e in log.samples[0].events if e.event == "model"}
         assert {"wolf_bid", "wolf_vote", "wolf_night_kill"} <= names
+
+
+def test_epochs_are_different_games(tmp_path, fast_args):
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 1, **fast_args}, epochs=2)
+    assert log.status == "success" and len(log.samples) == 2
+    first, second = (final_state(s) for s in log.samples)
+    assert first.seed != second.seed and first.records != second.records
+
+
+def test_provider_overflow_fails_the_game_instead_of_scoring_it(tmp_path, fast_args):
+    def overflow(input, tools, tool_choice, config):
+        out = ModelOutput.from_content(model="tiny", content="prompt is too long", stop_reason="model_length")
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    log = run("wolf", get_model("mockllm/model", custom_outputs=overflow), tmp_path,
+              task_args={"games": 1, **fast_args})
+    assert log.status == "error"
+    assert "could not answer" in str(log.samples[0].error.message if log.samples else log.error)
+    assert not any(s.scores for s in log.samples or [])
+
+
+@pytest.mark.parametrize("task,args,message", [
+    ("triadic", {"jester_learning": True}, "jester_learning"),
+    ("triadic", {"history": "compact"}, "history"),
+    ("wolf", {"max_explanation_turns": 3}, "does not apply"),
+])
+def test_parameters_not_built_or_not_applicable_are_refused(tmp_path, task, args, message):
+    from inspect_ai import eval as inspect_eval
+
+    with pytest.raises(Exception, match=message):
+        inspect_eval(f"wolf_eval/{task}", model="wolfbot/cue", task_args={"games": 1, **args},
+                     log_dir=str(tmp_path), display="none")

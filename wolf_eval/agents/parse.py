@@ -55,7 +55,9 @@ def pick(obj: dict[str, Any], key: str) -> Any:
     for alias in KEY_SYNONYMS.get(key, ()):
         if alias in folded:
             return obj[folded[alias]]
-    prefixed = [k for f, k in folded.items() if len(f) >= 3 and (f.startswith(want) or want.startswith(f))]
+    claimed = {a for aliases in KEY_SYNONYMS.values() for a in aliases} | set(KEY_SYNONYMS)
+    prefixed = [k for f, k in folded.items()
+                if len(f) >= 3 and f not in claimed and (f.startswith(want) or want.startswith(f))]
     if len(prefixed) == 1:
         return obj[prefixed[0]]
     return None

@@ -24,10 +24,24 @@ from wolf_eval.engine.rng import derive_seed
 MAX_RAW_CHARS = 2000
 
 
+class ProviderFailure(RuntimeError):
+    """The provider could not produce a reply at all (e.g. the prompt overflowed its context).
+
+    Raised, so the sample fails: a broken provider must never be scored as a player's bad move.
+    """
+
+
 @cache
 def response_schema(action: Action) -> ResponseSchema:
     """Structured-output request for providers that support it; the parser never relies on it."""
     return ResponseSchema(name=f"wolf_{action.value}", json_schema=json_schema(REPLY_SCHEMAS[action]))
+
+
+def call_seed(game_seed: int, request: Request) -> int:
+    """Per-call sampling seed: the game seed and the decision, plus the eval's --seed if one was given."""
+    eval_seed = active_generate_config().seed
+    parts = (game_seed, request.key) if eval_seed is None else (game_seed, request.key, eval_seed)
+    return derive_seed(*parts) % 2**31
 
 
 @dataclass
@@ -72,15 +86,18 @@ class Agent:
         obs = observe(state, request)
         config = GenerateConfig(
             temperature=seat.temperature,
-            seed=derive_seed(state.seed, request.key) % 2**31,
+            seed=call_seed(state.seed, request),
             response_schema=response_schema(request.action) if self.structured_output else None,
         )
         output = await seat.model.generate(build_messages(obs), config=config)
         self.calls += 1
+        if output.stop_reason == "model_length" or output.error:
+            raise ProviderFailure(
+                f"{seat.model_name} could not answer {request.key} "
+                f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored"
+            )
         raw = output.completion or ""
         try:
-            if output.error and not raw.strip():
-                raise InvalidReply(f"model error: {output.error}")
             return interpret(raw, request, state.names)
         except InvalidReply as err:
             return fallback_decision(state, request, str(err), raw[:MAX_RAW_CHARS])

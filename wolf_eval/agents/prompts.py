@@ -40,8 +40,12 @@ def template(name: str) -> Template:
 
 
 def quote(text: str) -> str:
-    """A player's words as one quoted line: newlines and quotes escaped, so speech cannot pose as the moderator."""
-    return json.dumps(text, ensure_ascii=False)
+    """A player's words as one quoted line, so speech cannot pose as the moderator.
+
+    All Unicode whitespace (including line and paragraph separators) folds to
+    single spaces, and the speaker's own quotes are escaped.
+    """
+    return json.dumps(" ".join(text.split()), ensure_ascii=False)
 
 
 def _roles_in_play(obs: Observation) -> dict[str, int]:
@@ -74,8 +78,10 @@ def system_prompt(obs: Observation) -> str:
         max_debate_turns=obs.max_debate_turns, defence_rule=defence, win_rules=win, max_days=obs.max_days,
     )
     character = template("character").substitute(seat=obs.seat).strip()
+    pack = (f"Your fellow Werewolves: {', '.join(obs.fellow_wolves)}." if obs.fellow_wolves
+            else "You are the only Werewolf left (or the only one dealt): you hunt alone.")
     role = template(f"role_{obs.role.value}").substitute(
-        fellow_wolves=", ".join(obs.fellow_wolves) or "none (you hunt alone)",
+        pack=pack,
         jester_warning=_JESTER_WARNING if has_jester else "",
         jester_warning_wolf=_JESTER_WARNING_WOLF if has_jester else "",
     )
@@ -118,7 +124,11 @@ def record_text(obs: Observation) -> str:
 
 
 _PHASE_TURNS = {"debate": "debate", "explanation": "discussion"}
-_BALLOT = {"vote": "vote", "revote": "final revote"}
+_BALLOT = {
+    "vote": "the first vote. It is not binding: everyone who gets a vote then defends themselves,"
+            " and a final revote decides the exile",
+    "revote": "the final revote, which decides the exile",
+}
 
 
 def instruction(obs: Observation) -> str:
@@ -127,9 +137,13 @@ def instruction(obs: Observation) -> str:
         "day": obs.day, "options": ", ".join(obs.options), "max_words": obs.max_statement_words,
         "phase": _PHASE_TURNS.get(obs.phase, obs.phase), "turn_number": obs.turn + 1,
         "max_turns": obs.phase_turns,
-        "ballot": _BALLOT.get(obs.phase, "vote") if obs.variant != "wolf" else "vote",
+        "ballot": _BALLOT.get(obs.phase, "the vote") if obs.variant != "wolf" else "the vote, which decides the exile",
+        "suspicion": "",
     }
-    return template(f"action_{action}").substitute(values)
+    alive = f"Alive now ({len(obs.alive)}): {', '.join(obs.alive)}."
+    if obs.phase != "night":
+        alive += f" An exile needs {len(obs.alive) // 2 + 1} votes."
+    return alive + "\n" + template(f"action_{action}").substitute(values)
 
 
 def build_messages(obs: Observation) -> list[ChatMessage]:

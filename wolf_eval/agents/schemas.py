@@ -51,6 +51,7 @@ KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "statement": ("text", "message", "speech", "say", "defence", "defense", "content", "response"),
     "vote": ("target", "name", "player", "choice", "exile", "votefor"),
     "target": ("name", "player", "choice", "kill", "victim", "protect", "investigate", "vote"),
-    "reason": ("reasoning", "why", "explanation", "justification", "rationale"),
-    "notes": ("note", "scratchpad", "privatenotes", "thoughts"),
+    "reason": ("publicreason", "why"),
+    # private thinking under any common name stays private: it becomes the seat's notes
+    "notes": ("note", "scratchpad", "privatenotes", "thoughts", "thinking", "reasoning", "rationale", "explanation"),
 }

@@ -139,20 +139,26 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
         if d.fallback is not None:
             state = _add(state, records, "fallback", MODERATOR, actor=d.seat,
                          text=d.fallback.reason, data={"action": d.action.value, "raw": d.fallback.raw})
-        if d.notes:
-            state = _add(state, records, "note", d.seat, actor=d.seat, text=d.notes)
 
     phase = state.phase
     if phase is Phase.NIGHT:
-        return _night(state, records, by_seat)
-    if phase in (Phase.DEBATE, Phase.EXPLANATION):
-        if state.floor is None:
-            return _bids(state, records, by_seat)
-        return _speech(state, records, by_seat[state.floor])
-    if phase is Phase.DEFENCE:
+        nxt = _night(state, records, by_seat)
+    elif phase in (Phase.DEBATE, Phase.EXPLANATION) and state.floor is None:
+        nxt = _bids(state, records, by_seat)
+    elif phase in (Phase.DEBATE, Phase.EXPLANATION, Phase.DEFENCE):
         assert state.floor is not None
-        return _speech(state, records, by_seat[state.floor])
-    return _ballot(state, records, by_seat)
+        nxt = _speech(state, records, by_seat[state.floor])
+    else:
+        nxt = _ballot(state, records, by_seat)
+    return _with_notes(nxt, state, decisions)
+
+
+def _with_notes(nxt: GameState, before: GameState, decisions: Sequence[Decision]) -> GameState:
+    """Private notes follow the public consequences of the decisions they came with."""
+    base = len(nxt.records)
+    notes = tuple(Record(index=base + i, day=before.day, phase=before.phase, kind="note", visibility=d.seat,
+                         actor=d.seat, text=d.notes) for i, d in enumerate(x for x in decisions if x.notes))
+    return nxt.model_copy(update={"records": nxt.records + notes}) if notes else nxt
 
 
 def _match(requests: list[Request], decisions: Sequence[Decision]) -> dict[str, Decision]:
@@ -191,7 +197,8 @@ def _night(state: GameState, records: list[Record], by_seat: dict[str, Decision]
     day = state.day
     proposals = [(s, d) for s, d in by_seat.items() if d.action is Action.NIGHT_KILL]
     for seat, d in proposals:
-        state = _add(state, records, "wolf_proposal", WOLVES, actor=seat, target=d.target, text=d.reason)
+        reason = bound_words(d.reason, state.config.max_statement_words)[0] if d.reason else None
+        state = _add(state, records, "wolf_proposal", WOLVES, actor=seat, target=d.target, text=reason)
     victim = _plurality([d.target for _, d in proposals if d.target], derive_rng(state.seed, "night", day, "victim"))
     if victim is not None:
         unanimous = len({d.target for _, d in proposals}) == 1
@@ -286,11 +293,15 @@ def mentions(text: str, names: Iterable[str]) -> list[str]:
     return [n for n in names if re.search(rf"\b{re.escape(n.lower())}\b", low)]
 
 
+MAX_WORD_CHARS = 40
+
+
 def bound_words(text: str, limit: int) -> tuple[str, bool]:
+    """At most ``limit`` words of at most MAX_WORD_CHARS characters each; True if anything was cut."""
     words = text.split()
-    if len(words) <= limit:
-        return " ".join(words), False
-    return " ".join(words[:limit]) + " …", True
+    cut = len(words) > limit or any(len(w) > MAX_WORD_CHARS for w in words)
+    words = [w if len(w) <= MAX_WORD_CHARS else w[:MAX_WORD_CHARS] + "…" for w in words[:limit]]
+    return " ".join(words) + (" …" if len(text.split()) > limit else ""), cut
 
 
 def _speech(state: GameState, records: list[Record], d: Decision) -> GameState:
@@ -336,9 +347,7 @@ def _open_explanation(state: GameState, records: list[Record], defended: int) ->
 
 def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision]) -> GameState:
     final = state.phase is Phase.REVOTE or not state.config.has_defence
-    ballot = "final" if final else "first"
-    if state.phase is Phase.VOTE and not state.config.has_defence:
-        ballot = "only"
+    ballot = ("final" if final else "first") if state.config.has_defence else "only"
     living = state.living_names
     for seat in living:
         d = by_seat[seat]
@@ -351,7 +360,8 @@ def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision
                            "mentions": mentions(reason or "", [n for n in state.names if n != seat])})
     tally = Counter(by_seat[s].target for s in living if by_seat[s].target)
     summary = ", ".join(f"{n} {c}" for n, c in tally.most_common()) or "no votes"
-    state = _add(state, records, "tally", PUBLIC, text=f"Votes ({ballot} ballot): {summary}.",
+    label = f"Votes ({ballot} ballot)" if state.config.has_defence else "Votes"
+    state = _add(state, records, "tally", PUBLIC, text=f"{label}: {summary}.",
                  data={"ballot": ballot, "tally": dict(tally), "abstained": [s for s in living if not by_seat[s].target]})
 
     if not final:
@@ -375,14 +385,18 @@ def _exile(state: GameState, records: list[Record], tally: Counter[str], n_livin
                      text=f"{top} is exiled with {count} of {n_living} votes.{_revealed(state, top)}",
                      data={"votes": count, "living": n_living, **_role_if_revealed(state, top)})
         if role is Role.JESTER:
-            return _commit(state, records, outcome=Outcome(winner="jester", day=day, reason=f"the Jester {top} was exiled"))
+            return _commit(state, records, outcome=Outcome(winner="jester", day=day, days=day,
+                                                           reason=f"the Jester {top} was exiled"))
     else:
-        lead = f" (most votes: {top}, {count} of {n_living})" if top else ""
+        leaders = sorted(n for n, c in tally.items() if c == count)
+        lead = f" (most votes: {' and '.join(leaders)}, {count} each of {n_living})" if len(leaders) > 1 else (
+            f" (most votes: {top}, {count} of {n_living})" if top else "")
         state = _add(state, records, "no_exile", PUBLIC,
                      text=f"No strict majority{lead}; nobody is exiled.", data={"living": n_living})
     outcome = _win_check(state)
     if outcome is None and day >= state.config.max_days:
-        outcome = Outcome(winner="draw", day=day, reason=f"the day cap ({state.config.max_days}) was reached")
+        outcome = Outcome(winner="draw", day=day, days=day,
+                          reason=f"the day cap ({state.config.max_days}) was reached")
     if outcome:
         return _commit(state, records, outcome=outcome)
     return _commit(state, records, phase=Phase.NIGHT, day=day + 1, turn=0, floor=None)
@@ -395,11 +409,12 @@ def _win_check(state: GameState) -> Outcome | None:
     """Villagers if no wolf lives; wolves at parity with the village faction (the Jester not counted)."""
     wolves = sum(1 for p in state.living if p.role is Role.WEREWOLF)
     village = sum(1 for p in state.living if FACTION_OF[p.role] is Faction.VILLAGERS)
+    days = state.day - 1 if state.phase is Phase.NIGHT else state.day
     if wolves == 0:
-        return Outcome(winner="villagers", day=state.day, reason="no werewolf is left alive")
+        return Outcome(winner="villagers", day=state.day, days=days, reason="no werewolf is left alive")
     if wolves >= village:
-        return Outcome(winner="werewolves", day=state.day,
-                       reason=f"{wolves} werewolves against {village} of the village")
+        return Outcome(winner="werewolves", day=state.day, days=days,
+                       reason=f"{wolves} {'werewolf' if wolves == 1 else 'werewolves'} against {village} of the village")
     return None
 
 

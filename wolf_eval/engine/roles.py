@@ -38,7 +38,7 @@ ROSTERS: dict[str, dict[Role, int]] = {
 #: Neutral first names, one per seat, in seat order.
 NAMES: tuple[str, ...] = (
     "Ava", "Ben", "Cleo", "Dev", "Eli", "Faye", "Gus", "Hana",
-    "Ivo", "Joy", "Kai", "Lena", "Milo", "Nia", "Omar", "Pia",
+    "Ivo", "Jude", "Kai", "Lena", "Milo", "Nia", "Omar", "Pia",
 )
 
 

@@ -127,6 +127,7 @@ class Outcome(BaseModel):
 
     winner: Winner
     day: int
+    days: int  # days whose day phase was played: a game decided on night N played N - 1
     reason: str
 
 
