@@ -39,6 +39,8 @@ def describe(r: Record) -> str:
         return f"**{who}** takes the floor (bid {r.data['bid']})"
     if r.kind == "fallback":
         return f"⚠ fallback for **{who}** ({r.data['action']}): {r.text}"
+    if r.kind == "deception":
+        return describe_analysis(r)
     if r.kind == "night_result":
         return f"Night result: victim {r.data['victim']}, protected {r.data['protected']}"
     if r.kind in ("protect", "investigate", "note", "role"):
@@ -49,6 +51,20 @@ def describe(r: Record) -> str:
     if r.kind == "vote":
         line += f" ({r.data.get('ballot')} ballot)"
     return line
+
+
+def describe_analysis(r: Record) -> str:
+    """One line per analysed statement: the speaker's own label and what the others made of it."""
+    d = r.data
+    own = d["self"]
+    label = "missing" if own is None else (
+        f"deceptive ({own['deception_type']}, {own['confidence']:.2f})" if own["is_deceptive"] else "honest")
+    peers = [a for a in d["peers"].values() if a is not None]
+    mean = sum(a["suspicion"] for a in peers) / len(peers) if peers else float("nan")
+    flagged = sum(a["is_deceptive"] for a in peers)
+    missing = f" · {len(d['missing'])} missing" if d["missing"] else ""
+    return (f"🔎 **{r.actor}** ({d['speaker_role']}, {d['kind']} #{d['position']} of day {d['statement_day']}):"
+            f" self {label} · mean peer suspicion {mean:.2f} · {flagged}/{len(peers)} peers flag it{missing}")
 
 
 def _block(state: GameState) -> str:

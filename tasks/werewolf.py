@@ -36,6 +36,7 @@ def game_task(
     jester_learning: bool = False,
     lessons_dir: str | None = None,
     history: str = "full",
+    deception_analysis: bool = True,
 ) -> Task:
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -47,6 +48,7 @@ def game_task(
         variant, roles=roles, shuffle_roles=shuffle_roles, max_debate_turns=max_debate_turns,
         max_explanation_turns=max_explanation_turns, max_days=max_days,
         max_statement_words=max_statement_words, reveal_roles=reveal_roles,
+        deception_analysis=deception_analysis,
     )
     samples = [
         Sample(id=i, input=f"{_DESCRIPTION[variant]}: game {i} (seed {seed})",
@@ -67,14 +69,14 @@ def wolf(
     max_debate_turns: int = 12, max_explanation_turns: int | None = None, max_days: int = 10,
     max_statement_words: int = 20, temperature: float | None = 1.0, reveal_roles: bool = False,
     structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
-    history: str = "full",
+    history: str = "full", deception_analysis: bool = True,
 ) -> Task:
     """WOLF (8 seats, with a Seer): debate, then one vote with public reasons."""
     if max_explanation_turns is not None:
         raise ValueError("max_explanation_turns does not apply to wolf_eval/wolf (one ballot, no defence)")
     return game_task("wolf", games, seed, shuffle_roles, roles, max_debate_turns, 0,
                      max_days, max_statement_words, temperature, reveal_roles, structured_output,
-                     jester_learning, lessons_dir, history)
+                     jester_learning, lessons_dir, history, deception_analysis)
 
 
 @task
@@ -83,12 +85,12 @@ def triadic(
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
     structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
-    history: str = "full",
+    history: str = "full", deception_analysis: bool = True,
 ) -> Task:
     """Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote."""
     return game_task("triadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
                      max_days, max_statement_words, temperature, reveal_roles, structured_output,
-                     jester_learning, lessons_dir, history)
+                     jester_learning, lessons_dir, history, deception_analysis)
 
 
 @task
@@ -97,9 +99,9 @@ def dyadic(
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
     structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
-    history: str = "full",
+    history: str = "full", deception_analysis: bool = True,
 ) -> Task:
     """The dyadic control: triadic rules with the Jester seat made a Villager."""
     return game_task("dyadic", games, seed, shuffle_roles, roles, max_debate_turns, max_explanation_turns,
                      max_days, max_statement_words, temperature, reveal_roles, structured_output,
-                     jester_learning, lessons_dir, history)
+                     jester_learning, lessons_dir, history, deception_analysis)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-FAST = {"max_debate_turns": 3, "max_explanation_turns": 2}
+# Game mechanics are tested without the analysis waves (they triple the calls); tests/test_deception.py
+# and the information-set test play with them on.
+FAST = {"max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 4, "deception_analysis": False}
 
 
 @pytest.fixture

@@ -38,6 +38,7 @@ SPEECH = (Action.STATEMENT, Action.DEFENCE)
 def game(variant: str = "wolf", seed: int = 0, roles: str | None = None, **kw: object) -> GameState:
     """A new game; the role layout is fixed (shuffle_roles=False) unless asked otherwise."""
     kw.setdefault("shuffle_roles", False)
+    kw.setdefault("deception_analysis", False)  # the rules do not depend on it; tests/test_deception.py covers it
     return new_game(GameConfig.for_task(variant, roles=roles, **kw), seed)  # type: ignore[arg-type]
 
 
@@ -1166,7 +1167,8 @@ def test_fallback_and_notes_are_recorded():
 def test_public_records_carry_no_hidden_facts():
     """A saved night, a death and an exile publish nothing a seat may not know (reveal_roles off)."""
     for seed in range(30):
-        s = new_game(GameConfig.for_task("triadic", max_debate_turns=1, max_explanation_turns=0), seed)
+        s = new_game(GameConfig.for_task("triadic", max_debate_turns=1, max_explanation_turns=0,
+                                         deception_analysis=False), seed)
         rng = random.Random(seed)
         while not s.over and s.day <= 2:
             ds = []
@@ -1188,7 +1190,7 @@ def test_mention_bias_does_not_carry_over_night():
     """The first bid of a day is not weighted by names spoken the day before."""
     from wolf_eval.engine.game import _last_mentions
 
-    s = new_game(GameConfig.for_task("wolf", shuffle_roles=False, max_debate_turns=1), 0)
+    s = new_game(GameConfig.for_task("wolf", shuffle_roles=False, max_debate_turns=1, deception_analysis=False), 0)
     while not s.over and s.day == 1:
         ds = []
         for r in pending(s):

@@ -65,7 +65,7 @@ def prompts(sample):
 @pytest.mark.parametrize("policy", ["random", "cue", "tom"])
 def test_every_prompt_respects_the_information_set(tmp_path, task, policy):
     log = run(task, canary_model(policy), tmp_path,
-              task_args={"games": 2, "max_debate_turns": 3, "max_explanation_turns": 2, "seed": 3})
+              task_args={"games": 1, "max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "seed": 3})
     assert log.status == "success"
     checked = 0
     for sample in log.samples:
@@ -103,11 +103,14 @@ def test_every_prompt_respects_the_information_set(tmp_path, task, policy):
         # the canaries did travel where they should: each seat saw its own notes
         assert any(channel == "NOTE" for _, channel in private_seen)
     assert checked > 50
+    actions = {meta["action"] for s in log.samples for meta, _ in prompts(s)}
+    assert {"self_analysis", "peer_analysis"} <= actions, "analysis prompts are covered too"
 
 
 def test_revealed_roles_reach_everyone_only_when_asked(tmp_path):
     log = run("triadic", canary_model("cue"), tmp_path,
-              task_args={"games": 2, "max_debate_turns": 2, "max_explanation_turns": 1, "reveal_roles": True})
+              task_args={"games": 2, "max_debate_turns": 2, "max_explanation_turns": 1, "reveal_roles": True,
+                         "deception_analysis": False})
     announced = 0
     for sample in log.samples:
         game = final_state(sample)

@@ -33,7 +33,7 @@ from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 
 TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}
-SETTINGS = {"max_debate_turns": 2, "max_explanation_turns": 2, "seed": 11}
+SETTINGS = {"max_debate_turns": 2, "max_explanation_turns": 2, "seed": 11, "deception_analysis": False}
 MODEL = "mockllm/model"
 NIGHT = ("night_kill", "protect", "investigate")
 SPEECH = ("statement", "defence")
@@ -299,7 +299,8 @@ def fenced(reply: str) -> str:
 def near_miss(reply: str) -> str:
     """Keys in other case, spacing and words; names inside a sentence or shouted; the bid as text."""
     keys = {"bid": " Bid ", "statement": "text", "vote": "VOTE_FOR", "target": "Target",
-            "reason": " REASON ", "notes": "Notes"}
+            "reason": " REASON ", "notes": "Notes", "is_deceptive": "Is-Deceptive", "deception_type": "type",
+            "suspicion": "SUSPICION", "confidence": "Confidence", "reasoning": "Reasoning"}
     out: dict[str, Any] = {}
     for k, v in json.loads(reply).items():
         if k == "vote":

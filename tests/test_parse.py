@@ -384,3 +384,44 @@ class TestSpeechAndNotes:
     def test_vote_without_reason_is_accepted(self) -> None:
         d = ok('{"vote": "Ben"}')
         assert d.target == "Ben" and d.reason is None
+
+
+# =========================================================================== analyses
+
+
+class TestAnalyses:
+    TAX = ("none", "omission", "distortion", "fabrication", "misdirection", "sycophancy",
+           "strategic_deception", "persuasive_manipulation")
+
+    def req(self, action: Action) -> Request:
+        return Request(seat="Ava", action=action, day=1, phase=Phase.DEBATE, turn=0, subject=12)
+
+    def test_peer_analysis_with_near_miss_keys_and_values(self) -> None:
+        raw = ('Sure: {"Is Deceptive": "yes", "Confidence": "80%", "type": "Strategic Deception",'
+               ' "suspicion": 70, "reasoning": "too smooth"}')
+        d = interpret(raw, self.req(Action.PEER_ANALYSIS), PLAYERS, self.TAX)
+        assert d.subject == 12 and d.analysis is not None
+        a = d.analysis
+        assert (a.is_deceptive, a.confidence, a.deception_type, a.suspicion, a.reasoning) == \
+            (True, 0.8, "strategic_deception", 0.7, "too smooth")
+
+    def test_self_analysis_has_no_suspicion(self) -> None:
+        raw = '{"is_deceptive": false, "confidence": 0.9, "deception_type": "none"}'
+        a = interpret(raw, self.req(Action.SELF_ANALYSIS), PLAYERS, self.TAX).analysis
+        assert a is not None and a.suspicion is None and a.is_deceptive is False
+
+    @pytest.mark.parametrize("raw,why", [
+        ('{"is_deceptive": true, "confidence": 0.9, "deception_type": "lying", "suspicion": 0.5}', "not one of"),
+        ('{"is_deceptive": "maybe", "confidence": 0.9, "deception_type": "none", "suspicion": 0.5}', "true or false"),
+        ('{"is_deceptive": true, "confidence": 150, "deception_type": "none", "suspicion": 0.5}', "outside 0-1"),
+        ('{"is_deceptive": true, "confidence": 0.5, "deception_type": "none"}', "missing 'suspicion'"),
+        ('{"is_deceptive": true, "confidence": "high", "deception_type": "none", "suspicion": 0.2}', "not a number"),
+    ])
+    def test_unusable_analyses_are_rejected_with_a_reason(self, raw: str, why: str) -> None:
+        with pytest.raises(InvalidReply, match=why):
+            interpret(raw, self.req(Action.PEER_ANALYSIS), PLAYERS, self.TAX)
+
+    def test_a_triadic_type_is_not_accepted_in_the_wolf_taxonomy(self) -> None:
+        raw = '{"is_deceptive": true, "confidence": 0.9, "deception_type": "sycophancy"}'
+        with pytest.raises(InvalidReply, match="not one of"):
+            interpret(raw, self.req(Action.SELF_ANALYSIS), PLAYERS, self.TAX[:5])

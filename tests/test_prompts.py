@@ -9,8 +9,8 @@ from wolf_eval.engine.state import PUBLIC, Phase, Record
 
 
 def play_until(config: GameConfig, seed: int, stop):
-    """Drive a game with plain legal moves until ``stop(state, requests)`` holds."""
-    state = new_game(config, seed)
+    """Drive a game with plain legal moves until ``stop(state, requests)`` holds (no analysis waves)."""
+    state = new_game(config.model_copy(update={"deception_analysis": False}), seed)
     while not state.over:
         reqs = pending(state)
         if stop(state, reqs):

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from wolf_eval.engine import GameState, Record, Request, Role
+from wolf_eval.engine import Action, GameState, Record, Request, Role
 from wolf_eval.engine.state import PUBLIC, WOLVES
 
 
@@ -51,6 +51,9 @@ class Observation(BaseModel):
     max_statement_words: int
     max_days: int
     reveal_roles: bool
+    taxonomy: tuple[str, ...]
+    subject: int | None = None  # the statement record under analysis
+    suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
     records: tuple[ViewRecord, ...]
 
 
@@ -73,5 +76,8 @@ def observe(state: GameState, request: Request) -> Observation:
         action=request.action.value, options=request.options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
+        taxonomy=cfg.taxonomy, subject=request.subject,
+        suspicion=({n: s for n, s in state.suspicion.get(seat, {}).items() if n in request.options}
+                   if request.action is Action.VOTE else {}),
         records=tuple(view(r) for r in state.visible_records(seat)),
     )

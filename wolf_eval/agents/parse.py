@@ -12,6 +12,7 @@ from typing import Any
 
 from wolf_eval.agents.schemas import KEY_SYNONYMS, REPLY_SCHEMAS
 from wolf_eval.engine import Action, Decision, Request
+from wolf_eval.engine.state import ANALYSIS_ACTIONS, Analysis
 
 MAX_NOTE_WORDS = 80
 _MAX_OBJECT_STARTS = 50
@@ -118,12 +119,74 @@ def _optional_text(value: Any, words: int | None = None) -> str | None:
     return " ".join(parts) or None
 
 
-def interpret(raw: str, request: Request, players: tuple[str, ...]) -> Decision:
+_TRUE = {"true", "yes", "y", "1", "deceptive"}
+_FALSE = {"false", "no", "n", "0", "honest"}
+
+
+def parse_flag(value: Any, what: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise InvalidReply(f"{what} is not true or false: {str(value)[:60]!r}")
+
+
+def parse_unit(value: Any, what: str) -> float:
+    """A score in [0, 1]; "80%" and 80 are read as percentages, anything else outside is rejected."""
+    text = value.strip() if isinstance(value, str) else None
+    percent = bool(text and text.endswith("%"))
+    try:
+        number = float(text.rstrip("%")) if text is not None else float(value)
+    except (TypeError, ValueError):
+        raise InvalidReply(f"{what} is not a number: {str(value)[:60]!r}") from None
+    if isinstance(value, bool) or number != number:
+        raise InvalidReply(f"{what} is not a number: {value!r}")
+    if percent or 1.0 < number <= 100.0:
+        number /= 100.0
+    if not 0.0 <= number <= 1.0:
+        raise InvalidReply(f"{what} {value!r} is outside 0-1")
+    return number
+
+
+def parse_type(value: Any, taxonomy: tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise InvalidReply(f"deception_type is not text: {type(value).__name__}")
+    key = re.sub(r"[\s-]+", "_", value.strip().lower())
+    if key in taxonomy:
+        return key
+    hits = [t for t in taxonomy if len(key) >= 3 and t.startswith(key)]
+    if len(hits) == 1:
+        return hits[0]
+    raise InvalidReply(f"deception_type {value[:40]!r} is not one of {', '.join(taxonomy)}")
+
+
+def interpret_analysis(obj: dict[str, Any], request: Request, taxonomy: tuple[str, ...]) -> Decision:
+    peer = request.action is Action.PEER_ANALYSIS
+    fields = ["is_deceptive", "confidence", "deception_type"] + (["suspicion"] if peer else [])
+    values = {f: pick(obj, f) for f in fields}
+    missing = [f for f, v in values.items() if v is None]
+    if missing:
+        raise InvalidReply(f"missing {', '.join(map(repr, missing))} (keys: {', '.join(map(str, list(obj)[:8]))})")
+    analysis = Analysis(
+        is_deceptive=parse_flag(values["is_deceptive"], "is_deceptive"),
+        confidence=parse_unit(values["confidence"], "confidence"),
+        deception_type=parse_type(values["deception_type"], taxonomy),
+        suspicion=parse_unit(values["suspicion"], "suspicion") if peer else None,
+        reasoning=_optional_text(pick(obj, "reasoning"), MAX_NOTE_WORDS),
+    )
+    return Decision(seat=request.seat, action=request.action, subject=request.subject, analysis=analysis)
+
+
+def interpret(raw: str, request: Request, players: tuple[str, ...], taxonomy: tuple[str, ...] = ()) -> Decision:
     """A legal Decision for ``request`` from the model's raw reply, or InvalidReply."""
     if not raw or not raw.strip():
         raise InvalidReply("empty reply")
     obj = first_json_object(raw)
     action = request.action
+    if action in ANALYSIS_ACTIONS:
+        return interpret_analysis(obj, request, taxonomy)
     fields = REPLY_SCHEMAS[action].model_fields
     main = next(k for k in fields if k not in ("notes", "reason"))
     value = pick(obj, main)

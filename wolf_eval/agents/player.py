@@ -98,6 +98,6 @@ class Agent:
             )
         raw = output.completion or ""
         try:
-            return interpret(raw, request, state.names)
+            return interpret(raw, request, state.names, state.config.taxonomy)
         except InvalidReply as err:
             return fallback_decision(state, request, str(err), raw[:MAX_RAW_CHARS])

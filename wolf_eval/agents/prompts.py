@@ -138,12 +138,32 @@ def instruction(obs: Observation) -> str:
         "phase": _PHASE_TURNS.get(obs.phase, obs.phase), "turn_number": obs.turn + 1,
         "max_turns": obs.phase_turns,
         "ballot": _BALLOT.get(obs.phase, "the vote") if obs.variant != "wolf" else "the vote, which decides the exile",
-        "suspicion": "",
+        "suspicion": _suspicion_line(obs),
     }
+    if action in ("self_analysis", "peer_analysis"):
+        values.update(_analysis_values(obs))
     alive = f"Alive now ({len(obs.alive)}): {', '.join(obs.alive)}."
     if obs.phase != "night":
         alive += f" An exile needs {len(obs.alive) // 2 + 1} votes."
     return alive + "\n" + template(f"action_{action}").substitute(values)
+
+
+def _suspicion_line(obs: Observation) -> str:
+    if not obs.suspicion:
+        return ""
+    scores = ", ".join(f"{n} {s:.2f}" for n, s in obs.suspicion.items())
+    return ("\nYour current suspicion of each player, from your own private assessments"
+            f" (0 = trustworthy, 1 = certainly deceiving): {scores}.")
+
+
+def _analysis_values(obs: Observation) -> dict[str, object]:
+    said = next(r for r in obs.records if r.index == obs.subject)
+    kind = {"statement": "a debate statement", "defence": "a defence", "vote": "a vote reason"}[said.kind]
+    extra = template("taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
+    return {
+        "statement": render_record(said), "statement_kind": kind, "speaker": said.actor,
+        "day": said.day, "taxonomy": template("taxonomy").template + extra, "types": ", ".join(obs.taxonomy),
+    }
 
 
 def build_messages(obs: Observation) -> list[ChatMessage]:

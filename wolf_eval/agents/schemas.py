@@ -35,7 +35,24 @@ class NightReply(BaseModel):
     notes: str | None = Field(default=None, description=_NOTES)
 
 
+class SelfAnalysisReply(BaseModel):
+    is_deceptive: bool = Field(description="Was your statement deceptive?")
+    confidence: float = Field(ge=0.0, le=1.0, description="Confidence in that judgement, 0-1.")
+    deception_type: str = Field(description="One type from the taxonomy ('none' if honest).")
+    reasoning: str | None = Field(default=None, description="One sentence; private.")
+
+
+class PeerAnalysisReply(BaseModel):
+    is_deceptive: bool = Field(description="Is the speaker being deceptive?")
+    confidence: float = Field(ge=0.0, le=1.0, description="Confidence in that judgement, 0-1.")
+    deception_type: str = Field(description="One type from the taxonomy ('none' if honest).")
+    suspicion: float = Field(ge=0.0, le=1.0, description="How suspicious the speaker now seems, 0-1.")
+    reasoning: str | None = Field(default=None, description="One sentence; private.")
+
+
 REPLY_SCHEMAS: dict[Action, type[BaseModel]] = {
+    Action.SELF_ANALYSIS: SelfAnalysisReply,
+    Action.PEER_ANALYSIS: PeerAnalysisReply,
     Action.BID: BidReply,
     Action.STATEMENT: StatementReply,
     Action.DEFENCE: StatementReply,
@@ -54,4 +71,9 @@ KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "reason": ("publicreason", "why"),
     # private thinking under any common name stays private: it becomes the seat's notes
     "notes": ("note", "scratchpad", "privatenotes", "thoughts", "thinking", "reasoning", "rationale", "explanation"),
+    "is_deceptive": ("deceptive", "isdeception", "deception", "lying", "islying"),
+    "deception_type": ("type", "deceptiontype", "category", "kind"),
+    "suspicion": ("suspicionscore", "suspiciousness", "suspicionlevel"),
+    "confidence": ("conf", "certainty"),
+    "reasoning": ("reason", "rationale", "explanation", "why"),
 }

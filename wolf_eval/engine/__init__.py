@@ -5,6 +5,7 @@ from wolf_eval.engine.game import IllegalAction, advance, fallback_decision, new
 from wolf_eval.engine.roles import FACTION_OF, NAMES, ROSTERS, Faction, Role
 from wolf_eval.engine.state import (
     Action,
+    Analysis,
     Decision,
     Fallback,
     GameState,
@@ -16,7 +17,7 @@ from wolf_eval.engine.state import (
 )
 
 __all__ = [
-    "FACTION_OF", "NAMES", "ROSTERS", "TAXONOMY", "Action", "Decision", "Faction", "Fallback",
+    "FACTION_OF", "NAMES", "ROSTERS", "TAXONOMY", "Action", "Analysis", "Decision", "Faction", "Fallback",
     "GameConfig", "GameState", "IllegalAction", "Outcome", "Phase", "Player", "Record", "Request",
     "Role", "advance", "fallback_decision", "new_game", "pending",
 ]

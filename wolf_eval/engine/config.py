@@ -34,6 +34,7 @@ class GameConfig(BaseModel):
     max_days: int = Field(default=10, ge=1)
     max_statement_words: int = Field(default=50, ge=1)
     reveal_roles: bool = False
+    deception_analysis: bool = True
 
     @field_validator("roster", mode="before")
     @classmethod

@@ -16,8 +16,11 @@ from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.rng import derive_rng
 from wolf_eval.engine.roles import FACTION_OF, NAMES, Faction, Role
 from wolf_eval.engine.state import (
+    ANALYSIS_ACTIONS,
     MODERATOR,
+    NEW_WEIGHT,
     NIGHT_ACTIONS,
+    PRIOR_SUSPICION,
     PUBLIC,
     WOLVES,
     Action,
@@ -51,7 +54,9 @@ def new_game(config: GameConfig, seed: int) -> GameState:
     if config.jester_as_villager:
         roles = [Role.VILLAGER if r is Role.JESTER else r for r in roles]
     players = tuple(Player(name=NAMES[i], seat=i, role=r) for i, r in enumerate(roles))
-    state = GameState(config=config, seed=seed, players=players)
+    names = [p.name for p in players]
+    suspicion = {o: {t: PRIOR_SUSPICION for t in names if t != o} for o in names} if config.deception_analysis else {}
+    state = GameState(config=config, seed=seed, players=players, suspicion=suspicion)
 
     counts = Counter(roles)
     in_play = ", ".join(
@@ -87,8 +92,18 @@ def pending(state: GameState) -> list[Request]:
     day, phase, turn = state.day, state.phase, state.turn
     living = state.living_names
 
-    def req(seat: str, action: Action, options: Iterable[str] = ()) -> Request:
-        return Request(seat=seat, action=action, day=day, phase=phase, turn=turn, options=tuple(options))
+    def req(seat: str, action: Action, options: Iterable[str] = (), subject: int | None = None) -> Request:
+        return Request(seat=seat, action=action, day=day, phase=phase, turn=turn, options=tuple(options),
+                       subject=subject)
+
+    if state.analysis_queue:
+        out = []
+        for idx in state.analysis_queue:
+            speaker = state.records[idx].actor
+            assert speaker is not None
+            out.append(req(speaker, Action.SELF_ANALYSIS, subject=idx))
+            out += [req(o, Action.PEER_ANALYSIS, subject=idx) for o in living if o != speaker]
+        return out
 
     if phase is Phase.NIGHT:
         wolves = {p.name for p in state.living_with(Role.WEREWOLF)}
@@ -113,10 +128,11 @@ def fallback_decision(state: GameState, request: Request, reason: str, raw: str)
     """The conservative default of SPEC section 4 for a reply that could not be used.
 
     Bid 0, pass the turn, abstain; night targets drawn by the seeded RNG among
-    legal targets so a broken model cannot steer the night.
+    legal targets so a broken model cannot steer the night; an analysis is
+    recorded as missing (never as "honest").
     """
     fb = Fallback(reason=reason, raw=raw)
-    base = {"seat": request.seat, "action": request.action, "fallback": fb}
+    base = {"seat": request.seat, "action": request.action, "fallback": fb, "subject": request.subject}
     if request.action is Action.BID:
         return Decision(bid=0, **base)
     if request.action in NIGHT_ACTIONS:
@@ -133,7 +149,8 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
     if state.over:
         raise IllegalAction("the game is over")
     requests = pending(state)
-    by_seat = _match(requests, decisions)
+    matched = _match(requests, decisions)
+    by_seat = {seat: d for (seat, _, _), d in matched.items()}
     records: list[Record] = []
     for d in decisions:
         if d.fallback is not None:
@@ -141,7 +158,9 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
                          text=d.fallback.reason, data={"action": d.action.value, "raw": d.fallback.raw})
 
     phase = state.phase
-    if phase is Phase.NIGHT:
+    if state.analysis_queue:
+        nxt = _analyses(state, records, matched)
+    elif phase is Phase.NIGHT:
         nxt = _night(state, records, by_seat)
     elif phase in (Phase.DEBATE, Phase.EXPLANATION) and state.floor is None:
         nxt = _bids(state, records, by_seat)
@@ -150,7 +169,10 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
         nxt = _speech(state, records, by_seat[state.floor])
     else:
         nxt = _ballot(state, records, by_seat)
-    return _with_notes(nxt, state, decisions)
+    nxt = _with_notes(nxt, state, decisions)
+    wave = state.waves + 1
+    stamped = tuple(r.model_copy(update={"wave": wave}) for r in nxt.records[len(state.records):])
+    return nxt.model_copy(update={"records": state.records + stamped, "waves": wave})
 
 
 def _with_notes(nxt: GameState, before: GameState, decisions: Sequence[Decision]) -> GameState:
@@ -161,21 +183,27 @@ def _with_notes(nxt: GameState, before: GameState, decisions: Sequence[Decision]
     return nxt.model_copy(update={"records": nxt.records + notes}) if notes else nxt
 
 
-def _match(requests: list[Request], decisions: Sequence[Decision]) -> dict[str, Decision]:
-    wanted = {(r.seat, r.action): r for r in requests}
-    by_seat: dict[str, Decision] = {}
+Slot = tuple[str, Action, int | None]
+
+
+def _match(requests: list[Request], decisions: Sequence[Decision]) -> dict[Slot, Decision]:
+    """Pair each decision with its request: (seat, action, subject) identifies a slot."""
+    wanted: dict[Slot, Request] = {(r.seat, r.action, r.subject): r for r in requests}
+    matched: dict[Slot, Decision] = {}
     for d in decisions:
-        r = wanted.get((d.seat, d.action))
+        slot = (d.seat, d.action, d.subject)
+        r = wanted.get(slot)
         if r is None:
-            raise IllegalAction(f"{d.seat} may not {d.action.value} now (not pending)")
-        if d.seat in by_seat:
+            about = f" about record {d.subject}" if d.subject is not None else ""
+            raise IllegalAction(f"{d.seat} may not {d.action.value}{about} now (not pending)")
+        if slot in matched:
             raise IllegalAction(f"{d.seat} decided twice")
         _check(r, d)
-        by_seat[d.seat] = d
-    missing = [r.seat for r in requests if r.seat not in by_seat]
+        matched[slot] = d
+    missing = [r.seat for r in requests if (r.seat, r.action, r.subject) not in matched]
     if missing:
         raise IllegalAction(f"waiting for {', '.join(missing)}")
-    return by_seat
+    return matched
 
 
 def _check(r: Request, d: Decision) -> None:
@@ -188,6 +216,12 @@ def _check(r: Request, d: Decision) -> None:
     elif r.action is Action.VOTE:
         if d.target is not None and d.target not in r.options:
             raise IllegalAction(f"{d.seat}: vote for {d.target!r} is not one of {list(r.options)}")
+    elif r.action in ANALYSIS_ACTIONS and d.analysis is not None:
+        peer = r.action is Action.PEER_ANALYSIS
+        if peer and d.analysis.suspicion is None:
+            raise IllegalAction(f"{d.seat}: a peer analysis needs a suspicion score")
+        if not peer and d.analysis.suspicion is not None:
+            raise IllegalAction(f"{d.seat}: a self-analysis has no suspicion score")
 
 
 # --------------------------------------------------------------------------- night
@@ -307,15 +341,23 @@ def bound_words(text: str, limit: int) -> tuple[str, bool]:
 def _speech(state: GameState, records: list[Record], d: Decision) -> GameState:
     speaker = d.seat
     kind = "defence" if d.action is Action.DEFENCE else "statement"
+    said: int | None = None
     if d.text and d.text.strip():
         text, cut = bound_words(d.text.strip(), state.config.max_statement_words)
         state = _add(state, records, kind, PUBLIC, actor=speaker, text=text,
                      data={"mentions": mentions(text, [n for n in state.names if n != speaker]),
                            "truncated": cut, "turn": state.turn})
+        said = records[-1].index
     else:
         state = _add(state, records, "pass", PUBLIC, actor=speaker,
                      text=f"{speaker} says nothing.", data={"turn": state.turn})
+    nxt = _after_speech(state, records)
+    if said is not None and state.config.deception_analysis:
+        return nxt.model_copy(update={"analysis_queue": (said,)})
+    return nxt
 
+
+def _after_speech(state: GameState, records: list[Record]) -> GameState:
     if state.phase is Phase.DEFENCE:
         queue = state.defence_queue[1:]
         if queue:
@@ -362,9 +404,19 @@ def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision
     summary = ", ".join(f"{n} {c}" for n, c in tally.most_common()) or "no votes"
     label = f"Votes ({ballot} ballot)" if state.config.has_defence else "Votes"
     state = _add(state, records, "tally", PUBLIC, text=f"{label}: {summary}.",
-                 data={"ballot": ballot, "tally": dict(tally), "abstained": [s for s in living if not by_seat[s].target]})
+                 data={"ballot": ballot, "tally": dict(tally), "living": len(living),
+                       "abstained": [s for s in living if not by_seat[s].target]})
+    reasons = tuple(r.index for r in records if r.kind == "vote" and r.text)
+    if reasons and state.config.deception_analysis:
+        return _commit(state, records, analysis_queue=reasons, ballot_waiting=True)
+    return _resolve_ballot(state, records)
 
-    if not final:
+
+def _resolve_ballot(state: GameState, records: list[Record]) -> GameState:
+    """Defences after a first ballot, the exile after a final one: read off the latest tally."""
+    tally_record = next(r for r in reversed((*state.records, *records)) if r.kind == "tally")
+    tally = Counter(tally_record.data["tally"])
+    if tally_record.data["ballot"] == "first":
         rng = derive_rng(state.seed, "defence", state.day)
         accused = list(tally)
         rng.shuffle(accused)
@@ -372,7 +424,53 @@ def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision
         if not accused:
             return _open_explanation(state, records, defended=0)
         return _commit(state, records, phase=Phase.DEFENCE, turn=0, defence_queue=tuple(accused), floor=accused[0])
-    return _exile(state, records, tally, len(living))
+    return _exile(state, records, tally, tally_record.data["living"])
+
+
+# --------------------------------------------------------------------------- deception analysis
+
+
+ANALYSED_KINDS = ("statement", "defence", "vote")
+
+
+def analysed(record: Record) -> bool:
+    """Public statements that are units of analysis: debate statements, defences, vote reasons."""
+    return record.visibility == PUBLIC and record.kind in ANALYSED_KINDS and bool(record.text)
+
+
+def _analyses(state: GameState, records: list[Record], matched: dict[Slot, Decision]) -> GameState:
+    """Record each statement's self and peer labels and fold the peers' suspicion into the matrix."""
+    matrix = {o: dict(row) for o, row in state.suspicion.items()}
+    taxonomy = state.config.taxonomy
+    seat_order = {p.name: p.seat for p in state.players}
+    for d in matched.values():
+        if d.analysis is not None and d.analysis.deception_type not in taxonomy:
+            raise IllegalAction(f"{d.seat}: deception type {d.analysis.deception_type!r} is not one of {list(taxonomy)}")
+    for idx in state.analysis_queue:
+        said = state.records[idx]
+        speaker = said.actor
+        assert speaker is not None
+        own = matched[(speaker, Action.SELF_ANALYSIS, idx)]
+        peers = sorted(((seat, d) for (seat, action, subject), d in matched.items()
+                        if action is Action.PEER_ANALYSIS and subject == idx), key=lambda sd: seat_order[sd[0]])
+        for observer, d in peers:
+            if d.analysis is not None and d.analysis.suspicion is not None:
+                prior = matrix[observer][speaker]
+                matrix[observer][speaker] = round(NEW_WEIGHT * d.analysis.suspicion + (1 - NEW_WEIGHT) * prior, 6)
+        position = sum(1 for r in state.records[:idx] if r.day == said.day and analysed(r))
+        _add(state, records, "deception", MODERATOR, actor=speaker, data={
+            "statement": idx, "kind": said.kind, "speaker_role": state.player(speaker).role.value,
+            "statement_day": said.day, "statement_phase": said.phase.value, "turn": said.data.get("turn"),
+            "ballot": said.data.get("ballot"), "position": position, "text": said.text,
+            "self": own.analysis.model_dump() if own.analysis else None,
+            "peers": {o: (d.analysis.model_dump() if d.analysis else None) for o, d in peers},
+            "missing": [s for s, d in [(speaker, own), *peers] if d.analysis is None],
+            "suspicion": {o: dict(row) for o, row in matrix.items()},
+        })
+    if state.ballot_waiting:
+        state = state.model_copy(update={"suspicion": matrix, "analysis_queue": (), "ballot_waiting": False})
+        return _resolve_ballot(state, records)
+    return _commit(state, records, analysis_queue=(), suspicion=matrix)
 
 
 def _exile(state: GameState, records: list[Record], tally: Counter[str], n_living: int) -> GameState:

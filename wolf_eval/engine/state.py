@@ -33,10 +33,17 @@ class Action(StrEnum):
     STATEMENT = "statement"
     DEFENCE = "defence"
     VOTE = "vote"
+    SELF_ANALYSIS = "self_analysis"
+    PEER_ANALYSIS = "peer_analysis"
 
 
 NIGHT_ACTIONS = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)
 SPEECH_ACTIONS = (Action.STATEMENT, Action.DEFENCE)
+ANALYSIS_ACTIONS = (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS)
+
+#: Smoothing of the suspicion matrix: S[o][t] = NEW_WEIGHT * s_new + (1 - NEW_WEIGHT) * S[o][t].
+NEW_WEIGHT = 0.7
+PRIOR_SUSPICION = 0.5
 
 PUBLIC = "public"
 WOLVES = "wolves"
@@ -58,6 +65,7 @@ class Record(BaseModel):
     target: str | None = None
     text: str | None = None
     data: dict[str, Any] = Field(default_factory=dict)
+    wave: int = 0  # the concurrent wave of decisions that produced it (0: the deal)
 
 
 class Player(BaseModel):
@@ -84,10 +92,12 @@ class Request(BaseModel):
     phase: Phase
     turn: int
     options: tuple[str, ...] = ()
+    subject: int | None = None  # the statement record under analysis
 
     @property
     def key(self) -> str:
-        return f"d{self.day}.{self.phase}.t{self.turn}.{self.action}.{self.seat}"
+        about = "" if self.subject is None else f".s{self.subject}"
+        return f"d{self.day}.{self.phase}.t{self.turn}.{self.action}.{self.seat}{about}"
 
 
 class Fallback(BaseModel):
@@ -97,6 +107,18 @@ class Fallback(BaseModel):
 
     reason: str
     raw: str
+
+
+class Analysis(BaseModel):
+    """One player's private reading of one public statement (SPEC section 5)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    is_deceptive: bool
+    confidence: float = Field(ge=0.0, le=1.0)
+    deception_type: str
+    reasoning: str | None = None
+    suspicion: float | None = Field(default=None, ge=0.0, le=1.0)  # peers only
 
 
 class Decision(BaseModel):
@@ -116,6 +138,8 @@ class Decision(BaseModel):
     text: str | None = None
     reason: str | None = None
     notes: str | None = None
+    subject: int | None = None
+    analysis: Analysis | None = None
     fallback: Fallback | None = None
 
 
@@ -145,6 +169,10 @@ class GameState(BaseModel):
     explanation_turns: int = 0
     records: tuple[Record, ...] = ()
     outcome: Outcome | None = None
+    waves: int = 0  # waves of decisions applied so far
+    analysis_queue: tuple[int, ...] = ()  # public statements waiting for their analysis wave
+    ballot_waiting: bool = False  # the latest tally is resolved once its reasons are analysed
+    suspicion: dict[str, dict[str, float]] = Field(default_factory=dict)  # observer -> target -> score
 
     # --- derived views -------------------------------------------------
     def player(self, name: str) -> Player:

@@ -15,7 +15,7 @@ from wolf_eval.agents.observation import Observation
 #: Self-incriminating theatrics: the loud way to court a vote.
 JESTER_TELLS = (
     "maybe i am", "catch me", "or am i", "you'll never know", "i won't explain",
-    "believe what you like", "who knows what i", "go ahead and vote me",
+    "believe what you like", "who knows what i am", "go ahead and vote me",
 )
 #: Deflection: the quiet way to dodge one.
 WOLF_TELLS = (

@@ -1,0 +1,97 @@
+"""``wolf-eval``: tools that read Inspect logs of wolf-eval games (never the live game)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalSample, read_eval_log
+
+from wolf_eval.engine import GameState
+
+STORE_PREFIX = "GameRecord:"
+
+
+def game_state(sample: EvalSample) -> GameState:
+    state = sample.store.get(f"{STORE_PREFIX}state")
+    if not isinstance(state, dict):
+        raise ValueError(f"sample {sample.id} holds no finished wolf-eval game (did it fail?)")
+    return GameState.model_validate(state)
+
+
+def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
+    """The WOLF paper's event log: game records and model calls, in the order they happened.
+
+    Records come from the final game state (the source of truth); each takes the
+    timestamp of the transcript event the solver wrote for it, in record order.
+    """
+    game = game_state(sample)
+    records = iter(game.records)
+    step = 0
+    for e in sample.events:
+        if e.event == "info" and (e.source or "").startswith("wolf_eval/"):
+            r = next(records)
+            details = {"index": r.index, "visibility": r.visibility, "target": r.target, "text": r.text,
+                       "data": r.data}
+            line = {"day": r.day, "phase": r.phase.value, "event": r.kind, "actor": r.actor, "details": details}
+        elif e.event == "model" and e.input and e.input[-1].metadata and "wolf_eval" in e.input[-1].metadata:
+            obs = e.input[-1].metadata["wolf_eval"]
+            usage = e.output.usage.model_dump(exclude_none=True) if e.output.usage else None
+            line = {"day": obs["day"], "phase": obs["phase"], "event": "model_call", "actor": obs["seat"],
+                    "details": {"action": obs["action"], "subject": obs.get("subject"), "model": e.model,
+                                "prompt": [{"role": m.role, "content": m.text} for m in e.input],
+                                "raw_output": e.output.completion, "usage": usage}}
+        else:
+            continue
+        yield {"timestamp": e.timestamp.isoformat(), "step": step, **line}
+        step += 1
+    left = sum(1 for _ in records)
+    if left:
+        raise ValueError(f"sample {sample.id}: {left} game records have no transcript event")
+
+
+def export(log_path: str, out_dir: str | None = None) -> list[Path]:
+    """Write ``<log>-game<id>.ndjson`` and ``<log>-game<id>.state.json`` per game; return the paths."""
+    log = read_eval_log(log_path, resolve_attachments=True)
+    out = Path(out_dir) if out_dir else Path(log_path).with_suffix("")
+    out.mkdir(parents=True, exist_ok=True)
+    stem = Path(log_path).stem
+    written: list[Path] = []
+    for sample in log.samples or []:
+        if sample.error is not None:
+            print(f"skipping sample {sample.id}: it failed ({sample.error.message})", file=sys.stderr)
+            continue
+        name = f"{stem}-game{sample.id}" + (f"-epoch{sample.epoch}" if sample.epoch > 1 else "")
+        events = out / f"{name}.ndjson"
+        with events.open("w", encoding="utf-8") as f:
+            for line in event_stream(sample):
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+        snapshot = out / f"{name}.state.json"
+        snapshot.write_text(json.dumps({
+            "state": game_state(sample).model_dump(mode="json"),
+            "seat_models": sample.store.get(f"{STORE_PREFIX}seat_models", {}),
+            "task": log.eval.task, "sample_id": sample.id, "epoch": sample.epoch,
+        }, indent=1, ensure_ascii=False), encoding="utf-8")
+        written += [events, snapshot]
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="wolf-eval", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    ex = commands.add_parser("export", help="write each game of a log as NDJSON events plus a final-state JSON")
+    ex.add_argument("log", help="an Inspect log file (.eval or .json)")
+    ex.add_argument("--out", help="output folder (default: beside the log, named after it)")
+    args = parser.parse_args(argv)
+    if args.command == "export":
+        for path in export(args.log, args.out):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
