@@ -341,3 +341,8 @@ def test_records_carry_the_wave_that_made_them(cue_games):
         if r.kind == "deception" and r.data["kind"] == "vote":
             by_ballot[(r.data["statement_day"], r.data["ballot"])].add(r.wave)
     assert by_ballot and all(len(w) == 1 for w in by_ballot.values()), "a ballot's reasons are analysed in one wave"
+
+
+def test_export_of_a_missing_log_is_a_clear_error(capsys, tmp_path):
+    assert main(["export", str(tmp_path / "nope.eval")]) == 2
+    assert "no log file" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""``wolf-eval``: tools that read Inspect logs of wolf-eval games (never the live game)."""
+"""wolf-eval: tools that read Inspect logs of wolf-eval games (never a live game)."""
 
 from __future__ import annotations
 
@@ -87,9 +87,16 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("log", help="an Inspect log file (.eval or .json)")
     ex.add_argument("--out", help="output folder (default: beside the log, named after it)")
     args = parser.parse_args(argv)
-    if args.command == "export":
-        for path in export(args.log, args.out):
-            print(path)
+    if not Path(args.log).is_file():
+        print(f"wolf-eval: no log file at {args.log}", file=sys.stderr)
+        return 2
+    try:
+        if args.command == "export":
+            for path in export(args.log, args.out):
+                print(path)
+    except ValueError as err:
+        print(f"wolf-eval: {err}", file=sys.stderr)
+        return 2
     return 0
 
 
