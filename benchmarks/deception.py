@@ -29,13 +29,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         [log] = inspect_eval(f"wolf_eval/{args.task}", model=args.model, log_dir=tmp, display="none",
                              task_args={"games": args.games, "seed": args.seed})
-    if log.status != "success":
-        raise SystemExit(f"eval {log.status}: {log.error}")
+        if log.status != "success":
+            raise SystemExit(f"eval {log.status}: {log.error}")
+        samples = list(log.samples)  # read while the log file still exists
 
     per_day: dict[str, list[int]] = defaultdict(list)
     attracted: dict[str, list[float]] = defaultdict(list)
     flagged: dict[str, list[float]] = defaultdict(list)
-    for sample in log.samples:
+    for sample in samples:
         game = game_state(sample)
         calls = defaultdict(lambda: defaultdict(int))
         for e in sample.events:
@@ -61,7 +62,7 @@ def main() -> None:
             per_day["waves"].append(len(waves[day]))
             per_day["analysis waves"].append(len(analysis_waves[day]))
 
-    print(f"{args.task} on {args.model}, {len(log.samples)} games, {len(per_day['calls'])} game-days")
+    print(f"{args.task} on {args.model}, {len(samples)} games, {len(per_day['calls'])} game-days")
     print("| per game-day | mean | min | max |\n|---|---|---|---|")
     for key, values in per_day.items():
         print(f"| {key} | {statistics.fmean(values):.1f} | {min(values)} | {max(values)} |")
