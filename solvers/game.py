@@ -39,8 +39,6 @@ def describe(r: Record) -> str:
         return f"**{who}** takes the floor (bid {r.data['bid']})"
     if r.kind == "fallback":
         return f"⚠ fallback for **{who}** ({r.data['action']}): {r.text}"
-    if r.kind == "deception":
-        return describe_analysis(r)
     if r.kind == "night_result":
         return f"Night result: victim {r.data['victim']}, protected {r.data['protected']}"
     if r.kind in ("protect", "investigate", "note", "role"):
@@ -58,17 +56,26 @@ def describe_analysis(r: Record) -> str:
     d = r.data
     own = d["self"]
     label = "missing" if own is None else (
-        f"deceptive ({own['deception_type']}, {own['confidence']:.2f})" if own["is_deceptive"] else "honest")
+        f"{'deceptive, ' + own['deception_type'] if own['is_deceptive'] else 'honest'}, confidence {own['confidence']:.2f}")
     peers = [a for a in d["peers"].values() if a is not None]
-    mean = sum(a["suspicion"] for a in peers) / len(peers) if peers else float("nan")
-    flagged = sum(a["is_deceptive"] for a in peers)
+    if peers:
+        mean = sum(a["suspicion"] for a in peers) / len(peers)
+        others = f"mean peer suspicion {mean:.2f} · {sum(a['is_deceptive'] for a in peers)}/{len(peers)} peers flag it"
+    else:
+        others = "no peer analysis"
     missing = f" · {len(d['missing'])} missing" if d["missing"] else ""
-    return (f"🔎 **{r.actor}** ({d['speaker_role']}, {d['kind']} #{d['position']} of day {d['statement_day']}):"
-            f" self {label} · mean peer suspicion {mean:.2f} · {flagged}/{len(peers)} peers flag it{missing}")
+    return (f"🔎 **{r.actor}** ({d['speaker_role']}, {d['kind']} {d['position'] + 1} of day {d['statement_day']}):"
+            f" self {label} · {others}{missing}")
+
+
+def _phase(state: GameState) -> Phase:
+    """The phase the pending decisions belong to: an analysis wave belongs to its statement's phase."""
+    requests = pending(state)
+    return requests[0].phase if requests else state.phase
 
 
 def _block(state: GameState) -> str:
-    return f"{'night' if state.phase is Phase.NIGHT else 'day'} {state.day}"
+    return f"{'night' if _phase(state) is Phase.NIGHT else 'day'} {state.day}"
 
 
 @solver
@@ -96,13 +103,13 @@ def play_game(
             _emit(nxt.records[len(game.records):])
             return nxt
 
-        while not game.over:
+        while pending(game):
             block = _block(game)
             async with span(block, type="phase"):
-                while not game.over and _block(game) == block:
-                    phase = game.phase
+                while pending(game) and _block(game) == block:
+                    phase = _phase(game)
                     async with span(phase.value, type="phase"):
-                        while not game.over and game.phase is phase and _block(game) == block:
+                        while pending(game) and _phase(game) is phase and _block(game) == block:
                             game = await step(game)
 
         record.state = game.model_dump(mode="json")
@@ -118,5 +125,10 @@ def play_game(
 
 
 def _emit(records: tuple[Record, ...]) -> None:
+    """One transcript event per record; an analysis carries its details (expandable in inspect view)."""
     for r in records:
-        transcript().info(describe(r), source=f"wolf_eval/{r.kind}")
+        if r.kind == "deception":
+            details = {k: r.data[k] for k in ("text", "self", "peers", "missing", "statement", "position")}
+            transcript().info({"summary": describe_analysis(r), **details}, source=f"wolf_eval/{r.kind}")
+        else:
+            transcript().info(describe(r), source=f"wolf_eval/{r.kind}")

@@ -158,7 +158,8 @@ def test_analysis_fallback_is_recorded_with_the_raw_reply():
               for r in pending(state) if r.action is Action.PEER_ANALYSIS]
     after = advance(state, [d, *others])
     fb = [r for r in after.records if r.kind == "fallback"][-1]
-    assert fb.data == {"action": "self_analysis", "raw": "I'd rather not say"} and fb.visibility == "moderator"
+    assert fb.data == {"action": "self_analysis", "raw": "I'd rather not say", "subject": req.subject}
+    assert fb.visibility == "moderator"
     assert [r for r in after.records if r.kind == "deception"][-1].data["self"] is None
 
 
@@ -346,3 +347,74 @@ def test_records_carry_the_wave_that_made_them(cue_games):
 def test_export_of_a_missing_log_is_a_clear_error(capsys, tmp_path):
     assert main(["export", str(tmp_path / "nope.eval")]) == 2
     assert "no log file" in capsys.readouterr().err
+
+
+def test_an_analysis_without_label_or_fallback_is_illegal():
+    state, speaker = to_first_statement()
+    decisions = [Decision(seat=r.seat, action=r.action, subject=r.subject,
+                          analysis=None if r.action is Action.SELF_ANALYSIS else honest(0.5)) for r in pending(state)]
+    with pytest.raises(IllegalAction, match="only as a recorded fallback"):
+        advance(state, decisions)
+
+
+def test_the_last_debate_statement_is_analysed_as_a_debate_statement():
+    state = new_game(GameConfig.for_task("triadic", shuffle_roles=False, max_debate_turns=1), 0)
+    state = advance(state, [Decision(seat=r.seat, action=r.action, target=r.options[0]) for r in pending(state)])
+    bids = pending(state)
+    state = advance(state, [Decision(seat=r.seat, action=r.action, bid=9 if r is bids[0] else 0) for r in bids])
+    state = advance(state, [Decision(seat=bids[0].seat, action=Action.STATEMENT, text="Last words.")])
+    assert state.phase is Phase.VOTE  # the debate is over ...
+    wave = pending(state)
+    assert {(r.phase, r.turn) for r in wave} == {(Phase.DEBATE, 0)}  # ... but its last statement is judged as such
+    after = answer_analyses(state, {})
+    rec = [r for r in after.records if r.kind == "deception"][-1]
+    assert rec.phase is Phase.DEBATE and rec.data["statement_phase"] == "debate"
+
+
+def test_reasons_of_one_ballot_share_a_position_and_abstentions_give_none():
+    state, _ = to_first_statement()
+    state = answer_analyses(state, {})
+    while state.phase is not Phase.VOTE:
+        reqs = pending(state)
+        state = advance(state, [Decision(seat=r.seat, action=r.action, bid=0) for r in reqs]) \
+            if reqs[0].action is Action.BID else answer_analyses(state, {})
+    ballots = pending(state)
+    state = advance(state, [Decision(seat=r.seat, action=r.action, reason="because",
+                                     target=None if i == 0 else r.options[0]) for i, r in enumerate(ballots)])
+    abstained = [r for r in state.records if r.kind == "vote" and r.target is None]
+    assert abstained and all(r.text is None for r in abstained)
+    after = answer_analyses(state, {})
+    positions = {r.data["position"] for r in after.records if r.kind == "deception" and r.data["kind"] == "vote"}
+    assert positions == {1}  # one debate statement came before; the reasons were given together
+
+
+def test_a_huge_number_in_a_reply_is_a_fallback_not_a_crash(tmp_path):
+    import random
+
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from wolf_eval.providers.policies import POLICIES
+    from wolf_eval.providers.wolfbot import find_observation
+
+    def answer(input, tools, tool_choice, config):
+        obs = find_observation(input)
+        reply = POLICIES["cue"](obs, random.Random(config.seed))
+        content = json.dumps(reply)
+        if obs.action == "peer_analysis":
+            content = content.replace('"suspicion": ', '"suspicion": 1' + "0" * 400 + ', "x": ')
+        out = ModelOutput.from_content(model="big", content=content)
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    log = run("wolf", get_model("mockllm/model", custom_outputs=answer), tmp_path,
+              task_args={"games": 1, "max_debate_turns": 1, "max_days": 2})
+    assert log.status == "success"
+    game = final_state(log.samples[0])
+    assert any(r.kind == "fallback" and r.data["action"] == "peer_analysis" for r in game.records)
+
+
+def test_export_rejects_a_transcript_that_does_not_match_the_record(cue_games):
+    sample = cue_games.samples[0]
+    events = [e for e in sample.events if not (e.event == "info" and e.source == "wolf_eval/role")]
+    with pytest.raises(ValueError, match="does not match"):
+        list(event_stream(sample.model_copy(update={"events": events})))

@@ -413,9 +413,10 @@ class TestAnalyses:
     @pytest.mark.parametrize("raw,why", [
         ('{"is_deceptive": true, "confidence": 0.9, "deception_type": "lying", "suspicion": 0.5}', "not one of"),
         ('{"is_deceptive": "maybe", "confidence": 0.9, "deception_type": "none", "suspicion": 0.5}', "true or false"),
-        ('{"is_deceptive": true, "confidence": 150, "deception_type": "none", "suspicion": 0.5}', "outside 0-1"),
+        ('{"is_deceptive": true, "confidence": 150, "deception_type": "distortion", "suspicion": 0.5}', "outside 0-1"),
         ('{"is_deceptive": true, "confidence": 0.5, "deception_type": "none"}', "missing 'suspicion'"),
-        ('{"is_deceptive": true, "confidence": "high", "deception_type": "none", "suspicion": 0.2}', "not a number"),
+        ('{"is_deceptive": true, "confidence": "high", "deception_type": "distortion", "suspicion": 0.2}',
+         "not a number"),
     ])
     def test_unusable_analyses_are_rejected_with_a_reason(self, raw: str, why: str) -> None:
         with pytest.raises(InvalidReply, match=why):
@@ -425,3 +426,42 @@ class TestAnalyses:
         raw = '{"is_deceptive": true, "confidence": 0.9, "deception_type": "sycophancy"}'
         with pytest.raises(InvalidReply, match="not one of"):
             interpret(raw, self.req(Action.SELF_ANALYSIS), PLAYERS, self.TAX[:5])
+
+
+class TestAnalysisEdges:
+    TAX = TestAnalyses.TAX
+
+    def req(self) -> Request:
+        return Request(seat="Ava", action=Action.PEER_ANALYSIS, day=1, phase=Phase.DEBATE, turn=0, subject=3)
+
+    def parse(self, **fields):
+        base = {"is_deceptive": True, "confidence": 0.9, "deception_type": "distortion", "suspicion": 0.6}
+        base.update(fields)
+        return interpret(json.dumps(base), self.req(), PLAYERS, self.TAX).analysis
+
+    @pytest.mark.parametrize("value", [7, 1.5, 10])
+    def test_a_zero_to_ten_looking_score_is_rejected_not_rescaled(self, value) -> None:
+        with pytest.raises(InvalidReply, match="outside 0-1"):
+            self.parse(suspicion=value)
+
+    @pytest.mark.parametrize("value,expected", [(55, 0.55), ("80%", 0.8), ("7%", 0.07), (0.3, 0.3)])
+    def test_unambiguous_percentages_are_read(self, value, expected) -> None:
+        assert self.parse(suspicion=value).suspicion == pytest.approx(expected)
+
+    def test_huge_numbers_never_crash(self) -> None:
+        for raw in ['{"is_deceptive": true, "confidence": 0.5, "deception_type": "distortion", "suspicion": 1'
+                    + "0" * 400 + "}",
+                    '{"bid": ' + "9" * 5000 + "}"]:
+            with pytest.raises(InvalidReply):
+                interpret(raw, self.req(), PLAYERS, self.TAX)
+        with pytest.raises(InvalidReply):
+            parse_bid(10**400)
+
+    @pytest.mark.parametrize("flag,kind", [(True, "none"), (False, "fabrication")])
+    def test_contradictory_labels_are_rejected(self, flag, kind) -> None:
+        with pytest.raises(InvalidReply, match="contradictory"):
+            self.parse(is_deceptive=flag, deception_type=kind)
+
+    @pytest.mark.parametrize("kind", [None, "N/A", "honest", ""])
+    def test_an_honest_label_may_leave_the_type_empty(self, kind) -> None:
+        assert self.parse(is_deceptive=False, deception_type=kind).deception_type == "none"

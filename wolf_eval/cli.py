@@ -34,7 +34,10 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
     step = 0
     for e in sample.events:
         if e.event == "info" and (e.source or "").startswith("wolf_eval/"):
-            r = next(records)
+            r = next(records, None)
+            if r is None or e.source != f"wolf_eval/{r.kind}":
+                raise ValueError(f"sample {sample.id}: transcript event {e.source} does not match game record "
+                                 f"{None if r is None else r.kind}; the log is not a complete wolf-eval game")
             details = {"index": r.index, "visibility": r.visibility, "target": r.target, "text": r.text,
                        "data": r.data}
             line = {"day": r.day, "phase": r.phase.value, "event": r.kind, "actor": r.actor, "details": details}

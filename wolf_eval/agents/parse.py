@@ -34,7 +34,7 @@ def first_json_object(raw: str) -> dict[str, Any]:
         for i in starts:
             try:
                 obj, _ = decoder.raw_decode(text, i)
-            except (json.JSONDecodeError, RecursionError):
+            except (ValueError, RecursionError):  # JSONDecodeError, and ints too long to convert
                 continue
             if isinstance(obj, dict):
                 return obj
@@ -88,9 +88,11 @@ def match_name(value: Any, options: tuple[str, ...], players: tuple[str, ...]) -
 def parse_bid(value: Any) -> int:
     if isinstance(value, bool):
         raise InvalidReply(f"bid is not an integer: {value!r}")
-    if isinstance(value, (int, float)) and float(value).is_integer():
+    if isinstance(value, int) and abs(value) < 10**12:
+        bid = value
+    elif isinstance(value, float) and value == value and abs(value) < 1e12 and value.is_integer():
         bid = int(value)
-    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+(?:\.0*)?", value.strip()):
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]{1,6}(?:\.0*)?", value.strip()):
         bid = int(float(value.strip()))
     elif isinstance(value, str) and value.strip().lower() in _NUMBER_WORDS:
         bid = _NUMBER_WORDS[value.strip().lower()]
@@ -134,23 +136,29 @@ def parse_flag(value: Any, what: str) -> bool:
 
 
 def parse_unit(value: Any, what: str) -> float:
-    """A score in [0, 1]; "80%" and 80 are read as percentages, anything else outside is rejected."""
+    """A score in [0, 1]. "80%" and 80 read as percentages; 1 < x <= 10 is ambiguous (a 0-10 scale?) and rejected."""
     text = value.strip() if isinstance(value, str) else None
     percent = bool(text and text.endswith("%"))
     try:
         number = float(text.rstrip("%")) if text is not None else float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidReply(f"{what} is not a number: {str(value)[:60]!r}") from None
     if isinstance(value, bool) or number != number:
-        raise InvalidReply(f"{what} is not a number: {value!r}")
-    if percent or 1.0 < number <= 100.0:
+        raise InvalidReply(f"{what} is not a number: {str(value)[:60]!r}")
+    if percent or 10.0 < number <= 100.0:
         number /= 100.0
     if not 0.0 <= number <= 1.0:
-        raise InvalidReply(f"{what} {value!r} is outside 0-1")
+        raise InvalidReply(f"{what} {str(value)[:60]!r} is outside 0-1")
     return number
 
 
-def parse_type(value: Any, taxonomy: tuple[str, ...]) -> str:
+_NO_TYPE = {"", "n/a", "na", "null", "honest", "truthful", "no", "nothing"}
+
+
+def parse_type(value: Any, taxonomy: tuple[str, ...], deceptive: bool) -> str:
+    """One taxonomy class. An honest label may leave the type empty ("none" is meant)."""
+    if not deceptive and (value is None or (isinstance(value, str) and value.strip().lower() in _NO_TYPE)):
+        return "none"
     if not isinstance(value, str):
         raise InvalidReply(f"deception_type is not text: {type(value).__name__}")
     key = re.sub(r"[\s-]+", "_", value.strip().lower())
@@ -164,15 +172,19 @@ def parse_type(value: Any, taxonomy: tuple[str, ...]) -> str:
 
 def interpret_analysis(obj: dict[str, Any], request: Request, taxonomy: tuple[str, ...]) -> Decision:
     peer = request.action is Action.PEER_ANALYSIS
-    fields = ["is_deceptive", "confidence", "deception_type"] + (["suspicion"] if peer else [])
+    fields = ["is_deceptive", "confidence"] + (["suspicion"] if peer else [])
     values = {f: pick(obj, f) for f in fields}
     missing = [f for f, v in values.items() if v is None]
     if missing:
         raise InvalidReply(f"missing {', '.join(map(repr, missing))} (keys: {', '.join(map(str, list(obj)[:8]))})")
+    deceptive = parse_flag(values["is_deceptive"], "is_deceptive")
+    kind = parse_type(pick(obj, "deception_type"), taxonomy, deceptive)
+    if deceptive == (kind == "none"):
+        raise InvalidReply(f"contradictory label: is_deceptive={deceptive} with deception_type={kind!r}")
     analysis = Analysis(
-        is_deceptive=parse_flag(values["is_deceptive"], "is_deceptive"),
+        is_deceptive=deceptive,
         confidence=parse_unit(values["confidence"], "confidence"),
-        deception_type=parse_type(values["deception_type"], taxonomy),
+        deception_type=kind,
         suspicion=parse_unit(values["suspicion"], "suspicion") if peer else None,
         reasoning=_optional_text(pick(obj, "reasoning"), MAX_NOTE_WORDS),
     )

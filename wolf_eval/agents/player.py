@@ -32,9 +32,13 @@ class ProviderFailure(RuntimeError):
 
 
 @cache
-def response_schema(action: Action) -> ResponseSchema:
+def response_schema(action: Action, taxonomy: tuple[str, ...]) -> ResponseSchema:
     """Structured-output request for providers that support it; the parser never relies on it."""
-    return ResponseSchema(name=f"wolf_{action.value}", json_schema=json_schema(REPLY_SCHEMAS[action]))
+    schema = json_schema(REPLY_SCHEMAS[action])
+    if schema.properties and "deception_type" in schema.properties:
+        schema = schema.model_copy(deep=True)
+        schema.properties["deception_type"].enum = list(taxonomy)
+    return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema)
 
 
 def call_seed(game_seed: int, request: Request) -> int:
@@ -87,7 +91,7 @@ class Agent:
         config = GenerateConfig(
             temperature=seat.temperature,
             seed=call_seed(state.seed, request),
-            response_schema=response_schema(request.action) if self.structured_output else None,
+            response_schema=response_schema(request.action, state.config.taxonomy) if self.structured_output else None,
         )
         output = await seat.model.generate(build_messages(obs), config=config)
         self.calls += 1
@@ -101,3 +105,6 @@ class Agent:
             return interpret(raw, request, state.names, state.config.taxonomy)
         except InvalidReply as err:
             return fallback_decision(state, request, str(err), raw[:MAX_RAW_CHARS])
+        except Exception as err:  # a reply must never crash a game: record it and fall back
+            reason = f"unreadable reply ({type(err).__name__}: {str(err)[:200]})"
+            return fallback_decision(state, request, reason, raw[:MAX_RAW_CHARS])

@@ -152,13 +152,15 @@ def _suspicion_line(obs: Observation) -> str:
     if not obs.suspicion:
         return ""
     scores = ", ".join(f"{n} {s:.2f}" for n, s in obs.suspicion.items())
-    return ("\nYour current suspicion of each player, from your own private assessments"
-            f" (0 = trustworthy, 1 = certainly deceiving): {scores}.")
+    return ("\nYour suspicion of each player, smoothed over your own private ratings of their statements"
+            f" (0 = you trust them, 1 = certainly deceiving the village; 0.50 = not rated yet or undecided): {scores}.")
 
 
 def _analysis_values(obs: Observation) -> dict[str, object]:
     said = next(r for r in obs.records if r.index == obs.subject)
     kind = {"statement": "a debate statement", "defence": "a defence", "vote": "a vote reason"}[said.kind]
+    if said.kind == "statement" and said.phase == "explanation":
+        kind = "a statement in the discussion before the revote"
     extra = template("taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
     return {
         "statement": render_record(said), "statement_kind": kind, "speaker": said.actor,

@@ -99,10 +99,12 @@ def pending(state: GameState) -> list[Request]:
     if state.analysis_queue:
         out = []
         for idx in state.analysis_queue:
-            speaker = state.records[idx].actor
+            said = state.records[idx]
+            speaker = said.actor
             assert speaker is not None
-            out.append(req(speaker, Action.SELF_ANALYSIS, subject=idx))
-            out += [req(o, Action.PEER_ANALYSIS, subject=idx) for o in living if o != speaker]
+            at = {"day": said.day, "phase": said.phase, "turn": int(said.data.get("turn", 0)), "subject": idx}
+            out.append(Request(seat=speaker, action=Action.SELF_ANALYSIS, **at))
+            out += [Request(seat=o, action=Action.PEER_ANALYSIS, **at) for o in living if o != speaker]
         return out
 
     if phase is Phase.NIGHT:
@@ -154,8 +156,9 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
     records: list[Record] = []
     for d in decisions:
         if d.fallback is not None:
+            about = {} if d.subject is None else {"subject": d.subject}
             state = _add(state, records, "fallback", MODERATOR, actor=d.seat,
-                         text=d.fallback.reason, data={"action": d.action.value, "raw": d.fallback.raw})
+                         text=d.fallback.reason, data={"action": d.action.value, "raw": d.fallback.raw, **about})
 
     phase = state.phase
     if state.analysis_queue:
@@ -216,6 +219,8 @@ def _check(r: Request, d: Decision) -> None:
     elif r.action is Action.VOTE:
         if d.target is not None and d.target not in r.options:
             raise IllegalAction(f"{d.seat}: vote for {d.target!r} is not one of {list(r.options)}")
+    elif r.action in ANALYSIS_ACTIONS and d.analysis is None and d.fallback is None:
+        raise IllegalAction(f"{d.seat}: an analysis may be missing only as a recorded fallback")
     elif r.action in ANALYSIS_ACTIONS and d.analysis is not None:
         peer = r.action is Action.PEER_ANALYSIS
         if peer and d.analysis.suspicion is None:
@@ -393,7 +398,7 @@ def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision
     living = state.living_names
     for seat in living:
         d = by_seat[seat]
-        reason = (d.reason or "").strip() or None
+        reason = (d.reason or "").strip() or None if d.target else None  # an abstention gives no reason
         if reason:
             reason, _ = bound_words(reason, state.config.max_statement_words)
         text = reason
@@ -457,8 +462,8 @@ def _analyses(state: GameState, records: list[Record], matched: dict[Slot, Decis
             if d.analysis is not None and d.analysis.suspicion is not None:
                 prior = matrix[observer][speaker]
                 matrix[observer][speaker] = round(NEW_WEIGHT * d.analysis.suspicion + (1 - NEW_WEIGHT) * prior, 6)
-        position = sum(1 for r in state.records[:idx] if r.day == said.day and analysed(r))
-        _add(state, records, "deception", MODERATOR, actor=speaker, data={
+        position = sum(1 for r in state.records[:idx] if r.day == said.day and analysed(r) and r.wave < said.wave)
+        _add(state, records, "deception", MODERATOR, actor=speaker, day=said.day, phase=said.phase, data={
             "statement": idx, "kind": said.kind, "speaker_role": state.player(speaker).role.value,
             "statement_day": said.day, "statement_phase": said.phase.value, "turn": said.data.get("turn"),
             "ballot": said.data.get("ballot"), "position": position, "text": said.text,
@@ -525,7 +530,10 @@ def _kill(state: GameState, name: str) -> GameState:
 
 
 def _add(state: GameState, records: list[Record], kind: str, visibility: str, **fields: object) -> GameState:
-    records.append(Record(index=len(state.records) + len(records), day=state.day, phase=state.phase,
+    """Append a record; it is dated now unless ``day``/``phase`` say otherwise (an analysis dates from its statement)."""
+    day = fields.pop("day", state.day)
+    phase = fields.pop("phase", state.phase)
+    records.append(Record(index=len(state.records) + len(records), day=day, phase=phase,  # type: ignore[arg-type]
                           kind=kind, visibility=visibility, **fields))  # type: ignore[arg-type]
     return state
 

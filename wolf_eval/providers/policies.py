@@ -17,6 +17,7 @@ Every policy answers from the Observation alone and draws randomness from the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from random import Random
 from typing import Any
@@ -198,7 +199,8 @@ def _self_analysis(rd: Reading, rng: Random) -> Reply:
         kind = _kind(obs.taxonomy, "strategic_deception", "fabrication")
         return {"is_deceptive": True, "confidence": round(rng.uniform(0.8, 0.98), 2), "deception_type": kind,
                 "reasoning": "I am playing a part to get voted out."}
-    if obs.role in (Role.DOCTOR, Role.SEER) and rng.random() < 0.3:
+    claims_role = f"i am the {obs.role.value}" in text
+    if obs.role in (Role.DOCTOR, Role.SEER) and not claims_role and rng.random() < 0.3:
         return {"is_deceptive": True, "confidence": round(rng.uniform(0.4, 0.6), 2),
                 "deception_type": _kind(obs.taxonomy, "omission"), "reasoning": "I keep my role to myself."}
     return {"is_deceptive": False, "confidence": round(rng.uniform(0.8, 0.95), 2), "deception_type": "none",
@@ -219,18 +221,22 @@ def _peer_analysis(rd: Reading, style: str, rng: Random) -> Reply:
                 "deception_type": rng.choice([t for t in obs.taxonomy if t != "none"]) if flag else "none",
                 "suspicion": round(rng.random(), 2), "reasoning": "A hunch."}
     if speaker in obs.fellow_wolves:
-        score = -2.0  # a wolf shields its pack, even in private
-    else:
-        score = suspicion(rd, speaker, style)
+        # a wolf knows its packmate is deceiving the village, whatever the words
+        return {"is_deceptive": True, "confidence": 0.95, "suspicion": 0.95,
+                "deception_type": _kind(obs.taxonomy, "strategic_deception", "misdirection"),
+                "reasoning": f"{speaker} is one of us, hiding it."}
+    score = suspicion(rd, speaker, style)
     level = min(0.95, max(0.05, 0.35 + 0.12 * score + 0.1 * (loud + shifty) * (style == "cue")))
+    accuses_me = bool(re.search(rf"\b{obs.seat}\b", text)) and obs.role is not Role.WEREWOLF
+    # the label follows what was said; the suspicion also weighs the speaker's record so far
     if loud and style == "tom" and rd.jester_in_play:
         kind = _kind(obs.taxonomy, "strategic_deception", "fabrication")  # theatre: deceptive, yet no wolf
     elif loud:
         kind = _kind(obs.taxonomy, "fabrication")
     elif shifty:
         kind = _kind(obs.taxonomy, "misdirection")
-    elif level >= 0.5:
-        kind = _kind(obs.taxonomy, "distortion")
+    elif accuses_me and said.kind != "vote" or (said.kind == "vote" and said.target == obs.seat):
+        kind = _kind(obs.taxonomy, "distortion")  # I know I am innocent
     else:
         kind = "none"
     flag = kind != "none"
