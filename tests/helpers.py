@@ -31,3 +31,28 @@ def store_field(sample: EvalSample, name: str) -> Any:
         if key.endswith(f":{name}"):
             return value
     raise AssertionError(f"no {name} in the sample store")
+
+
+def scripted_model(rewrite: Any = None, policy: str = "cue") -> Any:
+    """A mockllm model that plays the wolfbot policy, with ``rewrite(obs, content) -> content`` applied.
+
+    Usage is always set: without it Inspect would try to download a tokenizer.
+    """
+    import json
+    import random
+
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from wolf_eval.providers.policies import POLICIES
+    from wolf_eval.providers.wolfbot import find_observation
+
+    def answer(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
+        obs = find_observation(input)
+        content = json.dumps(POLICIES[policy](obs, random.Random(config.seed)))
+        if rewrite is not None:
+            content = rewrite(obs, content)
+        out = ModelOutput.from_content(model="scripted", content=content)
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    return get_model("mockllm/model", custom_outputs=answer, memoize=False)

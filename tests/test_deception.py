@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 
 import pytest
-from helpers import final_state, run
+from helpers import final_state, run, scripted_model
 
 from wolf_eval.agents.observation import observe
 from wolf_eval.agents.prompts import build_messages
@@ -301,24 +301,10 @@ def test_export_refuses_a_sample_without_a_game(cue_games):
 
 
 def test_garbage_analyses_are_missing_and_the_game_goes_on(tmp_path):
-    import random
+    def garble(obs, content):
+        return "I'd say it was fairly honest, maybe." if obs.action.endswith("_analysis") else content
 
-    from inspect_ai.model import ModelOutput, ModelUsage, get_model
-
-    from wolf_eval.providers.policies import POLICIES
-    from wolf_eval.providers.wolfbot import find_observation
-
-    def answer(input, tools, tool_choice, config):
-        obs = find_observation(input)
-        if obs.action in ("self_analysis", "peer_analysis"):
-            content = "I'd say it was fairly honest, maybe."
-        else:
-            content = json.dumps(POLICIES["cue"](obs, random.Random(config.seed)))
-        out = ModelOutput.from_content(model="mixed", content=content)
-        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return out
-
-    log = run("triadic", get_model("mockllm/model", custom_outputs=answer), tmp_path,
+    log = run("triadic", scripted_model(garble), tmp_path,
               task_args={"games": 1, "max_debate_turns": 2, "max_explanation_turns": 1})
     assert log.status == "success"
     game = final_state(log.samples[0])
@@ -389,24 +375,12 @@ def test_reasons_of_one_ballot_share_a_position_and_abstentions_give_none():
 
 
 def test_a_huge_number_in_a_reply_is_a_fallback_not_a_crash(tmp_path):
-    import random
+    def huge(obs, content):
+        if obs.action != "peer_analysis":
+            return content
+        return content.replace('"suspicion": ', '"suspicion": 1' + "0" * 400 + ', "x": ')
 
-    from inspect_ai.model import ModelOutput, ModelUsage, get_model
-
-    from wolf_eval.providers.policies import POLICIES
-    from wolf_eval.providers.wolfbot import find_observation
-
-    def answer(input, tools, tool_choice, config):
-        obs = find_observation(input)
-        reply = POLICIES["cue"](obs, random.Random(config.seed))
-        content = json.dumps(reply)
-        if obs.action == "peer_analysis":
-            content = content.replace('"suspicion": ', '"suspicion": 1' + "0" * 400 + ', "x": ')
-        out = ModelOutput.from_content(model="big", content=content)
-        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return out
-
-    log = run("wolf", get_model("mockllm/model", custom_outputs=answer), tmp_path,
+    log = run("wolf", scripted_model(huge), tmp_path,
               task_args={"games": 1, "max_debate_turns": 1, "max_days": 2})
     assert log.status == "success"
     game = final_state(log.samples[0])
