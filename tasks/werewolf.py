@@ -8,6 +8,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from wolf_eval.scorers.outcome import outcome
+from wolf_eval.scorers.quality import quality
 from wolf_eval.scorers.sabotage import self_sabotage
 from wolf_eval.solvers.game import play_game
 
@@ -59,7 +60,7 @@ def game_task(
     return Task(
         dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
         solver=play_game(config=config, seed=seed, temperature=temperature, structured_output=structured_output),
-        scorer=[outcome(), self_sabotage()],
+        scorer=[outcome(), self_sabotage(), quality()],
         metadata={"variant": variant, "game_config": config.model_dump(mode="json")},
     )
 
