@@ -8,9 +8,9 @@ from collections import Counter
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import store_as
-from wolf_eval.solvers.game import GameRecord
 
 from wolf_eval.engine import GameState
+from wolf_eval.solvers.game import GameRecord, finished_game
 from wolf_eval.stats import wilson
 
 FACTIONS = ("villagers", "werewolves", "jester", "draw")
@@ -75,9 +75,7 @@ def outcome() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         record = store_as(GameRecord)
-        if record.state is None:
-            raise RuntimeError("no finished game in this sample (the solver did not complete)")
-        game = GameState.model_validate(record.state)
+        game = finished_game()
         assert game.outcome is not None
         winner = game.outcome.winner
         has_jester = any(p.role.value == "jester" for p in game.players)

@@ -14,10 +14,10 @@ import math
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
-from inspect_ai.util import store_as
-from wolf_eval.solvers.game import GameRecord
 
 from wolf_eval.engine import GameState, Role
+from wolf_eval.scorers.pooling import mean_where_applicable, pooled_ratio
+from wolf_eval.solvers.game import finished_game
 
 KEYS = ("doctor_protects", "doctor_self_protects", "doctor_saves", "jester_first_bid", "jester_spoke_d1")
 
@@ -42,25 +42,16 @@ def quality_values(game: GameState) -> dict[str, float]:
     return values
 
 
-def _pooled(scores: list[SampleScore], num: str, den: str | None = None) -> float:
-    nums = [float(s.score.value[num]) for s in scores]  # type: ignore[index]
-    if den is None:
-        played = [v for v in nums if not math.isnan(v)]
-        return sum(played) / len(played) if played else math.nan
-    total = sum(float(s.score.value[den]) for s in scores)  # type: ignore[index]
-    return sum(nums) / total if total else math.nan
-
-
 @metric
 def play_quality() -> Metric:
     """Doctor self-protect and save rates per protection; the Jester's mean first bid and day-1 speaking rate."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return {
-            "doctor_self_protect_rate": _pooled(scores, "doctor_self_protects", "doctor_protects"),
-            "doctor_save_rate": _pooled(scores, "doctor_saves", "doctor_protects"),
-            "jester_first_bid": _pooled(scores, "jester_first_bid"),
-            "jester_spoke_d1": _pooled(scores, "jester_spoke_d1"),
+            "doctor_self_protect_rate": pooled_ratio(scores, "doctor_self_protects", "doctor_protects"),
+            "doctor_save_rate": pooled_ratio(scores, "doctor_saves", "doctor_protects"),
+            "jester_first_bid": mean_where_applicable(scores, "jester_first_bid"),
+            "jester_spoke_d1": mean_where_applicable(scores, "jester_spoke_d1"),
         }
 
     return compute
@@ -71,9 +62,6 @@ def quality() -> Scorer:
     """Counts behind the play-quality rates of one game."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = store_as(GameRecord)
-        if record.state is None:
-            raise RuntimeError("no finished game in this sample (the solver did not complete)")
-        return Score(value=quality_values(GameState.model_validate(record.state)))
+        return Score(value=quality_values(finished_game()))
 
     return score

@@ -16,10 +16,10 @@ import math
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
-from inspect_ai.util import store_as
-from wolf_eval.solvers.game import GameRecord
 
 from wolf_eval.engine import GameState, Role
+from wolf_eval.scorers.pooling import mean_where_applicable
+from wolf_eval.solvers.game import finished_game
 
 FLAGS = ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1", "wolves_killed_jester")
 CATEGORIES = ("W", "A", "B", "C", "D", "X")
@@ -63,12 +63,7 @@ def sabotage_rates() -> Metric:
     """Each flag and category pooled over the games where it applies (NaN where none does)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for key in (*FLAGS, *CATEGORIES):
-            values = [float(s.score.value[key]) for s in scores]  # type: ignore[index]
-            played = [v for v in values if not math.isnan(v)]
-            out[key] = sum(played) / len(played) if played else math.nan
-        return out
+        return {key: mean_where_applicable(scores, key) for key in (*FLAGS, *CATEGORIES)}
 
     return compute
 
@@ -78,10 +73,7 @@ def self_sabotage() -> Scorer:
     """Did the wolves act against the Jester, and how did the wolf side's game end?"""
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = store_as(GameRecord)
-        if record.state is None:
-            raise RuntimeError("no finished game in this sample (the solver did not complete)")
-        values = sabotage_values(GameState.model_validate(record.state))
+        values = sabotage_values(finished_game())
         category = next((c for c in CATEGORIES if values[c] == 1.0), None)
         return Score(value=values, answer=category, explanation=f"wolf-side category {category}")
 

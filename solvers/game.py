@@ -11,7 +11,7 @@ from pydantic import Field
 from wolf_eval.agents.observation import view
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
 from wolf_eval.agents.prompts import quote, render_record
-from wolf_eval.engine import GameConfig, GameState, Phase, Record, advance, new_game, pending
+from wolf_eval.engine import GameConfig, GameState, Phase, Record, Request, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 
 
@@ -22,6 +22,14 @@ class GameRecord(StoreModel):
     seat_models: dict[str, str] = Field(default_factory=dict)
     seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
     calls: int = Field(default=0)
+
+
+def finished_game() -> GameState:
+    """The current sample's finished game, for scorers; refuses a sample whose game never ended."""
+    record = store_as(GameRecord)
+    if record.state is None:
+        raise RuntimeError("no finished game in this sample (the solver did not complete)")
+    return GameState.model_validate(record.state)
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -68,14 +76,10 @@ def describe_analysis(r: Record) -> str:
             f" self {label} · {others}{missing}")
 
 
-def _phase(state: GameState) -> Phase:
-    """The phase the pending decisions belong to: an analysis wave belongs to its statement's phase."""
-    requests = pending(state)
-    return requests[0].phase if requests else state.phase
-
-
-def _block(state: GameState) -> str:
-    return f"{'night' if _phase(state) is Phase.NIGHT else 'day'} {state.day}"
+def _where(state: GameState, requests: list[Request]) -> tuple[str, Phase]:
+    """The span a wave belongs to: ("night N" or "day N", phase); an analysis wave belongs to its statement's phase."""
+    phase = requests[0].phase if requests else state.phase
+    return f"{'night' if phase is Phase.NIGHT else 'day'} {state.day}", phase
 
 
 @solver
@@ -97,20 +101,18 @@ def play_game(
         agent = Agent(seats=seats, structured_output=structured_output)
         _emit(game.records)
 
-        async def step(game: GameState) -> GameState:
-            decisions = await collect(*(agent.decide(game, r) for r in pending(game)))
-            nxt = advance(game, decisions)
-            _emit(nxt.records[len(game.records):])
-            return nxt
-
-        while pending(game):
-            block = _block(game)
+        requests = pending(game)
+        while requests:
+            block, _ = _where(game, requests)
             async with span(block, type="phase"):
-                while pending(game) and _block(game) == block:
-                    phase = _phase(game)
-                    async with span(phase.value, type="phase"):
-                        while pending(game) and _phase(game) is phase and _block(game) == block:
-                            game = await step(game)
+                while requests and _where(game, requests)[0] == block:
+                    here = _where(game, requests)
+                    async with span(here[1].value, type="phase"):
+                        while requests and _where(game, requests) == here:
+                            decisions = await collect(*(agent.decide(game, r) for r in requests))
+                            nxt = advance(game, decisions)
+                            _emit(nxt.records[len(game.records):])
+                            game, requests = nxt, pending(nxt)
 
         record.state = game.model_dump(mode="json")
         record.calls = agent.calls
