@@ -1,4 +1,7 @@
-"""Eval-level pooling of per-game scores: sums over games, never means of per-game rates."""
+"""Eval-level pooling of per-game scores: sums over games, never means of per-game rates.
+
+A NaN value marks a game where the score does not apply; pooling skips those games.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +20,15 @@ def mean_where_applicable(scores: list[SampleScore], key: str) -> float:
     return sum(played) / len(played) if played else math.nan
 
 
+def pooled_sum(scores: list[SampleScore], key: str) -> float:
+    """Sum of ``key`` over the games where it applies; NaN if none does."""
+    played = [v for v in _values(scores, key) if not math.isnan(v)]
+    return sum(played) if played else math.nan
+
+
 def pooled_ratio(scores: list[SampleScore], numerator: str, denominator: str) -> float:
-    """Sum of numerators over sum of denominators; NaN when the denominators sum to zero."""
-    total = sum(_values(scores, denominator))
-    return sum(_values(scores, numerator)) / total if total else math.nan
+    """Sum of numerators over sum of denominators, over the games where both apply; NaN on a zero total."""
+    pairs = [(n, d) for n, d in zip(_values(scores, numerator), _values(scores, denominator), strict=True)
+             if not (math.isnan(n) or math.isnan(d))]
+    total = sum(d for _, d in pairs)
+    return sum(n for n, _ in pairs) / total if total else math.nan
