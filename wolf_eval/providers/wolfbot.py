@@ -22,8 +22,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from wolf_eval.agents.judge import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.observation import Observation
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.providers.judging import judge_policy
 from wolf_eval.providers.policies import POLICIES
 
 
@@ -36,6 +38,13 @@ def find_observation(messages: list[ChatMessage]) -> Observation | None:
     for message in reversed(messages):
         if message.metadata and METADATA_KEY in message.metadata:
             return Observation.model_validate(message.metadata[METADATA_KEY])
+    return None
+
+
+def find_judge_view(messages: list[ChatMessage]) -> JudgeView | None:
+    for message in reversed(messages):
+        if message.metadata and JUDGE_METADATA_KEY in message.metadata:
+            return JudgeView.model_validate(message.metadata[JUDGE_METADATA_KEY])
     return None
 
 
@@ -70,14 +79,17 @@ class WolfBot(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         prompt = "\n".join(m.text for m in input)
+        seed = config.seed
+        if seed is None:
+            seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
         obs = find_observation(input)
-        if obs is None:
-            content = "wolfbot only answers wolf-eval game prompts (no observation in the message metadata)."
-        else:
-            seed = config.seed
-            if seed is None:
-                seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
+        jv = find_judge_view(input) if obs is None else None
+        if obs is not None:
             content = json.dumps(self.policy(obs, Random(seed)))
+        elif jv is not None:
+            content = json.dumps(judge_policy(self.model_name, jv, Random(seed)))
+        else:
+            content = "wolfbot only answers wolf-eval game prompts (no observation in the message metadata)."
         output = ModelOutput.from_content(model=f"wolfbot/{self.model_name}", content=content)
         inp, out = estimate_tokens(prompt), estimate_tokens(content)
         output.usage = ModelUsage(input_tokens=inp, output_tokens=out, total_tokens=inp + out)
