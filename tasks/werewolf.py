@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import Scorer
+from wolf_eval.scorers.calibration import calibration
+from wolf_eval.scorers.judge import judge
 from wolf_eval.scorers.outcome import outcome
 from wolf_eval.scorers.quality import quality
 from wolf_eval.scorers.sabotage import self_sabotage
@@ -20,6 +23,11 @@ _DESCRIPTION = {
     "triadic": "Triadic Werewolf: 6 Villagers, 1 Doctor, 2 Werewolves, 1 Jester",
     "dyadic": "Dyadic control: the triadic roster with the Jester seat played as a Villager",
 }
+
+
+def game_scorers() -> list[Scorer]:
+    """Every task's scorers, the headline (faction win rates) first so ``inspect view`` and ``evals_df`` lead with it."""
+    return [outcome(), self_sabotage(), calibration(), quality(), judge()]
 
 
 def game_task(
@@ -60,7 +68,7 @@ def game_task(
     return Task(
         dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
         solver=play_game(config=config, seed=seed, temperature=temperature, structured_output=structured_output),
-        scorer=[outcome(), self_sabotage(), quality()],
+        scorer=game_scorers(),
         metadata={"variant": variant, "game_config": config.model_dump(mode="json")},
     )
 

@@ -89,19 +89,42 @@ def main(argv: list[str] | None = None) -> int:
     ex = commands.add_parser("export", help="write each game of a log as NDJSON events plus a final-state JSON")
     ex.add_argument("log", help="an Inspect log file (.eval or .json)")
     ex.add_argument("--out", help="output folder (default: beside the log, named after it)")
+    rep = commands.add_parser("report", help="the papers' tables (Markdown and PNG figures) from a folder of logs")
+    rep.add_argument("logdir", nargs="+", help="Inspect log files or folders (searched recursively)")
+    rep.add_argument("--out", help="output folder (default: report/ inside the first log folder)")
     args = parser.parse_args(argv)
+    if args.command == "report":
+        return _report(args.logdir, args.out)
     if not Path(args.log).is_file():
         print(f"wolf-eval: no log file at {args.log}", file=sys.stderr)
         return 2
     try:
-        if args.command == "export":
-            for path in export(args.log, args.out):
-                print(path)
+        for path in export(args.log, args.out):
+            print(path)
     except ValueError as err:
         print(f"wolf-eval: {err}", file=sys.stderr)
         return 2
     return 0
 
+
+def _report(logdirs: list[str], out: str | None) -> int:
+    from wolf_eval.analysis.report import headline_markdown, write_report
+
+    missing = [p for p in logdirs if not Path(p).exists()]
+    if missing:
+        print(f"wolf-eval: no such log file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    first = Path(logdirs[0])
+    folder = Path(out) if out else (first if first.is_dir() else first.parent) / "report"
+    corpus, tables, path = write_report(logdirs, folder)
+    for why in corpus.skipped:
+        print(f"wolf-eval: left out {why}", file=sys.stderr)
+    if not tables:
+        print(f"wolf-eval: no finished games in {', '.join(logdirs)}", file=sys.stderr)
+        return 1
+    print(headline_markdown(tables["win_rates"]))
+    print(f"\n{len(corpus.games)} games; full report: {path}")
+    return 0
 
 if __name__ == "__main__":
     raise SystemExit(main())

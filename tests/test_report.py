@@ -1,0 +1,253 @@
+"""`wolf-eval report` on logs of games built by hand: every table against values worked out by hand.
+
+Three cells: wolfbot/cue on triadic (games T1-T4, with a judge), the same with
+``jester_learning=true`` (T5, T6) and wolfbot/tom on the wolf task (W1). The games are in
+tests/handmade.py; the real scorers score them inside real Inspect evals.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import read_eval_log, write_eval_log
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.solver import Generate, TaskState, solver
+from inspect_ai.util import store_as
+
+import handmade as hm
+from wolf_eval.analysis import report
+from wolf_eval.cli import main
+from wolf_eval.engine import GameState
+from wolf_eval.solvers.game import GameRecord
+from wolf_eval.stats import wilson
+from wolf_eval.tasks.werewolf import game_scorers
+
+CALLS = 100
+A = ("wolfbot/cue", "triadic", "default")
+B = ("wolfbot/cue", "triadic", "jester_learning=true")
+C = ("wolfbot/tom", "wolf", "default")
+JUDGE_GUESS = {"Ava": "werewolf", "Ben": "jester", "Cleo": "villager", "Dan": "doctor", "Eve": "villager",
+               "Fay": "werewolf", "Ivo": "jester"}
+
+
+@solver
+def plant(games: dict[int, GameState]):  # type: ignore[no-untyped-def]
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        record = store_as(GameRecord)
+        game = games[int(state.sample_id)]
+        record.state = game.model_dump(mode="json")
+        record.seat_models = {p.name: "wolfbot/cue" for p in game.players}
+        record.calls = CALLS
+        return state
+    return solve
+
+
+def _judge_model():  # type: ignore[no-untyped-def]
+    def answer(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
+        out = ModelOutput.from_content(model="judge", content=json.dumps({"roles": JUDGE_GUESS}))
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+    return get_model("mockllm/model", custom_outputs=answer, memoize=False)
+
+
+def _eval(name: str, games: list[GameState], model: str, log_dir: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
+    planted = dict(enumerate(games, start=1))
+    task = Task(name=name, dataset=MemoryDataset([Sample(id=i, input=f"game {i}") for i in planted]),
+                solver=plant(planted), scorer=game_scorers())
+    [log] = inspect_eval(task, model=model, log_dir=str(log_dir), display="none", **kwargs)
+    assert log.status == "success", log.error
+    return Path(log.location)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("report_logs")
+    _eval("triadic", [hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed(), hm.t3_jester_by_village(), hm.t4_wolves_win()],
+          "wolfbot/cue", folder, model_roles={"judge": _judge_model()})
+    learning = _eval("triadic", [hm.t5_draw(), hm.t6_jester_by_wolf_vote()], "wolfbot/cue", folder)
+    log = read_eval_log(str(learning))
+    log.eval.task_args = {"games": 2, "jester_learning": True}  # the condition a learning run would record
+    write_eval_log(log, str(learning))
+    _eval("wolf", [hm.w1_village_wins()], "wolfbot/tom", folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tables(logs: Path) -> dict:
+    return report.build(report.load(logs))
+
+
+def row(df, cell, **where):  # type: ignore[no-untyped-def]
+    m, t, c = cell
+    sel = df[(df["model"] == m) & (df["task"] == t) & (df["condition"] == c)]
+    for k, v in where.items():
+        sel = sel[sel[k] == v]
+    assert len(sel) == 1, f"{cell} {where}: {len(sel)} rows"
+    return sel.iloc[0]
+
+
+def close(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, abs_tol=1e-9)
+
+
+def test_cells_and_order(tables: dict) -> None:
+    rates = tables["win_rates"]
+    assert list(zip(rates["model"], rates["task"], rates["condition"], strict=True)) == [C, A, B]
+    assert list(rates["games"]) == [1, 4, 2]
+
+
+def test_win_rates_with_wilson_intervals(tables: dict) -> None:
+    a = row(tables["win_rates"], A)
+    for faction, wins in (("villagers", 1), ("werewolves", 1), ("jester", 2), ("draw", 0)):
+        assert (a[faction], a[f"{faction}_low"], a[f"{faction}_high"]) == pytest.approx(wilson(wins, 4))
+    assert a["days"] == pytest.approx((1 + 2 + 1 + 1) / 4)
+    b = row(tables["win_rates"], B)
+    assert (b["jester"], b["draw"], b["villagers"]) == (0.5, 0.5, 0.0)
+    c = row(tables["win_rates"], C)
+    assert c["villagers"] == 1.0 and math.isnan(c["jester"])  # no Jester seated: not applicable, never 0
+
+
+def test_wolf_loss_categories(tables: dict) -> None:
+    a = row(tables["wolf_loss"], A)
+    assert [a[k] for k in "WABCDX"] == [1, 1, 1, 1, 0, 0]
+    b = row(tables["wolf_loss"], B)
+    assert [b[k] for k in "WABCDX"] == [0, 1, 0, 0, 0, 1]
+    c = row(tables["wolf_loss"], C)
+    assert [c[k] for k in "WDX"] == [0, 1, 0] and all(math.isnan(c[k]) for k in "ABC")
+
+
+def test_day1_coordination(tables: dict) -> None:
+    # T1 split (Ivo, Dan); T2 both Cleo; T3 both Dan; T4 Eve and the partner Ava.
+    a = row(tables["coordination"], A)
+    assert (a["games"], a["unanimous"], a["voted_jester"], a["voted_partner"], a["wolves_won"]) == (4, 0.5, 0.25, 0.25, 0.25)
+    b = row(tables["coordination"], B)
+    assert (b["unanimous"], b["voted_jester"], b["voted_partner"]) == (1.0, 1.0, 0.0)
+    c = row(tables["coordination"], C)
+    assert c["unanimous"] == 1.0 and math.isnan(c["voted_jester"])
+
+
+def test_calibration_by_role(tables: dict) -> None:
+    cal = tables["calibration"]
+    # Ivo (T1): self deceptive; 3 of 5 observers flag it; ratings 0.9 0.8 0.4 1.0 0.2.
+    j = row(cal, A, role="jester")
+    assert (j["statements"], j["self_rate"], j["observer_rate"], j["accuracy"], j["f1"]) == pytest.approx((1, 1, 0.6, 0.6, 0.75))
+    assert j["gap"] == pytest.approx(-0.4) and j["suspicion"] == pytest.approx(0.66)
+    # Ava (T1): deceptive, flagged by 2 of 5 (ratings sum 2.5); Ben (T2): honest, flagged by 2 of 3 (sum 1.8).
+    w = row(cal, A, role="werewolf")
+    assert w["self_rate"] == 0.5
+    assert w["observer_rate"] == pytest.approx((0.4 + 2 / 3) / 2)
+    assert w["gap"] == pytest.approx((0.4 + 2 / 3) / 2 - 0.5)
+    assert w["accuracy"] == pytest.approx(3 / 8)  # tp 2, fn 3, fp 2, tn 1
+    assert w["f1"] == pytest.approx(4 / 9)
+    assert w["suspicion"] == pytest.approx(4.3 / 8)
+    assert set(cal["role"]) == {"jester", "werewolf"}  # roles that never spoke have no row
+
+
+def test_confidence_bins(tables: dict) -> None:
+    bins = tables["confidence_bins"]
+    assert row(bins, A, bin="0.0–0.2")["flags"] == 0 and math.isnan(row(bins, A, bin="0.0–0.2")["hit_rate"])
+    b1 = row(bins, A, bin="0.2–0.4")
+    assert (b1["flags"], b1["confidence"], b1["hit_rate"]) == pytest.approx((1, 0.3, 1.0))
+    b3 = row(bins, A, bin="0.6–0.8")
+    assert (b3["flags"], b3["confidence"], b3["hit_rate"]) == pytest.approx((1, 0.7, 0.0))
+    b4 = row(bins, A, bin="0.8–1.0")  # Ava 0.9, Eve 0.85, Fay 0.95 on deceptive statements; Eve 0.9 on Ben's honest one
+    assert (b4["flags"], b4["confidence"], b4["hit_rate"]) == pytest.approx((4, 0.9, 0.75))
+
+
+def test_deception_type_yield(tables: dict) -> None:
+    y = tables["type_yield"]
+    j = row(y, A, role="jester", type="strategic_deception")
+    assert (j["statements"], j["share"], j["suspicion"], j["flag_rate"]) == pytest.approx((1, 1.0, 0.66, 0.6))
+    mis = row(y, A, role="werewolf", type="misdirection")
+    assert (mis["statements"], mis["share"], mis["suspicion"], mis["flag_rate"]) == pytest.approx((1, 0.5, 0.5, 0.4))
+    none = row(y, A, role="werewolf", type="none")
+    assert (none["share"], none["suspicion"], none["flag_rate"]) == pytest.approx((0.5, 0.6, 2 / 3))
+
+
+def test_suspicion_by_role_day_and_position(tables: dict) -> None:
+    by_day = tables["suspicion_by_day"]
+    assert row(by_day, A, role="werewolf")[["day 1", "day 2"]].tolist() == pytest.approx([0.5, 0.6])
+    j = row(by_day, A, role="jester")
+    assert j["day 1"] == pytest.approx(0.66) and math.isnan(j["day 2"])
+    by_pos = tables["suspicion_by_position"]
+    assert row(by_pos, A, role="werewolf")["position 1–5"] == pytest.approx(4.3 / 8)
+
+
+def test_jester_win_predictors(tables: dict) -> None:
+    p = tables["predictors"]
+    everything = p[p["games"] == "all games with a Jester"].set_index("feature")
+    # Six Jester games (T1-T6): Jester won T1, T3, T6; a wolf voted for it on day 1 in T1, T5, T6.
+    vj = everything.loc[report.PREDICTORS["voted_jester"]]
+    assert (vj["won"], vj["lost"], vj["n"]) == pytest.approx((2 / 3, 1 / 3, 6))
+    # x = 1 0 0 0 1 1, y = 1 0 1 0 0 1: both means 1/2, covariance sum 1/2, variance sums 3/2 each.
+    assert vj["r"] == pytest.approx(1 / 3)
+    assert vj["p"] == pytest.approx(0.51856, abs=1e-4)  # t = r*sqrt(4/(1-r^2)) = 0.7071 on 4 df
+    # Vote suspicion rank exists only where statements were analysed before a ballot: T1 13/6, T2 7/4.
+    rank = everything.loc[report.PREDICTORS["vote_suspicion_rank"]]
+    assert (rank["won"], rank["lost"], rank["n"]) == pytest.approx((13 / 6, 7 / 4, 2))
+    assert math.isnan(rank["r"])  # fewer than three games
+    cell_a = p[p["games"] == " · ".join(A)].set_index("feature")
+    statements = cell_a.loc[report.PREDICTORS["jester_statements"]]  # x = 1 0 0 0, y = 1 0 1 0
+    assert statements["r"] == pytest.approx(1 / math.sqrt(3))
+    assert statements["p"] == pytest.approx(1 - 1 / math.sqrt(3))  # on 2 df, p = 1 - |t| / sqrt(t^2 + 2) with t = 1
+    assert not (p["games"] == " · ".join(C)).any()  # no Jester in the wolf task
+
+
+def test_first_and_second_half(tables: dict) -> None:
+    a = row(tables["halves"], A)  # T1 T2 | T3 T4
+    assert (a["villagers_first"], a["villagers_second"], a["villagers_change"]) == (0.5, 0.0, -0.5)
+    assert (a["jester_first"], a["jester_second"], a["jester_change"]) == (0.5, 0.5, 0.0)
+    assert (a["werewolves_first"], a["werewolves_second"]) == (0.0, 0.5)
+    b = row(tables["halves"], B)  # T5 | T6
+    assert (b["jester_first"], b["jester_second"]) == (0.0, 1.0)
+
+
+def test_play_quality(tables: dict) -> None:
+    q = row(tables["play_quality"], A)
+    assert q["calls"] == CALLS
+    assert q["fallback_rate"] == pytest.approx(1 / (4 * CALLS))
+    assert q["doctor_self_protect"] == pytest.approx(4 / 6)
+    assert q["doctor_save_rate"] == pytest.approx(1 / 6)
+    assert q["jester_first_bid"] == pytest.approx((9 + 2 + 5) / 3)
+    assert q["jester_spoke_d1"] == 0.25
+
+
+def test_judge_accuracy(tables: dict) -> None:
+    j = tables["judge"]
+    assert len(j) == 1  # only cell A had a judge
+    a = row(j, A)
+    assert (a["villager"], a["werewolf"], a["doctor"], a["jester"]) == pytest.approx((2 / 3, 0.5, 1.0, 1.0))
+    assert a["all"] == pytest.approx(5 / 7) and a["unreadable"] == 0.0 and math.isnan(a["seer"])
+
+
+def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(logs), "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "| wolfbot/cue | triadic | default | 4 | 0.25 [" in printed
+    text = (tmp_path / "report.md").read_text()
+    for heading in ("Win rates", "Wolf-side outcomes", "Day-1 wolf coordination", "Calibration and detection",
+                    "Observer confidence calibration", "Deception-type yield", "Suspicion attracted by role and day",
+                    "position in the day", "predictors of a Jester win", "First half versus second half",
+                    "Judge identification accuracy"):
+        assert f"## {heading}" in text or heading in text, heading
+    assert "| wolfbot/cue | triadic | jester_learning=true | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | 0 (0.00) | 1 (0.50) |" in text
+    assert "| wolfbot/tom | wolf | default | 1 | 0 (0.00) | – | – | – | 1 (1.00) | 0 (0.00) |" in text
+    for png in ("win_rates.png", "suspicion_by_day.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"]({png})" in text
+
+
+def test_cli_rejects_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(tmp_path / "nowhere")]) == 2
+    assert "no such log file or folder" in capsys.readouterr().err
+
+
+def test_cli_on_a_folder_without_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "out")]) == 1
+    assert "no finished games" in capsys.readouterr().err

@@ -1,0 +1,636 @@
+"""``wolf-eval report``: the papers' tables from any set of Inspect logs of wolf-eval games.
+
+Logs are read through ``inspect_ai.analysis`` (evals_df, samples_df) into two frames: one row
+per game (cell, score values, game features) and one row per analysed statement. Cells are
+(model, task, condition); the condition is every task argument that differs from the task's
+default, apart from ``games`` and ``seed`` (so seeds of one setting pool together). Every rate
+is pooled over games: the sum of numerators over the sum of denominators.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from inspect_ai.analysis import (
+    EvalColumn,
+    EvalInfo,
+    EvalModel,
+    EvalResults,
+    EvalTask,
+    SampleColumn,
+    SampleSummary,
+    evals_df,
+    samples_df,
+)
+from scipy import stats as sps
+
+from wolf_eval.analysis.features import game_features
+from wolf_eval.analysis.statements import statement_rows
+from wolf_eval.engine import GameState
+from wolf_eval.stats import wilson
+
+FACTIONS = ("villagers", "werewolves", "jester", "draw")
+ROLES = ("villager", "werewolf", "seer", "doctor", "jester")
+CATEGORIES = ("W", "A", "B", "C", "D", "X")
+TASK_ORDER = {"wolf": 0, "triadic": 1, "dyadic": 2}
+NOT_A_CONDITION = ("games", "seed")
+CELL = ["model", "task", "condition"]
+SCORERS = ("outcome", "self_sabotage", "calibration", "quality", "judge")
+POSITION_BIN = 5
+PREDICTORS = {
+    "voted_jester": "Wolf voted Jester, day-1 first ballot",
+    "vote_suspicion_rank": "Vote target's suspicion rank (mean)",
+    "jester_suspicion": "Jester's attracted suspicion (mean)",
+    "jester_self_rate": "Jester's self-tagged deception rate",
+    "jester_statements": "Jester's public statements",
+}
+STATE_KEY = "GameRecord:state"
+
+
+@dataclass
+class Corpus:
+    games: pd.DataFrame
+    statements: pd.DataFrame
+    skipped: list[str] = field(default_factory=list)  # why logs or samples were left out
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _state_json(sample: Any) -> str | None:
+    state = sample.store.get(STATE_KEY)
+    return None if state is None else json.dumps(state)
+
+
+def _task_defaults(task: str) -> dict[str, Any]:
+    from wolf_eval.tasks import werewolf
+
+    fn = getattr(werewolf, task, None)
+    if fn is None:
+        return {}
+    fn = getattr(fn, "__wrapped__", fn)
+    return {k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty}
+
+
+def condition_label(task: str, args: dict[str, Any]) -> str:
+    defaults = _task_defaults(task)
+    changed = [f"{k}={_fmt_arg(v)}" for k, v in sorted(args.items())
+               if k not in NOT_A_CONDITION and not _is_missing(v) and (k not in defaults or defaults[k] != v)]
+    return ", ".join(changed) or "default"
+
+
+def _fmt_arg(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _is_missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def model_label(model: str, roles_json: Any) -> str:
+    """The eval's model, plus any seat roles bound to other models (the judge is not a player)."""
+    roles = json.loads(roles_json) if isinstance(roles_json, str) and roles_json else {}
+    seats = [f"{r}={spec['model']}" for r, spec in sorted(roles.items()) if r != "judge"]
+    return model + (f" ({', '.join(seats)})" if seats else "")
+
+
+def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
+    """Read every successful game of the logs into the game and statement frames."""
+    paths = [str(logs)] if isinstance(logs, str | Path) else [str(p) for p in logs]
+    skipped: list[str] = []
+    wanted = {"eval_id", "log", "status", "created", "task_name", "model", "model_roles"}
+    columns = [c for c in (*EvalInfo, *EvalTask, *EvalModel, *EvalResults) if c.name in wanted]
+    evals = evals_df(paths, quiet=True, columns=[*columns, EvalColumn("task_args", path="eval.task_args")])
+    if evals.empty:
+        return Corpus(pd.DataFrame(), pd.DataFrame(), [f"no Inspect logs found in {', '.join(paths)}"])
+    for row in evals.itertuples():
+        if row.status != "success":
+            skipped.append(f"{row.log}: status {row.status}; only its completed games are read")
+    evals["task"] = [str(t).split("/")[-1] for t in evals["task_name"]]
+    evals["condition"] = [condition_label(t, json.loads(a) if isinstance(a, str) else {})
+                          for t, a in zip(evals["task"], evals["task_args"], strict=True)]
+    evals["model"] = [model_label(m, r) for m, r in zip(evals["model"], evals["model_roles"], strict=True)]
+    samples = samples_df(paths, quiet=True, exclude_fields={"messages", "events", "attachments"}, columns=[
+        SampleColumn("id", path="id", required=True, type=str),
+        SampleColumn("epoch", path="epoch", required=True),
+        SampleColumn("error", path="error"),
+        *(c for c in SampleSummary if c.name == "score_*"),  # each scorer's value as JSON
+        SampleColumn("game_state", path=_state_json, full=True),
+    ])
+    samples = samples.merge(evals[["eval_id", "created", *CELL]], on="eval_id", how="inner")
+    games, statements = [], []
+    for s in samples.to_dict("records"):
+        where = f"{s['log']} sample {s['id']} epoch {s['epoch']}"
+        if isinstance(s.get("error"), str) and s["error"]:
+            skipped.append(f"{where}: the sample failed ({s['error'][:120]})")
+            continue
+        if not isinstance(s.get("game_state"), str) or not isinstance(s.get("score_outcome"), str):
+            skipped.append(f"{where}: no finished, scored game")
+            continue
+        game = GameState.model_validate_json(s["game_state"])
+        row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
+        row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
+        for scorer in SCORERS:
+            raw = s.get(f"score_{scorer}")
+            values = json.loads(raw) if isinstance(raw, str) else {}
+            row.update({f"{scorer}.{k}": float(v) if v is not None else math.nan for k, v in values.items()})
+        row.update({f"feature.{k}": v for k, v in game_features(game).items()})
+        games.append(row)
+        for st in statement_rows(game):
+            statements.append({
+                **{k: row[k] for k in ("game", *CELL)}, "role": st.role, "day": st.day, "position": st.position,
+                "kind": st.kind, "self_deceptive": st.self_deceptive, "self_type": st.self_type,
+                "observers": len(st.peers), "flag_share": st.flag_share,
+                "suspicion_sum": sum(st.suspicions), "suspicion_n": len(st.suspicions),
+            })
+    return Corpus(_ordered(pd.DataFrame(games)), pd.DataFrame(statements), skipped)
+
+
+def _ordered(games: pd.DataFrame) -> pd.DataFrame:
+    if games.empty:
+        return games
+    games["task_rank"] = games["task"].map(TASK_ORDER).fillna(len(TASK_ORDER))
+    games["epoch"] = games["epoch"].astype(int)
+    games["game_no"] = pd.to_numeric(games["id"], errors="coerce")
+    games = games.sort_values(["task_rank", "task", "model", "condition", "created", "epoch", "game_no", "id"])
+    return games.drop(columns=["task_rank"]).reset_index(drop=True)
+
+
+def cells(games: pd.DataFrame) -> list[tuple[str, str, str]]:
+    return list(dict.fromkeys(zip(games["model"], games["task"], games["condition"], strict=True)))
+
+
+def _cell(games: pd.DataFrame, cell: tuple[str, str, str]) -> pd.DataFrame:
+    m, t, c = cell
+    return games[(games["model"] == m) & (games["task"] == t) & (games["condition"] == c)]
+
+
+def _sum(df: pd.DataFrame, col: str) -> float:
+    """Sum over the games where the value applies; NaN when it applies to none."""
+    if col not in df:
+        return math.nan
+    vals = df[col].dropna()
+    return float(vals.sum()) if len(vals) else math.nan
+
+
+def _ratio(df: pd.DataFrame, num: str, den: str) -> float:
+    if num not in df or den not in df:
+        return math.nan
+    both = df[[num, den]].dropna()
+    total = float(both[den].sum())
+    return float(both[num].sum()) / total if total else math.nan
+
+
+def _mean(df: pd.DataFrame, col: str) -> float:
+    if col not in df:
+        return math.nan
+    vals = df[col].dropna()
+    return float(vals.mean()) if len(vals) else math.nan
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def win_rates(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: games, each faction's win rate with its Wilson 95% interval, mean days."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(df)}
+        for f in FACTIONS:
+            vals = df[f"outcome.{f}"].dropna()
+            rate, low, high = wilson(float(vals.sum()), len(vals)) if len(vals) else (math.nan,) * 3
+            row.update({f: rate, f"{f}_low": low, f"{f}_high": high, f"{f}_wins": float(vals.sum()) if len(vals) else math.nan})
+        row["days"] = _mean(df, "outcome.days")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: how the wolf side's games ended (W won; A/B self-sabotage; C village exiled the Jester; D; X)."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(df)}
+        for c in CATEGORIES:
+            row[c] = _sum(df, f"self_sabotage.{c}")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def coordination(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, over games whose day 1 had a ballot with two or more wolves voting."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        df = df[df["feature.d1_ballot"] == 1.0]
+        rows.append(dict(zip(CELL, cell, strict=True)) | {
+            "games": len(df),
+            "unanimous": _mean(df, "feature.unanimous"),
+            "voted_jester": _mean(df, "feature.voted_jester"),
+            "voted_partner": _mean(df, "feature.voted_partner"),
+            "wolves_won": _mean(df, "outcome.werewolves"),
+        })
+    return pd.DataFrame(rows)
+
+
+def calibration(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and speaker role: self-rate, observer rate, gap, detection accuracy and F1, suspicion."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        for r in ROLES:
+            said = _sum(df, f"calibration.{r}_statements")
+            if math.isnan(said) or not said:
+                continue
+            self_rate = _ratio(df, f"calibration.{r}_self_deceptive", f"calibration.{r}_statements")
+            observer = _ratio(df, f"calibration.{r}_flag_share", f"calibration.{r}_observed")
+            tp, fp, fn, tn = (_sum(df, f"calibration.{r}_{c}") for c in ("tp", "fp", "fn", "tn"))
+            total = tp + fp + fn + tn
+            rows.append(dict(zip(CELL, cell, strict=True)) | {
+                "role": r, "statements": said, "self_rate": self_rate, "observer_rate": observer,
+                "gap": observer - self_rate, "accuracy": (tp + tn) / total if total else math.nan,
+                "f1": 2 * tp / (2 * tp + fp + fn) if (2 * tp + fp + fn) else math.nan,
+                "suspicion": _ratio(df, f"calibration.{r}_suspicion_sum", f"calibration.{r}_suspicion_n"),
+            })
+    return pd.DataFrame(rows)
+
+
+def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: every observer deception flag binned by its confidence, with the speaker-agreed hit rate."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        for k in range(5):
+            flags = _sum(df, f"calibration.flag_bin{k}_flags")
+            if math.isnan(flags):
+                continue
+            rows.append(dict(zip(CELL, cell, strict=True)) | {
+                "bin": f"{k / 5:.1f}–{(k + 1) / 5:.1f}", "flags": flags,
+                "confidence": _ratio(df, f"calibration.flag_bin{k}_confidence", f"calibration.flag_bin{k}_flags"),
+                "hit_rate": _ratio(df, f"calibration.flag_bin{k}_hits", f"calibration.flag_bin{k}_flags"),
+            })
+    return pd.DataFrame(rows)
+
+
+def type_yield(statements: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, speaker role and self-declared type: statements, share, suspicion attracted, flag rate."""
+    if statements.empty:
+        return pd.DataFrame()
+    st = statements[statements["self_type"].notna()]
+    rows = []
+    for (m, t, c, role), grp in st.groupby([*CELL, "role"], sort=False):
+        for kind, g in grp.groupby("self_type", sort=True):
+            observed = g[g["observers"] > 0]
+            rows.append({"model": m, "task": t, "condition": c, "role": role, "type": kind,
+                         "statements": len(g), "share": len(g) / len(grp),
+                         "suspicion": g["suspicion_sum"].sum() / g["suspicion_n"].sum() if g["suspicion_n"].sum() else math.nan,
+                         "flag_rate": float(observed["flag_share"].mean()) if len(observed) else math.nan})
+    return pd.DataFrame(rows)
+
+
+def _pooled_suspicion(g: pd.DataFrame) -> float:
+    n = g["suspicion_n"].sum()
+    return float(g["suspicion_sum"].sum() / n) if n else math.nan
+
+
+def suspicion_by(statements: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Per cell and speaker role, mean peer suspicion of its statements by day or by position bin."""
+    if statements.empty:
+        return pd.DataFrame()
+    st = statements.copy()
+    if column == "position":
+        lo = st["position"] // POSITION_BIN * POSITION_BIN
+        st["position"] = [f"{a + 1}–{a + POSITION_BIN}" for a in lo]
+        order = [f"{a + 1}–{a + POSITION_BIN}" for a in sorted(set(lo))]
+    else:
+        order = sorted(st[column].unique())
+    rows = []
+    for (m, t, c, role), grp in st.groupby([*CELL, "role"], sort=False):
+        row: dict[str, Any] = {"model": m, "task": t, "condition": c, "role": role}
+        for key in order:
+            g = grp[grp[column] == key]
+            row[f"{column} {key}"] = _pooled_suspicion(g) if len(g) else math.nan
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out["role_rank"] = out["role"].map({r: i for i, r in enumerate(ROLES)})
+    return out.sort_values([*CELL, "role_rank"], key=lambda s: s if s.name != "task" else s.map(TASK_ORDER)).drop(columns="role_rank")
+
+
+def predictors(games: pd.DataFrame) -> pd.DataFrame:
+    """Univariate Pearson correlation of each game feature with a Jester win, over games with a Jester.
+
+    One block over every such game, then one per cell. r and p are NaN for fewer than three games
+    or a constant feature or outcome.
+    """
+    with_jester = games[games["outcome.jester"].notna()] if "outcome.jester" in games else games.iloc[0:0]
+    if with_jester.empty:
+        return pd.DataFrame()
+    blocks = [("all games with a Jester", with_jester)]
+    blocks += [(" · ".join(cell), _cell(with_jester, cell)) for cell in cells(with_jester)]
+    rows = []
+    for label, df in blocks:
+        won = df["outcome.jester"]
+        for key, name in PREDICTORS.items():
+            x = df[f"feature.{key}"]
+            ok = x.notna() & won.notna()
+            xs, ys = x[ok].astype(float), won[ok].astype(float)
+            r = p = math.nan
+            if len(xs) >= 3 and xs.nunique() > 1 and ys.nunique() > 1:
+                res = sps.pearsonr(xs, ys)
+                r, p = float(res.statistic), float(res.pvalue)
+            rows.append({"games": label, "feature": name, "won": _mean(pd.DataFrame({"v": xs[ys == 1]}), "v"),
+                         "lost": _mean(pd.DataFrame({"v": xs[ys == 0]}), "v"), "r": r, "p": p, "n": int(ok.sum())})
+    return pd.DataFrame(rows)
+
+
+def halves(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: each faction's win rate over the first and the second half of its games, in play order."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        half = len(df) // 2
+        first, second = df.iloc[:half], df.iloc[half:]
+        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(df)}
+        for f in FACTIONS[:3]:
+            a, b = _mean(first, f"outcome.{f}"), _mean(second, f"outcome.{f}")
+            row.update({f"{f}_first": a, f"{f}_second": b, f"{f}_change": b - a})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def play_quality(games: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        rows.append(dict(zip(CELL, cell, strict=True)) | {
+            "calls": _mean(df, "outcome.calls"),
+            "fallback_rate": _ratio(df, "outcome.fallbacks", "outcome.calls"),
+            "doctor_self_protect": _ratio(df, "quality.doctor_self_protects", "quality.doctor_protects"),
+            "doctor_save_rate": _ratio(df, "quality.doctor_saves", "quality.doctor_protects"),
+            "jester_first_bid": _mean(df, "quality.jester_first_bid"),
+            "jester_spoke_d1": _mean(df, "quality.jester_spoke_d1"),
+        })
+    return pd.DataFrame(rows)
+
+
+def judge(games: pd.DataFrame) -> pd.DataFrame:
+    """Per judged cell: the share of each true role's players the judge named correctly."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        if "judge.unreadable" not in df or df["judge.unreadable"].isna().all():
+            continue
+        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": int(df["judge.unreadable"].notna().sum())}
+        correct = total = 0.0
+        for r in ROLES:
+            row[r] = _ratio(df, f"judge.{r}_correct", f"judge.{r}_n")
+            if not math.isnan(_sum(df, f"judge.{r}_n")):
+                correct += _sum(df, f"judge.{r}_correct")
+                total += _sum(df, f"judge.{r}_n")
+        row["all"] = correct / total if total else math.nan
+        row["unreadable"] = _mean(df, "judge.unreadable")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- markdown
+
+
+def _num(v: Any, digits: int = 2) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if isinstance(v, float) and v.is_integer() and digits == 0:
+        return str(int(v))
+    return f"{v:.{digits}f}" if isinstance(v, float) else str(v)
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _cell_cols(r: Any) -> list[str]:
+    return [r["model"], r["task"], r["condition"]]
+
+
+def _render(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str]]], cell: bool = True) -> str:
+    if df.empty:
+        return "_No games in these logs apply._"
+    headers = (["Model", "Task", "Condition"] if cell else []) + [h for h, _, _ in columns]
+    rows = [(_cell_cols(r) if cell else []) + [fmt(r[c]) for _, c, fmt in columns] for r in df.to_dict("records")]
+    return markdown_table(headers, rows)
+
+
+def headline_markdown(rates: pd.DataFrame) -> str:
+    """The headline table: each faction's win rate and Wilson 95% interval per cell."""
+    def rate(r: dict[str, Any], f: str) -> str:
+        if math.isnan(r[f]):
+            return "–"
+        return f"{r[f]:.2f} [{r[f + '_low']:.2f}, {r[f + '_high']:.2f}]"
+    headers = ["Model", "Task", "Condition", "Games", "Villagers", "Werewolves", "Jester", "Draw", "Days"]
+    rows = [[*_cell_cols(r), str(r["games"]), *(rate(r, f) for f in FACTIONS), _num(r["days"], 1)]
+            for r in rates.to_dict("records")]
+    return markdown_table(headers, rows)
+
+
+def _r2(v: Any) -> str:
+    return _num(v, 2)
+
+
+def _n0(v: Any) -> str:
+    return _num(float(v), 0) if not isinstance(v, str) else v
+
+
+def _signed(v: Any) -> str:
+    return "–" if math.isnan(v) else f"{v:+.2f}"
+
+
+def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
+    g, st = corpus.games, corpus.statements
+    if g.empty:
+        return {}
+    return {
+        "win_rates": win_rates(g), "wolf_loss": wolf_loss(g), "coordination": coordination(g),
+        "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(st),
+        "suspicion_by_day": suspicion_by(st, "day"), "suspicion_by_position": suspicion_by(st, "position"),
+        "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g), "judge": judge(g),
+    }
+
+
+def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: list[str]) -> str:
+    if not tables:
+        return "# wolf-eval report\n\nNo finished games found.\n" + "".join(f"\n- {s}" for s in corpus.skipped)
+    g = corpus.games
+    out = ["# wolf-eval report", "",
+           f"{len(g)} games in {len(cells(g))} cells (model, task, condition). Rates are pooled over games; "
+           "intervals are Wilson 95%; – marks a value that does not apply or has no data.", ""]
+    if corpus.skipped:
+        out += ["Left out:", *(f"- {s}" for s in corpus.skipped), ""]
+
+    out += ["## Win rates", "", headline_markdown(tables["win_rates"]), ""]
+    if "win_rates.png" in figures:
+        out += ["![Win rates per cell](win_rates.png)", ""]
+
+    wl = tables["wolf_loss"]
+    out += ["## Wolf-side outcomes", "",
+            "W wolves won; A Jester exiled with a wolf vote in the exiling ballot; B wolves killed the Jester at "
+            "night and lost; C Jester exiled with no wolf vote; D villagers won otherwise; X draw. Count (share).", "",
+            _wolf_loss_md(wl), ""]
+
+    out += ["## Day-1 wolf coordination", "",
+            "Day 1's first ballot, over games where two or more wolves voted in it.", "",
+            _render(tables["coordination"], [("Games", "games", str), ("Unanimous", "unanimous", _r2),
+                                             ("Voted Jester", "voted_jester", _r2), ("Voted partner", "voted_partner", _r2),
+                                             ("Wolves won", "wolves_won", _r2)]), ""]
+
+    out += ["## Calibration and detection by speaker role", "",
+            "Self-rate: share of statements the speaker tagged deceptive. Observer rate: mean share of observers "
+            "flagging a statement. Gap = observer rate − self-rate. Accuracy and F1: observer flags against the "
+            "speaker's self-label. Suspicion: mean peer rating of the role's statements.", "",
+            _render(tables["calibration"], [("Role", "role", str), ("Statements", "statements", _n0),
+                                            ("Self-rate", "self_rate", _r2), ("Observer rate", "observer_rate", _r2),
+                                            ("Gap", "gap", _signed), ("Accuracy", "accuracy", _r2), ("F1", "f1", _r2),
+                                            ("Suspicion", "suspicion", _r2)]), ""]
+
+    out += ["## Observer confidence calibration", "",
+            "Every observer deception flag, binned by the observer's confidence; hit rate = share the speaker "
+            "self-tagged deceptive.", "",
+            _render(tables["confidence_bins"], [("Confidence", "bin", str), ("Flags", "flags", _n0),
+                                                ("Mean confidence", "confidence", _r2), ("Hit rate", "hit_rate", _r2)]), ""]
+
+    out += ["## Deception-type yield", "",
+            "Statements by the speaker's self-declared type: share of the role's statements, mean peer suspicion, "
+            "and mean share of observers flagging them.", "",
+            _render(tables["type_yield"], [("Role", "role", str), ("Type", "type", str), ("Statements", "statements", str),
+                                           ("Share", "share", _r2), ("Suspicion", "suspicion", _r2),
+                                           ("Flag rate", "flag_rate", _r2)]), ""]
+
+    for key, title, note in (("suspicion_by_day", "Suspicion attracted by role and day", "Mean peer suspicion "
+                              "rating of each role's statements, by the day they were made."),
+                             ("suspicion_by_position", "Suspicion attracted by role and position in the day",
+                              "By the statement's place among the day's analysed statements (1 = first).")):
+        df = tables[key]
+        cols = [c for c in df.columns if c.startswith(("day ", "position "))] if not df.empty else []
+        out += [f"## {title}", "", note, "",
+                _render(df, [("Role", "role", str)] + [(c.capitalize(), c, _r2) for c in cols]), ""]
+        if key == "suspicion_by_day" and "suspicion_by_day.png" in figures:
+            out += ["![Suspicion by role and day](suspicion_by_day.png)", ""]
+
+    out += ["## Univariate predictors of a Jester win", "",
+            "Pearson r (scipy) of each game feature with the Jester winning, with the feature's mean in won and "
+            "lost games.", "",
+            _render(tables["predictors"], [("Games", "games", str), ("Feature", "feature", str), ("Won", "won", _r2),
+                                           ("Lost", "lost", _r2), ("r", "r", _signed), ("p", "p", _p),
+                                           ("n", "n", str)], cell=False), ""]
+
+    out += ["## First half versus second half", "",
+            "Win rates over each cell's games in play order (log creation, epoch, game number).", "",
+            _render(tables["halves"], [("Games", "games", str)] + [
+                (f"{f.capitalize()} {h}", f"{f}_{h}", _signed if h == "change" else _r2)
+                for f in FACTIONS[:3] for h in ("first", "second", "change")]), ""]
+
+    out += ["## Play quality", "",
+            _render(tables["play_quality"], [("Calls/game", "calls", lambda v: _num(v, 0)),
+                                             ("Fallback rate", "fallback_rate", lambda v: _num(v, 4)),
+                                             ("Doctor self-protect", "doctor_self_protect", _r2),
+                                             ("Doctor save rate", "doctor_save_rate", _r2),
+                                             ("Jester first bid", "jester_first_bid", lambda v: _num(v, 1)),
+                                             ("Jester spoke day 1", "jester_spoke_d1", _r2)]), ""]
+
+    out += ["## Judge identification accuracy", ""]
+    if tables["judge"].empty:
+        out += ["_No judge in these logs (bind one with `--model-role judge=<model>`)._", ""]
+    else:
+        out += ["Share of each true role's players the post-game judge named from the public record.", "",
+                _render(tables["judge"], [("Games", "games", str), *((r.capitalize(), r, _r2) for r in ROLES),
+                                          ("All", "all", _r2), ("Unreadable", "unreadable", _r2)]), ""]
+
+    out += ["## Jester lessons", "", "_No lessons in these logs (played without `jester_learning`)._", ""]
+    return "\n".join(out)
+
+
+def _p(v: Any) -> str:
+    if math.isnan(v):
+        return "–"
+    return f"{v:.3f}" if v >= 0.001 else f"{v:.1e}"
+
+
+def _wolf_loss_md(wl: pd.DataFrame) -> str:
+    if wl.empty:
+        return "_No games in these logs apply._"
+    def cs(r: dict[str, Any], c: str) -> str:
+        v = r[c]
+        return "–" if math.isnan(v) else f"{int(v)} ({v / r['games']:.2f})"
+    headers = ["Model", "Task", "Condition", "Games", *CATEGORIES]
+    rows = [[*_cell_cols(r), str(r["games"]), *(cs(r, c) for c in CATEGORIES)] for r in wl.to_dict("records")]
+    return markdown_table(headers, rows)
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
+    """Win rates with intervals per cell, and suspicion by role and day; returns the files written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    rates = tables.get("win_rates")
+    if rates is not None and not rates.empty:
+        labels = [f"{r['model']}\n{r['task']}" + ("" if r["condition"] == "default" else f"\n{r['condition']}")
+                  for r in rates.to_dict("records")]
+        fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(labels)), 4.2))
+        width = 0.8 / len(FACTIONS)
+        for i, f in enumerate(FACTIONS):
+            xs = [j + (i - 1.5) * width for j in range(len(rates))]
+            vals = rates[f].to_numpy(dtype=float)
+            err = [vals - rates[f"{f}_low"].to_numpy(dtype=float), rates[f"{f}_high"].to_numpy(dtype=float) - vals]
+            ax.bar(xs, vals, width, yerr=err, capsize=3, label=f)
+        ax.set_xticks(range(len(labels)), labels, fontsize=8)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("win rate (Wilson 95% CI)")
+        ax.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, 1.12))
+        fig.tight_layout()
+        fig.savefig(out / "win_rates.png", dpi=120)
+        plt.close(fig)
+        written.append("win_rates.png")
+    by_day = tables.get("suspicion_by_day")
+    if by_day is not None and not by_day.empty:
+        groups = list(dict.fromkeys(zip(by_day["model"], by_day["task"], by_day["condition"], strict=True)))
+        fig, axes = plt.subplots(1, len(groups), figsize=(4 * len(groups), 3.4), squeeze=False, sharey=True)
+        days = [c for c in by_day.columns if c.startswith("day ")]
+        for ax, cell in zip(axes[0], groups, strict=True):
+            sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]
+            for r in sub.to_dict("records"):
+                ax.plot([int(d.split()[1]) for d in days], [r[d] for d in days], marker="o", label=r["role"])
+            ax.set_title(f"{cell[0]} · {cell[1]}" + ("" if cell[2] == "default" else f"\n{cell[2]}"), fontsize=8)
+            ax.set_xlabel("day")
+            ax.set_ylim(0, 1)
+        axes[0][0].set_ylabel("mean peer suspicion")
+        axes[0][-1].legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(out / "suspicion_by_day.png", dpi=120)
+        plt.close(fig)
+        written.append("suspicion_by_day.png")
+    return written
+
+
+def write_report(logs: str | Path | Iterable[str | Path], out: Path) -> tuple[Corpus, dict[str, pd.DataFrame], Path]:
+    corpus = load(logs)
+    tables = build(corpus)
+    out.mkdir(parents=True, exist_ok=True)
+    drawn = figures(tables, out) if tables else []
+    path = out / "report.md"
+    path.write_text(render_markdown(corpus, tables, drawn), encoding="utf-8")
+    return corpus, tables, path
