@@ -97,7 +97,6 @@ class Hand:
                          suspicion=self.matrix)
 
 
-ALL_TO = lambda target, voters: dict.fromkeys(voters, target)  # noqa: E731
 
 
 def t1_jester_by_wolf_vote() -> GameState:

@@ -218,6 +218,13 @@ def test_play_quality(tables: dict) -> None:
     assert q["jester_spoke_d1"] == 0.25
 
 
+def test_fallbacks_by_seat_model_and_action(tables: dict) -> None:
+    f = tables["fallbacks"]
+    assert len(f) == 1  # T4: Fay's unreadable final vote
+    one = row(f, A)
+    assert (one["seat_model"], one["action"], one["fallbacks"], one["per_game"]) == ("wolfbot/cue", "vote", 1, 0.25)
+
+
 def test_judge_accuracy(tables: dict) -> None:
     j = tables["judge"]
     assert len(j) == 1  # only cell A had a judge
@@ -234,6 +241,7 @@ def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pyt
     for heading in ("Win rates", "Wolf-side outcomes", "Day-1 wolf coordination", "Calibration and detection",
                     "Observer confidence calibration", "Deception-type yield", "Suspicion attracted by role and day",
                     "position in the day", "predictors of a Jester win", "First half versus second half",
+                    "Fallbacks by seat model and action",
                     "Judge identification accuracy"):
         assert f"## {heading}" in text or heading in text, heading
     assert "| wolfbot/cue | triadic | jester_learning=true | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | 0 (0.00) | 1 (0.50) |" in text
@@ -251,3 +259,12 @@ def test_cli_rejects_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_cli_on_a_folder_without_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "out")]) == 1
     assert "no finished games" in capsys.readouterr().err
+
+
+def test_condition_is_what_differs_from_the_task_defaults() -> None:
+    assert report.condition_label("triadic", {"games": 20, "seed": 3, "max_days": 10, "temperature": 1.0}) == "default"
+    assert report.condition_label("triadic", {"max_days": 5, "temperature": None}) == "max_days=5, temperature=none"
+    assert report.condition_label("wolf", {"max_statement_words": 50}) == "max_statement_words=50"
+    assert report.condition_label("triadic", {"max_statement_words": 50}) == "default"
+    assert report.condition_label("triadic", {}, {"temperature": 0.2, "max_connections": 4}) == "--temperature=0.2"
+    assert report.condition_label("custom", {"games": 2, "jester_learning": True, "note": None}) == "jester_learning=true"

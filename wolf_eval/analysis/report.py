@@ -52,6 +52,9 @@ PREDICTORS = {
     "jester_statements": "Jester's public statements",
 }
 STATE_KEY = "GameRecord:state"
+SEAT_MODELS_KEY = "GameRecord:seat_models"
+#: Eval-level sampling settings that change how models play, so they split cells like task parameters do.
+GENERATE_CONDITIONS = ("temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens")
 
 
 @dataclass
@@ -69,6 +72,10 @@ def _state_json(sample: Any) -> str | None:
     return None if state is None else json.dumps(state)
 
 
+def _seat_models_json(sample: Any) -> str:
+    return json.dumps(sample.store.get(SEAT_MODELS_KEY) or {})
+
+
 def _task_defaults(task: str) -> dict[str, Any]:
     from wolf_eval.tasks import werewolf
 
@@ -79,15 +86,18 @@ def _task_defaults(task: str) -> dict[str, Any]:
     return {k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty}
 
 
-def condition_label(task: str, args: dict[str, Any]) -> str:
+def condition_label(task: str, args: dict[str, Any], generate: dict[str, Any] | None = None) -> str:
+    """Task parameters that differ from the task's defaults, then the eval's sampling settings."""
     defaults = _task_defaults(task)
-    changed = [f"{k}={_fmt_arg(v)}" for k, v in sorted(args.items())
-               if k not in NOT_A_CONDITION and not _is_missing(v) and (k not in defaults or defaults[k] != v)]
+    changed = [f"{k}={_fmt_arg(v)}" for k, v in sorted(args.items()) if k not in NOT_A_CONDITION
+               and (defaults[k] != v if k in defaults else not _is_missing(v))]
+    changed += [f"--{k.replace('_', '-')}={_fmt_arg(v)}" for k, v in sorted((generate or {}).items())
+                if k in GENERATE_CONDITIONS and not _is_missing(v)]
     return ", ".join(changed) or "default"
 
 
 def _fmt_arg(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
+    return str(v).lower() if isinstance(v, bool) or v is None else str(v)
 
 
 def _is_missing(v: Any) -> bool:
@@ -107,15 +117,17 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
     skipped: list[str] = []
     wanted = {"eval_id", "log", "status", "created", "task_name", "model", "model_roles"}
     columns = [c for c in (*EvalInfo, *EvalTask, *EvalModel, *EvalResults) if c.name in wanted]
-    evals = evals_df(paths, quiet=True, columns=[*columns, EvalColumn("task_args", path="eval.task_args")])
+    evals = evals_df(paths, quiet=True, columns=[*columns, EvalColumn("task_args", path="eval.task_args"),
+                                                 EvalColumn("generate", path="eval.model_generate_config")])
     if evals.empty:
         return Corpus(pd.DataFrame(), pd.DataFrame(), [f"no Inspect logs found in {', '.join(paths)}"])
     for row in evals.itertuples():
         if row.status != "success":
             skipped.append(f"{row.log}: status {row.status}; only its completed games are read")
     evals["task"] = [str(t).split("/")[-1] for t in evals["task_name"]]
-    evals["condition"] = [condition_label(t, json.loads(a) if isinstance(a, str) else {})
-                          for t, a in zip(evals["task"], evals["task_args"], strict=True)]
+    evals["condition"] = [condition_label(t, json.loads(a) if isinstance(a, str) else {},
+                                          json.loads(g) if isinstance(g, str) else {})
+                          for t, a, g in zip(evals["task"], evals["task_args"], evals["generate"], strict=True)]
     evals["model"] = [model_label(m, r) for m, r in zip(evals["model"], evals["model_roles"], strict=True)]
     samples = samples_df(paths, quiet=True, exclude_fields={"messages", "events", "attachments"}, columns=[
         SampleColumn("id", path="id", required=True, type=str),
@@ -123,6 +135,7 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
         SampleColumn("error", path="error"),
         *(c for c in SampleSummary if c.name == "score_*"),  # each scorer's value as JSON
         SampleColumn("game_state", path=_state_json, full=True),
+        SampleColumn("seat_models", path=_seat_models_json, full=True),
     ])
     samples = samples.merge(evals[["eval_id", "created", *CELL]], on="eval_id", how="inner")
     games, statements = [], []
@@ -137,6 +150,9 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
         game = GameState.model_validate_json(s["game_state"])
         row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
         row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
+        seat_models = json.loads(s["seat_models"]) if isinstance(s.get("seat_models"), str) else {}
+        row["fallbacks"] = [(seat_models.get(r.actor or "", "?"), r.data.get("action", "?"))
+                            for r in game.records if r.kind == "fallback"]
         for scorer in SCORERS:
             raw = s.get(f"score_{scorer}")
             values = json.loads(raw) if isinstance(raw, str) else {}
@@ -381,6 +397,21 @@ def play_quality(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, seat model and action: replies replaced by the rules' fallback, in all and per game."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        counts: dict[tuple[str, str], int] = {}
+        for listed in df["fallbacks"]:
+            for key in listed:
+                counts[tuple(key)] = counts.get(tuple(key), 0) + 1  # type: ignore[index]
+        for (model, action), n in sorted(counts.items()):
+            rows.append(dict(zip(CELL, cell, strict=True)) | {"seat_model": model, "action": action,
+                                                               "fallbacks": n, "per_game": n / len(df)})
+    return pd.DataFrame(rows)
+
+
 def judge(games: pd.DataFrame) -> pd.DataFrame:
     """Per judged cell: the share of each true role's players the judge named correctly."""
     rows = []
@@ -462,7 +493,8 @@ def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
         "win_rates": win_rates(g), "wolf_loss": wolf_loss(g), "coordination": coordination(g),
         "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(st),
         "suspicion_by_day": suspicion_by(st, "day"), "suspicion_by_position": suspicion_by(st, "position"),
-        "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g), "judge": judge(g),
+        "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g),
+        "fallbacks": fallbacks(g), "judge": judge(g),
     }
 
 
@@ -545,6 +577,15 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
                                              ("Doctor save rate", "doctor_save_rate", _r2),
                                              ("Jester first bid", "jester_first_bid", lambda v: _num(v, 1)),
                                              ("Jester spoke day 1", "jester_spoke_d1", _r2)]), ""]
+
+    out += ["## Fallbacks by seat model and action", ""]
+    if tables["fallbacks"].empty:
+        out += ["_No reply in these games needed a fallback._", ""]
+    else:
+        out += ["Replies the rules replaced with their fallback (bid 0, pass, abstain, a seeded legal night "
+                "target; a missing analysis).", "",
+                _render(tables["fallbacks"], [("Seat model", "seat_model", str), ("Action", "action", str),
+                                              ("Fallbacks", "fallbacks", str), ("Per game", "per_game", _r2)]), ""]
 
     out += ["## Judge identification accuracy", ""]
     if tables["judge"].empty:
