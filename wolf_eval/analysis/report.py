@@ -1,7 +1,8 @@
 """``wolf-eval report``: the papers' tables from any set of Inspect logs of wolf-eval games.
 
-Logs are read through ``inspect_ai.analysis`` (evals_df, samples_df) into two frames: one row
-per game (cell, score values, game features) and one row per analysed statement. Cells are
+Logs are read through ``inspect_ai.analysis`` (evals_df, samples_df: cells and score values)
+plus each sample's store (the finished game, read without its event stream) into two frames:
+one row per game (cell, score values, game features) and one row per analysed statement. Cells are
 (model, task, condition); the condition is every task argument that differs from the task's
 default, apart from ``games`` and ``seed`` (so seeds of one setting pool together). Every rate
 is pooled over games: the sum of numerators over the sum of denominators.
@@ -32,6 +33,7 @@ from inspect_ai.analysis import (
 from scipy import stats as sps
 
 from wolf_eval.analysis.features import game_features
+from wolf_eval.analysis.logread import sample_stores
 from wolf_eval.analysis.statements import statement_rows
 from wolf_eval.engine import GameState
 from wolf_eval.stats import wilson
@@ -65,15 +67,6 @@ class Corpus:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-def _state_json(sample: Any) -> str | None:
-    state = sample.store.get(STATE_KEY)
-    return None if state is None else json.dumps(state)
-
-
-def _seat_models_json(sample: Any) -> str:
-    return json.dumps(sample.store.get(SEAT_MODELS_KEY) or {})
 
 
 def _task_defaults(task: str) -> dict[str, Any]:
@@ -129,28 +122,30 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
                                           json.loads(g) if isinstance(g, str) else {})
                           for t, a, g in zip(evals["task"], evals["task_args"], evals["generate"], strict=True)]
     evals["model"] = [model_label(m, r) for m, r in zip(evals["model"], evals["model_roles"], strict=True)]
-    samples = samples_df(paths, quiet=True, exclude_fields={"messages", "events", "attachments"}, columns=[
+    samples = samples_df(paths, quiet=True, columns=[
         SampleColumn("id", path="id", required=True, type=str),
         SampleColumn("epoch", path="epoch", required=True),
         SampleColumn("error", path="error"),
         *(c for c in SampleSummary if c.name == "score_*"),  # each scorer's value as JSON
-        SampleColumn("game_state", path=_state_json, full=True),
-        SampleColumn("seat_models", path=_seat_models_json, full=True),
     ])
     samples = samples.merge(evals[["eval_id", "created", *CELL]], on="eval_id", how="inner")
     games, statements = [], []
+    stores: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
     for s in samples.to_dict("records"):
         where = f"{s['log']} sample {s['id']} epoch {s['epoch']}"
         if isinstance(s.get("error"), str) and s["error"]:
             skipped.append(f"{where}: the sample failed ({s['error'][:120]})")
             continue
-        if not isinstance(s.get("game_state"), str) or not isinstance(s.get("score_outcome"), str):
+        if s["log"] not in stores:
+            stores[s["log"]] = sample_stores(s["log"])
+        store = stores[s["log"]].get((str(s["id"]), int(s["epoch"])), {})
+        if store.get(STATE_KEY) is None or not isinstance(s.get("score_outcome"), str):
             skipped.append(f"{where}: no finished, scored game")
             continue
-        game = GameState.model_validate_json(s["game_state"])
+        game = GameState.model_validate(store[STATE_KEY])
         row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
         row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
-        seat_models = json.loads(s["seat_models"]) if isinstance(s.get("seat_models"), str) else {}
+        seat_models = store.get(SEAT_MODELS_KEY) or {}
         row["fallbacks"] = [(seat_models.get(r.actor or "", "?"), r.data.get("action", "?"))
                             for r in game.records if r.kind == "fallback"]
         for scorer in SCORERS:
