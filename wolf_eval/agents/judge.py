@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from wolf_eval.agents.observation import ViewRecord, view
 from wolf_eval.agents.parse import InvalidReply, first_json_object, match_name
-from wolf_eval.agents.prompts import render_record, template
+from wolf_eval.agents.prompts import render_records, template
 from wolf_eval.engine import GameState, Role
 from wolf_eval.engine.state import PUBLIC
 
@@ -47,19 +47,11 @@ def judge_view(game: GameState) -> JudgeView:
 
 
 def judge_messages(jv: JudgeView) -> list[ChatMessage]:
-    lines: list[str] = []
-    heading = None
-    for r in jv.records:
-        h = f"Night {r.day}" if r.phase == "night" else f"Day {r.day}"
-        if h != heading:
-            lines.append(f"\n--- {h} ---")
-            heading = h
-        lines.append(render_record(r))
     jester_line = ("The Jester wins alone if the village exiles it, so it may have courted suspicion on purpose.\n"
                    if "jester" in jv.roles_in_play else "")
     prompt = template("judge").substitute(
         roles=", ".join(f"{n} {r}" for r, n in jv.roles_in_play.items()),
-        players=", ".join(jv.players), jester_line=jester_line, record="\n".join(lines).strip(),
+        players=", ".join(jv.players), jester_line=jester_line, record=render_records(jv.records),
         role_names=", ".join(jv.roles_in_play),
     )
     return [ChatMessageUser(content=prompt, metadata={JUDGE_METADATA_KEY: jv.model_dump(mode="json")})]

@@ -8,6 +8,7 @@ record in order, then the instruction for this one decision.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from importlib.resources import files
 from string import Template
@@ -112,9 +113,14 @@ def render_record(r: ViewRecord) -> str:
 
 
 def record_text(obs: Observation) -> str:
+    return render_records(obs.records)
+
+
+def render_records(records: Iterable[ViewRecord]) -> str:
+    """Records in order under a heading per night and day."""
     lines: list[str] = []
     heading = None
-    for r in obs.records:
+    for r in records:
         h = f"Night {r.day}" if r.phase == "night" else f"Day {r.day}"
         if h != heading:
             lines.append(f"\n--- {h} ---")
