@@ -268,3 +268,10 @@ def test_condition_is_what_differs_from_the_task_defaults() -> None:
     assert report.condition_label("triadic", {"max_statement_words": 50}) == "default"
     assert report.condition_label("triadic", {}, {"temperature": 0.2, "max_connections": 4}) == "--temperature=0.2"
     assert report.condition_label("custom", {"games": 2, "jester_learning": True, "note": None}) == "jester_learning=true"
+
+
+def test_statement_tables_follow_the_cell_order_then_role_order(tables: dict) -> None:
+    for key in ("type_yield", "suspicion_by_day", "suspicion_by_position"):
+        df = tables[key]
+        assert list(dict.fromkeys(zip(df["model"], df["task"], df["condition"], strict=True))) == [A], key
+        assert list(dict.fromkeys(df["role"])) == ["werewolf", "jester"], key

@@ -161,7 +161,20 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
                 "observers": len(st.peers), "flag_share": st.flag_share,
                 "suspicion_sum": sum(st.suspicions), "suspicion_n": len(st.suspicions),
             })
-    return Corpus(_ordered(pd.DataFrame(games)), pd.DataFrame(statements), skipped)
+    ordered = _ordered(pd.DataFrame(games))
+    return Corpus(ordered, _in_cell_order(pd.DataFrame(statements), ordered), skipped)
+
+
+def _in_cell_order(statements: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """Statements grouped by cell in the games' order, then by speaker role, each in play order."""
+    if statements.empty:
+        return statements
+    rank = {cell: i for i, cell in enumerate(cells(games))}
+    keys = pd.DataFrame({
+        "cell": [rank[c] for c in zip(statements["model"], statements["task"], statements["condition"], strict=True)],
+        "role": statements["role"].map({r: i for i, r in enumerate(ROLES)}),
+    })
+    return statements.iloc[keys.sort_values(["cell", "role"], kind="stable").index].reset_index(drop=True)
 
 
 def _ordered(games: pd.DataFrame) -> pd.DataFrame:
@@ -330,9 +343,7 @@ def suspicion_by(statements: pd.DataFrame, column: str) -> pd.DataFrame:
             g = grp[grp[column] == key]
             row[f"{column} {key}"] = _pooled_suspicion(g) if len(g) else math.nan
         rows.append(row)
-    out = pd.DataFrame(rows)
-    out["role_rank"] = out["role"].map({r: i for i, r in enumerate(ROLES)})
-    return out.sort_values([*CELL, "role_rank"], key=lambda s: s if s.name != "task" else s.map(TASK_ORDER)).drop(columns="role_rank")
+    return pd.DataFrame(rows)
 
 
 def predictors(games: pd.DataFrame) -> pd.DataFrame:
@@ -644,19 +655,31 @@ def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
     by_day = tables.get("suspicion_by_day")
     if by_day is not None and not by_day.empty:
         groups = list(dict.fromkeys(zip(by_day["model"], by_day["task"], by_day["condition"], strict=True)))
-        fig, axes = plt.subplots(1, len(groups), figsize=(4 * len(groups), 3.4), squeeze=False, sharey=True)
+        ncols = min(3, len(groups))
+        nrows = math.ceil(len(groups) / ncols)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.2 * nrows), squeeze=False,
+                                 sharey=True, sharex=True)
         days = [c for c in by_day.columns if c.startswith("day ")]
-        for ax, cell in zip(axes[0], groups, strict=True):
+        colours = {r: f"C{i}" for i, r in enumerate(ROLES)}
+        for ax, cell in zip(axes.flat, groups, strict=False):
             sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]
             for r in sub.to_dict("records"):
-                ax.plot([int(d.split()[1]) for d in days], [r[d] for d in days], marker="o", label=r["role"])
-            ax.set_title(f"{cell[0]} · {cell[1]}" + ("" if cell[2] == "default" else f"\n{cell[2]}"), fontsize=8)
-            ax.set_xlabel("day")
+                ax.plot([int(d.split()[1]) for d in days], [r[d] for d in days], marker="o", color=colours[r["role"]],
+                        label=r["role"])
+            ax.set_title(f"{cell[0]} · {cell[1]}" + ("" if cell[2] == "default" else f"\n{cell[2]}"), fontsize=9)
             ax.set_ylim(0, 1)
-        axes[0][0].set_ylabel("mean peer suspicion")
-        axes[0][-1].legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / "suspicion_by_day.png", dpi=120)
+            ax.xaxis.get_major_locator().set_params(integer=True)
+        for ax in axes.flat[len(groups):]:
+            ax.set_visible(False)
+        for ax in axes[-1]:
+            ax.set_xlabel("day")
+        for ax in axes[:, 0]:
+            ax.set_ylabel("mean peer suspicion")
+        present = [r for r in ROLES if r in set(by_day["role"])]
+        handles = [plt.Line2D([], [], color=colours[r], marker="o", label=r) for r in present]
+        fig.legend(handles=handles, loc="upper center", ncols=len(present), fontsize=9)
+        fig.tight_layout(rect=(0, 0, 1, 0.94))
+        fig.savefig(out / "suspicion_by_day.png", dpi=110)
         plt.close(fig)
         written.append("suspicion_by_day.png")
     return written
