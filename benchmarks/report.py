@@ -32,7 +32,8 @@ def main() -> None:
         drawn = report.figures(tables, Path(tmp))
         (Path(tmp) / "report.md").write_text(report.render_markdown(corpus, tables, drawn))
     t3 = time.perf_counter()
-    size = sum(p.stat().st_size for d in args.logdir for p in Path(d).rglob("*.eval"))
+    files = [p for d in map(Path, args.logdir) for p in ([d] if d.is_file() else d.rglob("*.eval"))]
+    size = sum(p.stat().st_size for p in files)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if sys.platform == "darwin":
         peak_mb /= 1024
