@@ -57,12 +57,13 @@ def test_metrics_pool_counts_not_per_game_rates() -> None:
     assert pooled["werewolf_gap"] == pytest.approx((0.4 + 2 / 3) / 2 - 0.5)
     assert pooled["werewolf_suspicion"] == pytest.approx((2.5 + 1.8) / 8)
     assert pooled["jester_f1"] == pytest.approx(6 / 8)
-    assert math.isnan(pooled["villager_self_rate"])  # seated but silent: no statement to rate
+    assert "villager_self_rate" not in pooled and "seer_gap" not in pooled  # silent, and not seated: not listed
+    assert "jester_self_rate" in pooled
     shares = deception_type_shares()(scores(hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed()))
     assert (shares["werewolf_misdirection"], shares["werewolf_none"], shares["werewolf_fabrication"]) == (0.5, 0.5, 0.0)
     bins = confidence_calibration()(scores(hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed()))
     assert (bins["bin4_flags"], bins["bin4_hit_rate"], bins["bin4_confidence"]) == pytest.approx((4, 0.75, 0.9))
-    assert bins["bin0_flags"] == 0 and math.isnan(bins["bin0_hit_rate"])
+    assert bins["bin0_flags"] == 0 and "bin0_hit_rate" not in bins  # an empty bin has no hit rate
 
 
 def test_scores_that_do_not_apply_are_nan_never_zero() -> None:
