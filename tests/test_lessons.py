@@ -1,0 +1,171 @@
+"""The Jester's lessons: the tagger's categories and ToM orders, and the lessons files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import threading
+
+import pytest
+
+from wolf_eval.lessons.store import (
+    append_lessons,
+    is_duplicate,
+    lessons_path,
+    read_lessons,
+)
+from wolf_eval.lessons.tagger import categories, tag, tom_order
+
+# Table 2 of the Triadic Werewolf paper: one representative entry per ToM order.
+TABLE_2 = [
+    ("Vote for a player who is not the main suspect to appear wolf-like by deflecting from the consensus, "
+     "but only after the main suspect is already exiled to avoid appearing villager-aligned.", 3),
+    ("Escalate suspicion on multiple players in quick succession to appear erratic and untrustworthy.", 2),
+    ("Use the initial questions and reactions to gauge players' behaviors and adjust strategy accordingly.", 1),
+]
+
+
+@pytest.mark.parametrize(("lesson", "order"), TABLE_2)
+def test_table_2_entries_get_their_order(lesson: str, order: int) -> None:
+    assert tom_order(lesson) == order
+
+
+@pytest.mark.parametrize(("lesson", "order"), [
+    ("Lean into accusations of being both Werewolf and Jester to create ambiguity.", 3),
+    ("Play wolf-like for the wolves' benefit while staying trustworthy to the villagers.", 3),
+    ("Sound like a villager rather than a wolf when the Seer is alive.", 3),
+    ("Seem nervous when accused.", 2),
+    ("Come across as hiding something.", 2),
+    ("Try to be seen as the odd one out.", 2),
+    ("Look suspicious but never admit anything.", 2),
+    # near misses
+    ("Look for players who vote late.", 1),  # "look for" is not a perception verb
+    ("Your appearance in the debate matters: bid high.", 1),  # "appearance" is not "appear"
+    ("Wolves and villagers both voted for me on day 1.", 1),  # names both factions, contrasts nothing
+    ("Appear wolf-like.", 2),  # a perception verb and one faction: second order only
+])
+def test_tom_order_rules_and_near_misses(lesson: str, order: int) -> None:
+    assert tom_order(lesson) == order
+
+
+@pytest.mark.parametrize(("lesson", "category"), [
+    ("Act wolf-like on day 1.", "wolf_mimicry"),
+    ("Pretend to be a werewolf when pressed.", "wolf_mimicry"),
+    ("Talk like a wolf defending its partner.", "wolf_mimicry"),
+    ("Contradict your own earlier claim.", "inconsistency"),
+    ("Change your vote at the last moment.", "inconsistency"),
+    ("Be erratic in the debate.", "inconsistency"),
+    ("Accuse the Seer loudly.", "aggression"),
+    ("Attack whoever defends the quiet player.", "aggression"),
+    ("Confront anyone who doubts you.", "aggression"),
+    ("Hint that the Doctor is lying.", "subtle_indirection"),
+    ("Deflect blame onto a quiet player.", "subtle_indirection"),
+    ("Shift the suspicion to Ben without naming him.", "subtle_indirection"),
+    ("Stay silent and let them draw their own conclusions.", "passive_provocation"),
+    ("Give vague answers to invite suspicion.", "passive_provocation"),
+    ("Bait the wolves into voting you.", "passive_provocation"),
+    ("Do not look like the Jester.", "anti_jester_tells"),
+    ("Overplaying the guilty act is too obvious.", "anti_jester_tells"),
+    ("Never reveal your win condition.", "anti_jester_tells"),
+    ("Vote against the consensus in the revote.", "vote_manipulation"),
+    ("Join the bandwagon on whoever leads.", "vote_manipulation"),
+    ("Create ambiguity about your role.", "meta_modeling"),
+    ("Let the village decide you are a wolf.", "meta_modeling"),
+    ("Think about what the wolves expect you to do.", "meta_modeling"),
+    ("Ask the Doctor whom they protected.", "questioning"),
+    ("Question every accusation.", "questioning"),
+    ("Challenge the first speaker.", "questioning"),
+])
+def test_each_category_has_its_patterns(lesson: str, category: str) -> None:
+    assert category in categories(lesson)
+
+
+@pytest.mark.parametrize(("lesson", "category"), [
+    ("Watch the wolves' votes.", "wolf_mimicry"),  # naming wolves is not mimicking them
+    ("Be consistent.", "inconsistency"),  # "consistent" without "in-"
+    ("Unquestionably the best opening.", "questioning"),
+    ("Be the last to speak.", "vote_manipulation"),
+    ("Stay calm.", "passive_provocation"),
+    ("Keep your story straight.", "aggression"),
+    ("The Jester must win alone.", "anti_jester_tells"),
+])
+def test_near_misses_do_not_match(lesson: str, category: str) -> None:
+    assert category not in categories(lesson)
+
+
+def test_tags_are_multi_label_and_deterministic() -> None:
+    lesson = TABLE_2[0][0]
+    assert tag(lesson) == tag(lesson)
+    assert {"wolf_mimicry", "subtle_indirection", "vote_manipulation"} <= set(tag(lesson).categories)
+    assert tag("Bid high on day 1.").categories == ()
+
+
+# --------------------------------------------------------------------------- lessons files
+
+
+def test_duplicates_exact_near_and_opposite() -> None:
+    assert is_duplicate("bid HIGH on day 1!", ["Bid high on day 1."])
+    assert is_duplicate("Bid high on day one so you speak first.", ["Bid high on day one to speak first."])
+    assert not is_duplicate("Never vote with the majority on day 1.", ["Vote with the majority on day 1."])
+    assert not is_duplicate("Accuse a quiet player early to look wolf-like.", ["Stay silent early to look wolf-like."])
+
+
+def test_append_skips_duplicates_and_keeps_order(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = lessons_path(tmp_path, "openai/gpt-4.1")
+    first = append_lessons(path, "openai/gpt-4.1", [("to_do", "Bid high on day 1."), ("to_not_do", "Never stay silent.")],
+                           source={"sample": 1})
+    assert [lesson.text for lesson in first] == ["Bid high on day 1.", "Never stay silent."]
+    again = append_lessons(path, "openai/gpt-4.1", [("to_do", "bid high on day 1"), ("winning_tactics", "Look wolf-like."),
+                                                    ("to_do", "look wolf like"), ("bogus", "A list that does not exist.")])
+    assert [lesson.text for lesson in again] == ["Look wolf-like."]
+    stored = read_lessons(path)
+    assert stored is not None and stored.model == "openai/gpt-4.1"
+    assert [lesson.text for lesson in stored.lessons] == ["Bid high on day 1.", "Never stay silent.", "Look wolf-like."]
+    assert stored.lessons[0].source == {"sample": 1}
+
+
+def test_models_never_share_a_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert lessons_path(tmp_path, "a/b") != lessons_path(tmp_path, "a_b")
+    assert lessons_path(tmp_path, "openai/gpt-4.1").name.startswith("openai_gpt-4.1-")
+    path = lessons_path(tmp_path, "a/b")
+    append_lessons(path, "a/b", [("to_do", "Something.")])
+    with pytest.raises(ValueError, match="holds the lessons of"):
+        append_lessons(path, "someone/else", [("to_do", "Other.")])
+
+
+def test_a_damaged_file_is_an_error_and_is_left_alone(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = lessons_path(tmp_path, "m")
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="never overwritten"):
+        append_lessons(path, "m", [("to_do", "Anything.")])
+    assert path.read_text() == "{not json"
+
+
+def _distinct(writer: int, i: int) -> str:
+    return "lesson " + hashlib.sha256(f"{writer}-{i}".encode()).hexdigest()[:32]
+
+
+def _write_many(directory: str, writer: int, count: int) -> None:
+    path = lessons_path(directory, "shared/model")
+    for i in range(count):
+        append_lessons(path, "shared/model", [("to_do", _distinct(writer, i))], source={"writer": writer})
+
+
+def test_concurrent_threads_and_processes_lose_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    writers, count = 4, 12
+    threads = [threading.Thread(target=_write_many, args=(str(tmp_path), w, count)) for w in range(writers)]
+    ctx = multiprocessing.get_context("fork")
+    processes = [ctx.Process(target=_write_many, args=(str(tmp_path), writers + w, count)) for w in range(writers)]
+    for t in (*threads, *processes):
+        t.start()
+    for t in threads:
+        t.join()
+    for p in processes:
+        p.join()
+        assert p.exitcode == 0
+    path = lessons_path(tmp_path, "shared/model")
+    stored = json.loads(path.read_text())  # valid JSON: never half-written
+    texts = [entry["text"] for entry in stored["lessons"]]
+    assert sorted(texts) == sorted(_distinct(w, i) for w in range(2 * writers) for i in range(count))
+    assert not list(tmp_path.glob("*.tmp"))

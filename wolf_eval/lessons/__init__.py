@@ -1,0 +1,1 @@
+"""The Jester's lessons: the per-model lessons files and the deterministic lesson tagger."""

@@ -1,0 +1,143 @@
+"""Per-model lessons files: append-only, deduplicated, atomic, safe under concurrent writers.
+
+One JSON file per model name, so models never read each other's lessons. A write takes an
+exclusive ``flock`` on a sidecar lock file, re-reads the file, appends what is new and replaces
+the file atomically (temporary file, fsync, ``os.replace``): readers never see a half-written
+file and concurrent writers, threads or processes, neither lose nor corrupt entries.
+
+Duplicates: a lesson is skipped when its normalised text (lowercase, punctuation dropped,
+whitespace folded) equals an existing entry's, or when difflib's similarity ratio of the two
+normalised texts is at least ``NEAR_DUPLICATE`` and both say "not" the same way. 0.85 catches the
+same advice re-worded by a word or two ("Bid high on day one to speak first." / "Bid high on day
+one so you speak first." score 0.92), while different tactics that share the game's vocabulary
+score well below it (0.73 for two wolf-like openings). The negation check keeps opposite advice
+apart: "Vote with the majority on day 1." and "Never vote with the majority on day 1." score 0.91.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Any, Literal
+
+from platformdirs import user_data_dir
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+LISTS = ("to_do", "to_not_do", "winning_tactics")
+ListName = Literal["to_do", "to_not_do", "winning_tactics"]
+NEAR_DUPLICATE = 0.85
+
+
+class Lesson(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    list: ListName
+    text: str
+    added_at: str = ""
+    source: dict[str, Any] = {}
+
+
+class LessonsFile(BaseModel):
+    model: str
+    lessons: list[Lesson] = []
+
+
+def default_lessons_dir() -> Path:
+    return Path(user_data_dir("wolf-eval")) / "lessons"
+
+
+def lessons_path(directory: str | Path, model: str) -> Path:
+    """The model's file: a readable slug of its name plus a hash, so distinct names never share a file."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_") or "model"
+    digest = hashlib.sha256(model.encode()).hexdigest()[:8]
+    return Path(directory) / f"{slug}-{digest}.json"
+
+
+def normalise(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+_NEGATIONS = {"not", "no", "never", "don", "dont", "avoid", "without", "stop", "nor", "t"}
+
+
+def _negations(normalised: str) -> set[str]:
+    return {w for w in normalised.split() if w in _NEGATIONS}
+
+
+def is_duplicate(text: str, existing: Iterable[str]) -> bool:
+    mine = normalise(text)
+    for other in existing:
+        theirs = normalise(other)
+        if mine == theirs:
+            return True
+        if _negations(mine) == _negations(theirs) and SequenceMatcher(None, mine, theirs).ratio() >= NEAR_DUPLICATE:
+            return True
+    return False
+
+
+def read_lessons(path: str | Path) -> LessonsFile | None:
+    """The file's lessons, or None when there is no file yet; a damaged file is an error, never a reset."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        return LessonsFile.model_validate_json(path.read_text(encoding="utf-8"))
+    except (ValidationError, ValueError) as err:
+        raise ValueError(f"{path} is not a wolf-eval lessons file ({err}); fix or move it, it is never overwritten") from err
+
+
+@contextmanager
+def _locked(path: Path):  # type: ignore[no-untyped-def]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".lock"), "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _write_atomic(path: Path, content: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(content)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def append_lessons(path: str | Path, model: str, candidates: Iterable[tuple[str, str]],
+                   source: dict[str, Any] | None = None) -> list[Lesson]:
+    """Append the (list, text) candidates that are new; returns the lessons actually added."""
+    path = Path(path)
+    with _locked(path):
+        current = read_lessons(path) or LessonsFile(model=model)
+        if current.model != model:
+            raise ValueError(f"{path} holds the lessons of {current.model!r}, not {model!r}")
+        texts = [lesson.text for lesson in current.lessons]
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        added: list[Lesson] = []
+        for list_name, text in candidates:
+            text = " ".join(text.split())
+            if list_name not in LISTS or not text or is_duplicate(text, texts):
+                continue
+            lesson = Lesson(list=list_name, text=text, added_at=now, source=source or {})  # type: ignore[arg-type]
+            added.append(lesson)
+            texts.append(text)
+        if added:
+            updated = LessonsFile(model=model, lessons=[*current.lessons, *added])
+            _write_atomic(path, json.dumps(updated.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n")
+        return added
