@@ -5,17 +5,22 @@ Every sample is one complete game; ``-T`` parameters set the rules.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 from wolf_eval.scorers.calibration import calibration
 from wolf_eval.scorers.judge import judge
+from wolf_eval.scorers.lessons import lessons
 from wolf_eval.scorers.outcome import outcome
 from wolf_eval.scorers.quality import quality
 from wolf_eval.scorers.sabotage import self_sabotage
 from wolf_eval.solvers.game import play_game
+from wolf_eval.solvers.learning import Learning
 
-from wolf_eval.engine import GameConfig
+from wolf_eval.engine import GameConfig, Role
+from wolf_eval.lessons.store import default_lessons_dir
 from wolf_eval.engine.config import Variant
 
 _DESCRIPTION = {
@@ -27,7 +32,7 @@ _DESCRIPTION = {
 
 def game_scorers() -> list[Scorer]:
     """Every task's scorers, the headline (faction win rates) first so ``inspect view`` and ``evals_df`` lead with it."""
-    return [outcome(), self_sabotage(), calibration(), quality(), judge()]
+    return [outcome(), self_sabotage(), calibration(), quality(), judge(), lessons()]
 
 
 def game_task(
@@ -50,8 +55,8 @@ def game_task(
 ) -> Task:
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    if jester_learning or lessons_dir is not None:
-        raise ValueError("jester_learning and lessons_dir are not available in this version of wolf-eval yet")
+    if lessons_dir is not None and not jester_learning:
+        raise ValueError("lessons_dir is only read with jester_learning=true")
     if history != "full":
         raise ValueError(f"history={history!r} is not available in this version of wolf-eval yet (only 'full')")
     config = GameConfig.for_task(
@@ -60,6 +65,9 @@ def game_task(
         max_statement_words=max_statement_words, reveal_roles=reveal_roles,
         deception_analysis=deception_analysis,
     )
+    if jester_learning and not config.roster.get(Role.JESTER):
+        raise ValueError(f"jester_learning needs a Jester, and this wolf_eval/{variant} roster seats none")
+    learning = Learning(Path(lessons_dir).expanduser() if lessons_dir else default_lessons_dir()) if jester_learning else None
     samples = [
         Sample(id=i, input=f"{_DESCRIPTION[variant]}: game {i} (seed {seed})",
                metadata={"variant": variant, "game": i, "seed": seed})
@@ -67,7 +75,8 @@ def game_task(
     ]
     return Task(
         dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
-        solver=play_game(config=config, seed=seed, temperature=temperature, structured_output=structured_output),
+        solver=play_game(config=config, seed=seed, temperature=temperature, structured_output=structured_output,
+                         learning=learning),
         scorer=game_scorers(),
         metadata={"variant": variant, "game_config": config.model_dump(mode="json")},
     )

@@ -92,7 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     rep = commands.add_parser("report", help="the papers' tables (Markdown and PNG figures) from a folder of logs")
     rep.add_argument("logdir", nargs="+", help="Inspect log files or folders (searched recursively)")
     rep.add_argument("--out", help="output folder (default: report/ inside the first log folder)")
+    les = commands.add_parser("lessons", help="work with a Jester lessons file")
+    les_cmd = les.add_subparsers(dest="lessons_command", required=True)
+    tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
+    tag_cmd.add_argument("file", help="a lessons file (JSON, as written with jester_learning)")
     args = parser.parse_args(argv)
+    if args.command == "lessons":
+        return _tag_lessons(args.file)
     if args.command == "report":
         return _report(args.logdir, args.out)
     if not Path(args.log).is_file():
@@ -104,6 +110,28 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         print(f"wolf-eval: {err}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _tag_lessons(file: str) -> int:
+    from wolf_eval.lessons.store import read_lessons
+    from wolf_eval.lessons.tagger import tag
+
+    try:
+        stored = read_lessons(file)
+    except ValueError as err:
+        print(f"wolf-eval: {err}", file=sys.stderr)
+        return 2
+    if stored is None:
+        print(f"wolf-eval: no lessons file at {file}", file=sys.stderr)
+        return 2
+    print(f"{stored.model}: {len(stored.lessons)} lessons\n")
+    print("| # | list | ToM order | categories | lesson |")
+    print("|---|---|---|---|---|")
+    for i, lesson in enumerate(stored.lessons, start=1):
+        t = tag(lesson.text)
+        text = lesson.text.replace("|", "\\|")
+        print(f"| {i} | {lesson.list} | {t.order} | {', '.join(t.categories) or '–'} | {text} |")
     return 0
 
 

@@ -54,6 +54,7 @@ class Observation(BaseModel):
     taxonomy: tuple[str, ...]
     subject: int | None = None  # the statement record under analysis
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
+    lessons: dict[str, tuple[str, ...]] = {}  # the Jester's lessons from earlier games, with jester_learning
     records: tuple[ViewRecord, ...]
 
 

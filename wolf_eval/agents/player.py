@@ -6,7 +6,7 @@ rules' fallback, recorded with the raw output and the reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
@@ -84,10 +84,13 @@ class Agent:
     seats: dict[str, Seat]
     structured_output: bool = True
     calls: int = 0
+    jester_lessons: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     async def decide(self, state: GameState, request: Request) -> Decision:
         seat = self.seats[request.seat]
         obs = observe(state, request)
+        if self.jester_lessons and seat.role is Role.JESTER:
+            obs = obs.model_copy(update={"lessons": self.jester_lessons})
         config = GenerateConfig(
             temperature=seat.temperature,
             seed=call_seed(state.seed, request),

@@ -86,7 +86,21 @@ def system_prompt(obs: Observation) -> str:
         jester_warning=_JESTER_WARNING if has_jester else "",
         jester_warning_wolf=_JESTER_WARNING_WOLF if has_jester else "",
     )
-    return f"{rules.strip()}\n\n{character}\n\nYou are {obs.seat}. {role.strip()}"
+    return f"{rules.strip()}\n\n{character}\n\nYou are {obs.seat}. {role.strip()}{_lessons_block(obs)}"
+
+
+_LIST_TITLES = {"to_do": "To do", "to_not_do": "Not to do", "winning_tactics": "Tactics that won"}
+
+
+def _lessons_block(obs: Observation) -> str:
+    """The Jester's accumulated lessons (jester_learning): its own notes from earlier games."""
+    if not obs.lessons:
+        return ""
+    parts = ["\n\nLessons you wrote after your earlier games as the Jester (your own notes; weigh them yourself):"]
+    for name, items in obs.lessons.items():
+        parts.append(f"{_LIST_TITLES.get(name, name)}:")
+        parts += [f"- {quote(item)}" for item in items]
+    return "\n".join(parts)
 
 
 def render_record(r: ViewRecord) -> str:
@@ -148,6 +162,8 @@ def instruction(obs: Observation) -> str:
     }
     if action in ("self_analysis", "peer_analysis"):
         values.update(_analysis_values(obs))
+    if action == "lessons":
+        return template("action_lessons").template.strip()
     alive = f"Alive now ({len(obs.alive)}): {', '.join(obs.alive)}."
     if obs.phase != "night":
         alive += f" An exile needs {len(obs.alive) // 2 + 1} votes."

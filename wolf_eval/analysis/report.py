@@ -42,9 +42,12 @@ FACTIONS = ("villagers", "werewolves", "jester", "draw")
 ROLES = ("villager", "werewolf", "seer", "doctor", "jester")
 CATEGORIES = ("W", "A", "B", "C", "D", "X")
 TASK_ORDER = {"wolf": 0, "triadic": 1, "dyadic": 2}
-NOT_A_CONDITION = ("games", "seed")
+NOT_A_CONDITION = ("games", "seed", "lessons_dir")  # lessons_dir is where lessons are kept, not how games are played
 CELL = ["model", "task", "condition"]
-SCORERS = ("outcome", "self_sabotage", "calibration", "quality", "judge")
+SCORERS = ("outcome", "self_sabotage", "calibration", "quality", "judge", "lessons")
+LESSON_CATEGORIES = ("wolf_mimicry", "inconsistency", "aggression", "subtle_indirection", "passive_provocation",
+                     "anti_jester_tells", "vote_manipulation", "meta_modeling", "questioning")
+CURVE_BLOCK = 5
 POSITION_BIN = 5
 PREDICTORS = {
     "voted_jester": "Wolf voted Jester, day-1 first ballot",
@@ -55,6 +58,7 @@ PREDICTORS = {
 }
 STATE_KEY = "GameRecord:state"
 SEAT_MODELS_KEY = "GameRecord:seat_models"
+LEARNING_STEP_KEY = "GameRecord:learning_step"
 #: Eval-level sampling settings that change how models play, so they split cells like task parameters do.
 GENERATE_CONDITIONS = ("temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens")
 
@@ -146,6 +150,7 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
         row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
         row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
         seat_models = store.get(SEAT_MODELS_KEY) or {}
+        row["learning_step"] = store.get(LEARNING_STEP_KEY)
         row["fallbacks"] = [(seat_models.get(r.actor or "", "?"), r.data.get("action", "?"))
                             for r in game.records if r.kind == "fallback"]
         for scorer in SCORERS:
@@ -183,7 +188,10 @@ def _ordered(games: pd.DataFrame) -> pd.DataFrame:
     games["task_rank"] = games["task"].map(TASK_ORDER).fillna(len(TASK_ORDER))
     games["epoch"] = games["epoch"].astype(int)
     games["game_no"] = pd.to_numeric(games["id"], errors="coerce")
-    games = games.sort_values(["task_rank", "task", "model", "condition", "created", "epoch", "game_no", "id"])
+    # a learning run's games were played one after another: its steps are the play order
+    games["play_order"] = pd.to_numeric(games["learning_step"], errors="coerce")
+    games = games.sort_values(["task_rank", "task", "model", "condition", "created", "play_order", "epoch", "game_no",
+                               "id"])
     return games.drop(columns=["task_rank"]).reset_index(drop=True)
 
 
@@ -418,6 +426,44 @@ def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per learning cell: lessons added, their shares by ToM order and by strategy category."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        if "lessons.lessons_added" not in df or df["lessons.lessons_added"].isna().all():
+            continue
+        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {
+            "games": int(df["lessons.lessons_added"].notna().sum()),
+            "added": _sum(df, "lessons.lessons_added"),
+            "per_game": _mean(df, "lessons.lessons_added"),
+        }
+        for o in (1, 2, 3):
+            row[f"order_{o}"] = _ratio(df, f"lessons.order_{o}", "lessons.lessons_added")
+        for c in LESSON_CATEGORIES:
+            row[c] = _ratio(df, f"lessons.category_{c}", "lessons.lessons_added")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell with a Jester: its win rate over consecutive blocks of games in play order, and cumulatively."""
+    rows = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        if df["outcome.jester"].isna().all():
+            continue
+        wins = df["outcome.jester"].astype(float).tolist()
+        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(wins), "cumulative": [
+            sum(wins[: i + 1]) / (i + 1) for i in range(len(wins))]}
+        for start in range(0, len(wins), CURVE_BLOCK):
+            block = wins[start:start + CURVE_BLOCK]
+            label = f"games {start + 1}–{start + len(block)}" if len(block) > 1 else f"game {start + 1}"
+            row[label] = sum(block) / len(block)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def judge(games: pd.DataFrame) -> pd.DataFrame:
     """Per judged cell: the share of each true role's players the judge named correctly."""
     rows = []
@@ -500,7 +546,7 @@ def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
         "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(st),
         "suspicion_by_day": suspicion_by(st, "day"), "suspicion_by_position": suspicion_by(st, "position"),
         "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g),
-        "fallbacks": fallbacks(g), "judge": judge(g),
+        "fallbacks": fallbacks(g), "judge": judge(g), "lessons": lesson_table(g), "learning_curve": learning_curve(g),
     }
 
 
@@ -601,7 +647,25 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
                 _render(tables["judge"], [("Games", "games", str), *((r.capitalize(), r, _r2) for r in ROLES),
                                           ("All", "all", _r2), ("Unreadable", "unreadable", _r2)]), ""]
 
-    out += ["## Jester lessons", "", "_No lessons in these logs (played without `jester_learning`)._", ""]
+    out += ["## Jester lessons", ""]
+    if tables["lessons"].empty:
+        out += ["_No lessons in these logs (played without `jester_learning`)._", ""]
+    else:
+        out += ["Lessons the Jester's model added, tagged by `wolf_eval.lessons.tagger`: share by theory-of-mind order "
+                "(3rd: an explicit cross-faction contrast; 2nd: a perception verb; 1st: neither), then by strategy "
+                "category (multi-label, so categories need not sum to 1).", "",
+                _render(tables["lessons"], [("Games", "games", str), ("Added", "added", _n0),
+                                            ("Per game", "per_game", lambda v: _num(v, 1)),
+                                            ("1st", "order_1", _r2), ("2nd", "order_2", _r2), ("3rd", "order_3", _r2)]),
+                "",
+                _render(tables["lessons"], [(c, c, _r2) for c in LESSON_CATEGORIES]), ""]
+    curve = tables["learning_curve"]
+    out += ["## Learning curve", "", "The Jester's win rate over consecutive blocks of five games, in play order "
+            "(a learning run's games are played one after another).", ""]
+    cols = [c for c in curve.columns if c.startswith(("games ", "game "))] if not curve.empty else []
+    out += [_render(curve, [("Games", "games", str)] + [(c.capitalize(), c, _r2) for c in cols]), ""]
+    if "learning_curve.png" in figures:
+        out += ["![Cumulative Jester win rate](learning_curve.png)", ""]
     return "\n".join(out)
 
 
@@ -682,6 +746,21 @@ def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
         fig.savefig(out / "suspicion_by_day.png", dpi=110)
         plt.close(fig)
         written.append("suspicion_by_day.png")
+    curve = tables.get("learning_curve")
+    if curve is not None and not curve.empty:
+        fig, ax = plt.subplots(figsize=(6.5, 3.8))
+        for r in curve.to_dict("records"):
+            label = f"{r['model']} · {r['task']}" + ("" if r["condition"] == "default" else f" · {r['condition']}")
+            ax.plot(range(1, len(r["cumulative"]) + 1), r["cumulative"], marker=".", label=label)
+        ax.set_xlabel("game (play order)")
+        ax.set_ylabel("cumulative Jester win rate")
+        ax.set_ylim(0, 1)
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(out / "learning_curve.png", dpi=110)
+        plt.close(fig)
+        written.append("learning_curve.png")
     return written
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from wolf_eval.agents.observation import Observation
 from wolf_eval.engine import Role
+from wolf_eval.providers.lessons import jester_lessons
 from wolf_eval.providers.reading import JESTER_TELLS, WOLF_TELLS, Reading, count_tells, read
 
 Reply = dict[str, Any]
@@ -247,6 +248,8 @@ def _peer_analysis(rd: Reading, style: str, rng: Random) -> Reply:
 
 def scripted(style: str) -> Policy:
     def policy(obs: Observation, rng: Random) -> Reply:
+        if obs.action == "lessons":
+            return jester_lessons(obs, style, rng)
         rd = read(obs)
         action = obs.action
         if action == "self_analysis":
@@ -275,6 +278,8 @@ _RANDOM_LINES = (
 
 
 def random_policy(obs: Observation, rng: Random) -> Reply:
+    if obs.action == "lessons":
+        return jester_lessons(obs, "random", rng)
     if obs.action == "self_analysis":
         return _self_analysis(read(obs), rng)
     if obs.action == "peer_analysis":
