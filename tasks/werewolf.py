@@ -65,7 +65,7 @@ def game_task(
         max_statement_words=max_statement_words, reveal_roles=reveal_roles,
         deception_analysis=deception_analysis,
     )
-    if jester_learning and not config.roster.get(Role.JESTER):
+    if jester_learning and (config.jester_as_villager or not config.roster.get(Role.JESTER)):
         raise ValueError(f"jester_learning needs a Jester, and this wolf_eval/{variant} roster seats none")
     learning = Learning(Path(lessons_dir).expanduser() if lessons_dir else default_lessons_dir()) if jester_learning else None
     samples = [

@@ -192,7 +192,7 @@ def test_provider_overflow_fails_the_game_instead_of_scoring_it(tmp_path, fast_a
 
 
 @pytest.mark.parametrize("task,args,message", [
-    ("triadic", {"jester_learning": True}, "jester_learning"),
+    ("wolf", {"jester_learning": True}, "needs a Jester"),
     ("triadic", {"history": "compact"}, "history"),
     ("wolf", {"max_explanation_turns": 3}, "does not apply"),
 ])

@@ -1,0 +1,172 @@
+"""The Jester learning loop: games in order, one lessons call each, lessons read by the next game."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from helpers import run, scripted_model, store_field
+from inspect_ai.log import EvalLog, resolve_sample_attachments
+
+from wolf_eval.agents.learning import parse_lessons
+from wolf_eval.agents.parse import InvalidReply
+from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.cli import main
+from wolf_eval.lessons.store import lessons_path, read_lessons
+
+ARGS = {"max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "deception_analysis": False}
+
+
+def jester_calls(log: EvalLog, sample) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """(action, system prompt) of every model call made for the sample's Jester seat."""
+    calls = []
+    for event in resolve_sample_attachments(sample).events:
+        if event.event != "model":
+            continue
+        meta = next((m.metadata[METADATA_KEY] for m in event.input if m.metadata and METADATA_KEY in m.metadata), None)
+        if meta and meta["role"] == "jester":
+            calls.append((meta["action"], event.input[0].text))
+    return calls
+
+
+@pytest.fixture(scope="module")
+def learning_run(tmp_path_factory):  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("learning")
+    log = run("triadic", "wolfbot/cue", folder / "logs",
+              task_args={"games": 4, "jester_learning": True, "lessons_dir": str(folder / "lessons"), **ARGS})
+    return log, folder / "lessons"
+
+
+def by_step(log: EvalLog):  # type: ignore[no-untyped-def]
+    return sorted(log.samples, key=lambda s: store_field(s, "learning_step"))
+
+
+def test_games_run_in_order_and_each_reads_all_earlier_lessons(learning_run) -> None:  # type: ignore[no-untyped-def]
+    log, _ = learning_run
+    assert log.status == "success"
+    samples = by_step(log)
+    assert [store_field(s, "learning_step") for s in samples] == [1, 2, 3, 4]
+    added_so_far: list[str] = []
+    for sample in samples:
+        assert [x["text"] for x in store_field(sample, "lessons_read")] == added_so_far
+        added_so_far += [x["text"] for x in store_field(sample, "lessons_added")]
+    assert store_field(samples[0], "lessons_added"), "the first game taught something"
+
+
+def test_the_file_holds_every_added_lesson_once(learning_run) -> None:  # type: ignore[no-untyped-def]
+    log, folder = learning_run
+    stored = read_lessons(lessons_path(folder, "wolfbot/cue"))
+    assert stored is not None
+    added = [x["text"] for s in by_step(log) for x in store_field(s, "lessons_added")]
+    assert [x.text for x in stored.lessons] == added
+    assert len(set(added)) == len(added)
+    assert {x.source["sample"] for x in stored.lessons} <= {s.id for s in log.samples}
+
+
+def test_one_lessons_call_per_game_and_the_jester_prompt_carries_the_lessons(learning_run) -> None:  # type: ignore[no-untyped-def]
+    log, _ = learning_run
+    for sample in by_step(log):
+        calls = jester_calls(log, sample)
+        assert [a for a, _ in calls].count("lessons") == 1
+        assert calls[-1][0] == "lessons"
+        read = [x["text"] for x in store_field(sample, "lessons_read")]
+        for _, system in calls:
+            if read:
+                assert "Lessons you wrote after your earlier games as the Jester" in system
+                assert all(json.dumps(text) in system for text in read)
+            else:
+                assert "Lessons you wrote" not in system
+
+
+def test_lesson_scores_count_what_was_added(learning_run) -> None:  # type: ignore[no-untyped-def]
+    log, _ = learning_run
+    total = 0
+    for sample in log.samples:
+        value = sample.scores["lessons"].value
+        added = store_field(sample, "lessons_added")
+        assert value["lessons_added"] == len(added)
+        assert value["lessons_read"] == len(store_field(sample, "lessons_read"))
+        assert sum(value[f"order_{o}"] for o in (1, 2, 3)) == len(added)
+        total += len(added)
+    metrics = next(s for s in log.results.scores if s.name == "lessons").metrics
+    assert metrics["added_per_game"].value == pytest.approx(total / len(log.samples))
+
+
+def test_without_learning_there_is_no_lessons_call_and_no_lessons_block(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 3, **ARGS})
+    seen = 0
+    for sample in log.samples:
+        calls = jester_calls(log, sample)  # none when the Jester dies on night 1
+        seen += len(calls)
+        assert all(a != "lessons" and "Lessons you wrote" not in s for a, s in calls)
+        assert all(math.isnan(v) for v in sample.scores["lessons"].value.values())
+        assert store_field(sample, "lessons_file") is None
+    assert seen > 0
+
+
+def test_an_unreadable_lessons_reply_adds_nothing_and_is_recorded(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def garble(obs, content):  # type: ignore[no-untyped-def]
+        return "I learned a lot, thanks!" if obs.action == "lessons" else content
+
+    log = run("triadic", scripted_model(garble), tmp_path / "logs",
+              task_args={"games": 1, "jester_learning": True, "lessons_dir": str(tmp_path / "lessons"), **ARGS})
+    assert log.status == "success"
+    [sample] = log.samples
+    assert store_field(sample, "lessons_added") == []
+    assert "unreadable lessons reply" in store_field(sample, "lessons_problem")
+    assert store_field(sample, "lessons_reply") == "I learned a lot, thanks!"
+    assert sample.scores["lessons"].value["lessons_added"] == 0
+
+
+@pytest.mark.parametrize(("task", "args", "message"), [
+    ("wolf", {"jester_learning": True}, "needs a Jester"),
+    ("dyadic", {"jester_learning": True}, "needs a Jester"),
+    ("triadic", {"lessons_dir": "/tmp/x"}, "only read with jester_learning"),
+])
+def test_learning_settings_that_cannot_work_are_refused(tmp_path, task, args, message) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(Exception, match=message):
+        run(task, "wolfbot/cue", tmp_path, task_args={"games": 1, **args})
+
+
+def test_lessons_replies_are_read_defensively() -> None:
+    assert parse_lessons('{"to_do": ["Bid high."], "to_not_do": [], "winning_tactics": "Look wolf-like."}') == [
+        ("to_do", "Bid high."), ("winning_tactics", "Look wolf-like.")]
+    assert parse_lessons('```json\n{"To Do": ["  Speak   first. "], "notes": "x"}\n```') == [("to_do", "Speak first.")]
+    assert parse_lessons('{"to_do": [], "to_not_do": [], "winning_tactics": []}') == []
+    for bad in ("nothing new", '{"to_do": {"a": 1}}'):
+        with pytest.raises(InvalidReply):
+            parse_lessons(bad)
+
+
+def test_cli_tags_a_lessons_file(learning_run, capsys) -> None:  # type: ignore[no-untyped-def]
+    _, folder = learning_run
+    path = lessons_path(folder, "wolfbot/cue")
+    assert main(["lessons", "tag", str(path)]) == 0
+    out = capsys.readouterr().out
+    stored = read_lessons(path)
+    assert stored is not None and out.startswith(f"wolfbot/cue: {len(stored.lessons)} lessons")
+    assert "| 1 | " in out and "| ToM order |" in out
+    assert main(["lessons", "tag", str(folder / "missing.json")]) == 2
+
+
+def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from wolf_eval.analysis import report
+
+    log, _ = learning_run
+    tables = report.build(report.load(log.location))
+    [row] = tables["lessons"].to_dict("records")
+    added = [x for s in log.samples for x in store_field(s, "lessons_added")]
+    assert row["condition"] == "deception_analysis=false, jester_learning=true, max_days=3, max_debate_turns=3, max_explanation_turns=2"
+    assert row["added"] == len(added) and row["games"] == 4
+    for o in (1, 2, 3):
+        assert row[f"order_{o}"] == pytest.approx(sum(x["order"] == o for x in added) / len(added))
+    assert row["vote_manipulation"] == pytest.approx(sum("vote_manipulation" in x["categories"] for x in added) / len(added))
+    [curve] = tables["learning_curve"].to_dict("records")
+    wins = [s.scores["outcome"].value["jester"] for s in by_step(log)]  # play order is the learning order
+    assert curve["cumulative"] == pytest.approx([sum(wins[: i + 1]) / (i + 1) for i in range(4)])
+    assert curve["games 1–4"] == pytest.approx(sum(wins) / 4)
+    report.write_report(log.location, tmp_path)
+    text = (tmp_path / "report.md").read_text()
+    assert "## Jester lessons" in text and "No lessons in these logs" not in text
+    assert (tmp_path / "learning_curve.png").exists()
