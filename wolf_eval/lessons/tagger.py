@@ -16,55 +16,81 @@ from dataclasses import dataclass
 _W = r"(?:were)?wol(?:f|ves)"  # wolf, wolves, werewolf, werewolves
 _VILLAGE = r"(?:villagers?|village|innocents?|town)"
 
-CATEGORIES: dict[str, tuple[str, ...]] = {
-    # Passing as a Werewolf: the cue-ambiguity exploit (look like the faction whose exile the village wants).
-    "wolf_mimicry": (
-        rf"\b{_W}[- ]?(?:like|ish)\b",
-        rf"\b(?:like|as) (?:a |an |the )?{_W}\b",
-        r"\bmimic", r"\bimpersonat", r"\bpose as\b",
-        rf"\b(?:claim|pretend)\w* (?:to be )?(?:a |the )?{_W}\b",
+@dataclass(frozen=True)
+class Category:
+    """A strategy category: what it means (its docstring) and the patterns that find it."""
+
+    doc: str
+    patterns: tuple[str, ...]
+
+
+CATEGORIES: dict[str, Category] = {
+    "wolf_mimicry": Category(
+        "Passing as a Werewolf: the cue-ambiguity exploit (look like the faction whose exile the village wants).",
+        (
+            rf"\b{_W}[- ]?(?:like|ish)\b",
+            rf"\b(?:like|as) (?:a |an |the )?{_W}\b",
+            r"\bmimic", r"\bimpersonat", r"\bpose as\b",
+            rf"\b(?:claim|pretend)\w* (?:to be )?(?:a |the )?{_W}\b",
+        ),
     ),
-    # Saying one thing and then another: erratic, contradictory or unpredictable play.
-    "inconsistency": (
-        r"\binconsisten", r"\bcontradict", r"\berratic", r"\bflip[- ]?flop", r"\bunpredictab",
-        r"\bmixed signals\b", r"\bchang\w* (?:my |your |one'?s )?(?:story|vote|position|mind|stance)",
+    "inconsistency": Category(
+        "Saying one thing and then another: erratic, contradictory or unpredictable play.",
+        (
+            r"\binconsisten", r"\bcontradict", r"\berratic", r"\bflip[- ]?flop", r"\bunpredictab",
+            r"\bmixed signals\b", r"\bchang\w* (?:my |your |one'?s )?(?:story|vote|position|mind|stance)",
+        ),
     ),
-    # Pressing others openly: accusing, attacking, confronting.
-    "aggression": (
-        r"\baggress", r"\baccus", r"\battack", r"\bhostil", r"\bconfront", r"\bforceful", r"\bantagoni",
+    "aggression": Category(
+        "Pressing others openly: accusing, attacking, confronting.",
+        (
+            r"\baggress", r"\baccus", r"\battack", r"\bhostil", r"\bconfront", r"\bforceful", r"\bantagoni",
+        ),
     ),
-    # Moving suspicion without owning the move: hints, deflection, redirection.
-    "subtle_indirection": (
-        r"\bsubtl", r"\bindirect", r"\bredirect", r"\bdeflect", r"\bhint", r"\binsinuat",
-        r"\bshift\w* (?:the )?(?:suspicion|attention|focus|blame)",
+    "subtle_indirection": Category(
+        "Moving suspicion without owning the move: hints, deflection, redirection.",
+        (
+            r"\bsubtl", r"\bindirect", r"\bredirect", r"\bdeflect", r"\bhint", r"\binsinuat",
+            r"\bshift\w* (?:the )?(?:suspicion|attention|focus|blame)",
+        ),
     ),
-    # Inviting the exile by doing little: baiting, staying vague or silent, drawing suspicion onto oneself.
-    "passive_provocation": (
-        r"\bprovo(?:k|c)", r"\bbait", r"\bpassiv", r"\bevasive", r"\bvague",
-        r"\b(?:invite|draw|attract)\w* (?:\w+ ){0,2}(?:suspicion|votes?|attention)",
-        r"\bstay\w* (?:quiet|silent)",
+    "passive_provocation": Category(
+        "Inviting the exile by doing little: baiting, staying vague or silent, drawing suspicion onto oneself.",
+        (
+            r"\bprovo(?:k|c)", r"\bbait", r"\bpassiv", r"\bevasive", r"\bvague",
+            r"\b(?:invite|draw|attract)\w* (?:\w+ ){0,2}(?:suspicion|votes?|attention)",
+            r"\bstay\w* (?:quiet|silent)",
+        ),
     ),
-    # Hiding what gives a Jester away: not looking like the Jester, not overplaying the part.
-    "anti_jester_tells": (
-        r"\bjester[- ]?like\b", r"\btoo obvious", r"\bover-?(?:do|doing|play|playing|act|acting)\b",
-        r"\b(?:give away|reveal|expose|hide|conceal|mask)\w* (?:my |the |your )?(?:role|identity|goal|win condition)",
-        r"\b(?:look|seem|appear|be seen as|read as)\w* (?:like )?(?:the |a )?jester\b",
+    "anti_jester_tells": Category(
+        "Hiding what gives a Jester away: not looking like the Jester, not overplaying the part.",
+        (
+            r"\bjester[- ]?like\b", r"\btoo obvious", r"\bover-?(?:do|doing|play|playing|act|acting)\b",
+            r"\b(?:give away|reveal|expose|hide|conceal|mask)\w* (?:my |the |your )?(?:role|identity|goal|win condition)",
+            r"\b(?:look|seem|appear|be seen as|read as)\w* (?:like )?(?:the |a )?jester\b",
+        ),
     ),
-    # Steering ballots: whom to vote for, when, and with or against the majority.
-    "vote_manipulation": (
-        r"\b(?:re)?vot(?:e|es|ed|ing)\b", r"\bballot", r"\bbandwagon", r"\bmajority\b",
+    "vote_manipulation": Category(
+        "Steering ballots: whom to vote for, when, and with or against the majority.",
+        (
+            r"\b(?:re)?vot(?:e|es|ed|ing)\b", r"\bballot", r"\bbandwagon", r"\bmajority\b",
+        ),
     ),
-    # Modelling what the others believe: perceptions, ambiguity, letting the group reach a conclusion.
-    "meta_modeling": (
-        r"\bambigu", r"\bconfus", r"\buncertain", r"\b(?:perception|reputation|narrative)s?\b",
-        r"\bwhat (?:the )?(?:others|they|players|villagers|wolves) (?:think|believe|expect|suspect)",
-        r"\b(?:make|let|get)\w* (?:them|others|players|the group|the village|everyone) (?:think|believe|decide|conclude|label)",
-        r"\bgauge\b", r"\bread\w* (?:the room|reactions|players)",
+    "meta_modeling": Category(
+        "Modelling what the others believe: perceptions, ambiguity, letting the group reach a conclusion.",
+        (
+            r"\bambigu", r"\bconfus", r"\buncertain", r"\b(?:perception|reputation|narrative)s?\b",
+            r"\bwhat (?:the )?(?:others|they|players|villagers|wolves) (?:think|believe|expect|suspect)",
+            r"\b(?:make|let|get)\w* (?:them|others|players|the group|the village|everyone) (?:think|believe|decide|conclude|label)",
+            r"\bgauge\b", r"\bread\w* (?:the room|reactions|players)",
+        ),
     ),
-    # Asking: questions, probing, challenging others to explain themselves.
-    "questioning": (
-        r"\bquestion(?:s|ing|ed)?\b", r"\bask(?:s|ing|ed)?\b", r"\binterrogat", r"\bprob(?:e|es|ing)\b",
-        r"\bchalleng",
+    "questioning": Category(
+        "Asking: questions, probing, challenging others to explain themselves.",
+        (
+            r"\bquestion(?:s|ing|ed)?\b", r"\bask(?:s|ing|ed)?\b", r"\binterrogat", r"\bprob(?:e|es|ing)\b",
+            r"\bchalleng",
+        ),
     ),
 }
 
@@ -89,7 +115,7 @@ SECOND_ORDER: tuple[str, ...] = (
     r"\bcom(?:e|es|ing) across\b",
 )
 
-_CATEGORY_RE = {name: [re.compile(p) for p in patterns] for name, patterns in CATEGORIES.items()}
+_CATEGORY_RE = {name: [re.compile(p) for p in c.patterns] for name, c in CATEGORIES.items()}
 _THIRD_RE = [re.compile(p) for p in THIRD_ORDER]
 _SECOND_RE = [re.compile(p) for p in SECOND_ORDER]
 
