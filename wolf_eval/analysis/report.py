@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -230,54 +230,45 @@ def _mean(df: pd.DataFrame, col: str) -> float:
 # --------------------------------------------------------------------------- tables
 
 
+def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dict[str, Any]]]) -> pd.DataFrame:
+    """One table from each cell's rows, every row led by its cell's model, task and condition."""
+    return pd.DataFrame([dict(zip(CELL, cell, strict=True)) | row
+                         for cell in cells(games) for row in rows_of(_cell(games, cell))])
+
+
 def win_rates(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: games, each faction's win rate with its Wilson 95% interval, mean days."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
-        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(df)}
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        row: dict[str, Any] = {"games": len(df)}
         for f in FACTIONS:
             vals = df[f"outcome.{f}"].dropna()
             rate, low, high = wilson(float(vals.sum()), len(vals)) if len(vals) else (math.nan,) * 3
             row.update({f: rate, f"{f}_low": low, f"{f}_high": high, f"{f}_wins": float(vals.sum()) if len(vals) else math.nan})
         row["days"] = _mean(df, "outcome.days")
-        rows.append(row)
-    return pd.DataFrame(rows)
+        yield row
+
+    return per_cell(games, rows)
 
 
 def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: how the wolf side's games ended (W won; A/B self-sabotage; C village exiled the Jester; D; X)."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
-        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(df)}
-        for c in CATEGORIES:
-            row[c] = _sum(df, f"self_sabotage.{c}")
-        rows.append(row)
-    return pd.DataFrame(rows)
+    return per_cell(games, lambda df: [{"games": len(df)} | {c: _sum(df, f"self_sabotage.{c}") for c in CATEGORIES}])
 
 
 def coordination(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, over games whose day 1 had a ballot with two or more wolves voting."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         df = df[df["feature.d1_ballot"] == 1.0]
-        rows.append(dict(zip(CELL, cell, strict=True)) | {
-            "games": len(df),
-            "unanimous": _mean(df, "feature.unanimous"),
-            "voted_jester": _mean(df, "feature.voted_jester"),
-            "voted_partner": _mean(df, "feature.voted_partner"),
-            "wolves_won": _mean(df, "outcome.werewolves"),
-        })
-    return pd.DataFrame(rows)
+        yield {"games": len(df), "unanimous": _mean(df, "feature.unanimous"),
+               "voted_jester": _mean(df, "feature.voted_jester"), "voted_partner": _mean(df, "feature.voted_partner"),
+               "wolves_won": _mean(df, "outcome.werewolves")}
+
+    return per_cell(games, rows)
 
 
 def calibration(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and speaker role: self-rate, observer rate, gap, detection accuracy and F1, suspicion."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for r in ROLES:
             said = _sum(df, f"calibration.{r}_statements")
             if math.isnan(said) or not said:
@@ -286,30 +277,30 @@ def calibration(games: pd.DataFrame) -> pd.DataFrame:
             observer = _ratio(df, f"calibration.{r}_flag_share", f"calibration.{r}_observed")
             tp, fp, fn, tn = (_sum(df, f"calibration.{r}_{c}") for c in ("tp", "fp", "fn", "tn"))
             total = tp + fp + fn + tn
-            rows.append(dict(zip(CELL, cell, strict=True)) | {
+            yield {
                 "role": r, "statements": said, "self_rate": self_rate, "observer_rate": observer,
                 "gap": observer - self_rate, "accuracy": (tp + tn) / total if total else math.nan,
                 "f1": 2 * tp / (2 * tp + fp + fn) if (2 * tp + fp + fn) else math.nan,
                 "suspicion": _ratio(df, f"calibration.{r}_suspicion_sum", f"calibration.{r}_suspicion_n"),
-            })
-    return pd.DataFrame(rows)
+            }
+
+    return per_cell(games, rows)
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: every observer deception flag binned by its confidence, with the speaker-agreed hit rate."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for k in range(5):
             flags = _sum(df, f"calibration.flag_bin{k}_flags")
             if math.isnan(flags):
                 continue
-            rows.append(dict(zip(CELL, cell, strict=True)) | {
+            yield {
                 "bin": f"{k / 5:.1f}–{(k + 1) / 5:.1f}", "flags": flags,
                 "confidence": _ratio(df, f"calibration.flag_bin{k}_confidence", f"calibration.flag_bin{k}_flags"),
                 "hit_rate": _ratio(df, f"calibration.flag_bin{k}_hits", f"calibration.flag_bin{k}_flags"),
-            })
-    return pd.DataFrame(rows)
+            }
+
+    return per_cell(games, rows)
 
 
 def type_yield(statements: pd.DataFrame) -> pd.DataFrame:
@@ -383,57 +374,48 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
 
 def halves(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: each faction's win rate over the first and the second half of its games, in play order."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         half = len(df) // 2
         first, second = df.iloc[:half], df.iloc[half:]
-        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(df)}
+        row: dict[str, Any] = {"games": len(df)}
         for f in FACTIONS[:3]:
             a, b = _mean(first, f"outcome.{f}"), _mean(second, f"outcome.{f}")
             row.update({f"{f}_first": a, f"{f}_second": b, f"{f}_change": b - a})
-        rows.append(row)
-    return pd.DataFrame(rows)
+        yield row
+
+    return per_cell(games, rows)
 
 
 def play_quality(games: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
-        rows.append(dict(zip(CELL, cell, strict=True)) | {
+    return per_cell(games, lambda df: [{
             "calls": _mean(df, "outcome.calls"),
             "fallback_rate": _ratio(df, "outcome.fallbacks", "outcome.calls"),
             "doctor_self_protect": _ratio(df, "quality.doctor_self_protects", "quality.doctor_protects"),
             "doctor_save_rate": _ratio(df, "quality.doctor_saves", "quality.doctor_protects"),
             "jester_first_bid": _mean(df, "quality.jester_first_bid"),
             "jester_spoke_d1": _mean(df, "quality.jester_spoke_d1"),
-        })
-    return pd.DataFrame(rows)
+        }])
 
 
 def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, seat model and action: replies replaced by the rules' fallback, in all and per game."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         counts: dict[tuple[str, str], int] = {}
         for listed in df["fallbacks"]:
             for key in listed:
                 counts[tuple(key)] = counts.get(tuple(key), 0) + 1  # type: ignore[index]
         for (model, action), n in sorted(counts.items()):
-            rows.append(dict(zip(CELL, cell, strict=True)) | {"seat_model": model, "action": action,
-                                                               "fallbacks": n, "per_game": n / len(df)})
-    return pd.DataFrame(rows)
+            yield {"seat_model": model, "action": action, "fallbacks": n, "per_game": n / len(df)}
+
+    return per_cell(games, rows)
 
 
 def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
     """Per learning cell: lessons added, their shares by ToM order and by strategy category."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         if "lessons.lessons_added" not in df or df["lessons.lessons_added"].isna().all():
-            continue
-        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {
+            return
+        row: dict[str, Any] = {
             "games": int(df["lessons.lessons_added"].notna().sum()),
             "added": _sum(df, "lessons.lessons_added"),
             "per_game": _mean(df, "lessons.lessons_added"),
@@ -442,36 +424,33 @@ def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
             row[f"order_{o}"] = _ratio(df, f"lessons.order_{o}", "lessons.lessons_added")
         for c in LESSON_CATEGORIES:
             row[c] = _ratio(df, f"lessons.category_{c}", "lessons.lessons_added")
-        rows.append(row)
-    return pd.DataFrame(rows)
+        yield row
+
+    return per_cell(games, rows)
 
 
 def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell with a Jester: its win rate over consecutive blocks of games in play order, and cumulatively."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         if df["outcome.jester"].isna().all():
-            continue
+            return
         wins = df["outcome.jester"].astype(float).tolist()
-        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": len(wins), "cumulative": [
-            sum(wins[: i + 1]) / (i + 1) for i in range(len(wins))]}
+        row: dict[str, Any] = {"games": len(wins), "cumulative": [sum(wins[: i + 1]) / (i + 1) for i in range(len(wins))]}
         for start in range(0, len(wins), CURVE_BLOCK):
             block = wins[start:start + CURVE_BLOCK]
             label = f"games {start + 1}–{start + len(block)}" if len(block) > 1 else f"game {start + 1}"
             row[label] = sum(block) / len(block)
-        rows.append(row)
-    return pd.DataFrame(rows)
+        yield row
+
+    return per_cell(games, rows)
 
 
 def judge(games: pd.DataFrame) -> pd.DataFrame:
     """Per judged cell: the share of each true role's players the judge named correctly."""
-    rows = []
-    for cell in cells(games):
-        df = _cell(games, cell)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         if "judge.unreadable" not in df or df["judge.unreadable"].isna().all():
-            continue
-        row: dict[str, Any] = dict(zip(CELL, cell, strict=True)) | {"games": int(df["judge.unreadable"].notna().sum())}
+            return
+        row: dict[str, Any] = {"games": int(df["judge.unreadable"].notna().sum())}
         correct = total = 0.0
         for r in ROLES:
             row[r] = _ratio(df, f"judge.{r}_correct", f"judge.{r}_n")
@@ -480,8 +459,9 @@ def judge(games: pd.DataFrame) -> pd.DataFrame:
                 total += _sum(df, f"judge.{r}_n")
         row["all"] = correct / total if total else math.nan
         row["unreadable"] = _mean(df, "judge.unreadable")
-        rows.append(row)
-    return pd.DataFrame(rows)
+        yield row
+
+    return per_cell(games, rows)
 
 
 # --------------------------------------------------------------------------- markdown
