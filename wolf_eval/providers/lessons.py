@@ -1,8 +1,9 @@
 """The wolfbot Jester's lessons: read off what happened to it in the game it just played.
 
-Only the Jester's own view is used: when and how it left the game, who voted for it, how often
-it spoke. The wording is fixed per outcome, with the game's facts filled in, so the lessons file
-fills up over the first games and then mostly meets duplicates, as a real model's would.
+Only the Jester's own view is used: how it left the game (exiled, killed at night, or still
+alive when the others won), who voted for it, how often it spoke. Each outcome has a few fixed
+phrasings with the game's facts filled in, one drawn per game from the call's seed, so the file
+grows over the first games and then mostly meets duplicates, as a real model's would.
 """
 
 from __future__ import annotations
@@ -12,6 +13,26 @@ from random import Random
 
 from wolf_eval.agents.observation import Observation
 
+_EXILED_WON = (
+    "{opening} and speak {spoke} times by day {day}: that drew {votes} votes to exile me.",
+    "Seem wolf-like to the wolves, not like a villager, so that both sides want me gone.",
+    "Deflect questions with vague answers; the village read it as guilt and exiled me on day {day}.",
+    "Accuse {voter} loudly on day {day} to invite a counter-vote.",
+)
+_EXILED_TO_DO = (
+    "Make players like {voters} suspicious of me early; they voted for me.",
+    "Ask {voter} pointed questions early to look nervous and guilty.",
+    "Change my story once in the defence to seem erratic.",
+)
+_KILLED_NOT_TO_DO = (
+    "Do not look like a threat to the wolves: they killed me on night {day} after I spoke {spoke} times.",
+    "Never court votes too obviously on day 1; the wolves kill a player who might be the Jester.",
+    "Avoid confronting the wolves' targets; it made me look like a villager rather than a wolf.",
+)
+_ALIVE_TO_DO = (
+    "Court more votes: my best ballot got {best} on day {best_day}, short of a majority.",
+    "Bid higher on day 1 so I speak before the village settles on a suspect.",
+)
 _OPENINGS = {"cue": "Court suspicion openly", "tom": "Look like a wolf the village fears", "random": "Stay unpredictable"}
 
 
@@ -22,21 +43,18 @@ def jester_lessons(obs: Observation, style: str, rng: Random) -> dict[str, list[
     spoke = sum(1 for r in obs.records if r.actor == me and r.kind in ("statement", "defence"))
     votes = Counter(r.day for r in obs.records if r.kind == "vote" and r.target == me)
     voters = sorted({r.actor for r in obs.records if r.kind == "vote" and r.target == me and r.actor})
-    opening = _OPENINGS.get(style, _OPENINGS["cue"])
+    best_day, best = max(votes.items(), key=lambda kv: kv[1], default=(1, 0))
+    facts = {"opening": _OPENINGS.get(style, _OPENINGS["cue"]), "spoke": spoke, "voters": " and ".join(voters[:2]),
+             "voter": voters[0] if voters else "the first speaker", "best": best, "best_day": best_day}
     out: dict[str, list[str]] = {"to_do": [], "to_not_do": [], "winning_tactics": []}
     if exile is not None:
-        out["winning_tactics"].append(
-            f"{opening} and speak {spoke} times by day {exile.day}: that drew {exile.data.get('votes', '?')} votes to exile me.")
+        facts |= {"day": exile.day, "votes": exile.data.get("votes", "?")}
+        out["winning_tactics"].append(rng.choice(_EXILED_WON).format(**facts))
         if voters:
-            out["to_do"].append(f"Make players like {' and '.join(voters[:2])} suspicious of me early; they voted for me.")
+            out["to_do"].append(rng.choice(_EXILED_TO_DO).format(**facts))
     elif death is not None:
-        out["to_not_do"].append(
-            f"Do not look like a threat to the wolves: they killed me on night {death.day} after I spoke {spoke} times.")
-        if spoke == 0:
-            out["to_do"].append("Speak on day 1 even with a low bid, or the village never suspects me.")
+        facts["day"] = death.day
+        out["to_not_do"].append(rng.choice(_KILLED_NOT_TO_DO).format(**facts))
     else:
-        best_day, best = max(votes.items(), key=lambda kv: kv[1], default=(1, 0))
-        out["to_do"].append(f"Court more votes: my best ballot got {best} on day {best_day}, short of a majority.")
-    if rng.random() < 0.3:
-        out["to_not_do"].append("Never explain my votes in detail; a clear reason makes me look like a villager.")
+        out["to_do"].append(rng.choice(_ALIVE_TO_DO).format(**facts))
     return out
