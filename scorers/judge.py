@@ -49,6 +49,8 @@ def judge_accuracy() -> Metric:
                     for s in scores for r in ROLES)
         out["all"] = correct / total if total else math.nan
         out["unreadable"] = mean_where_applicable(scores, "unreadable")
+        if math.isnan(out["unreadable"]):
+            return {"all": math.nan}  # no judge was bound: one NaN says so
         return out
 
     return compute

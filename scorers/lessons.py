@@ -37,6 +37,8 @@ def lesson_shares() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         out = {"added_per_game": mean_where_applicable(scores, "lessons_added")}
+        if math.isnan(out["added_per_game"]):
+            return out  # played without jester_learning: one NaN says so
         out |= {f"order_{o}": pooled_ratio(scores, f"order_{o}", "lessons_added") for o in ORDERS}
         out |= {c: pooled_ratio(scores, f"category_{c}", "lessons_added") for c in CATEGORIES}
         return out

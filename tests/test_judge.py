@@ -129,7 +129,7 @@ def test_without_a_judge_every_judge_score_is_nan(judged) -> None:  # type: igno
     for sample in judged["none"].samples:
         assert all(math.isnan(v) for v in sample.scores["judge"].value.values())
     metric = next(s for s in judged["none"].results.scores if s.name == "judge").metrics
-    assert all(math.isnan(m.value) for m in metric.values())
+    assert list(metric) == ["all"] and math.isnan(metric["all"].value)  # one NaN, not a screen of them
 
 
 def test_a_wolfbot_judge_answers_on_the_wolf_task(judged) -> None:  # type: ignore[no-untyped-def]

@@ -103,6 +103,8 @@ def test_without_learning_there_is_no_lessons_call_and_no_lessons_block(tmp_path
         assert all(math.isnan(v) for v in sample.scores["lessons"].value.values())
         assert store_field(sample, "lessons_file") is None
     assert seen > 0
+    metrics = next(s for s in log.results.scores if s.name == "lessons").metrics
+    assert list(metrics) == ["added_per_game"] and math.isnan(metrics["added_per_game"].value)
 
 
 def test_an_unreadable_lessons_reply_adds_nothing_and_is_recorded(tmp_path) -> None:  # type: ignore[no-untyped-def]
