@@ -1,4 +1,4 @@
-"""wolf-eval: tools that read Inspect logs of wolf-eval games (never a live game)."""
+"""wolf-eval: tools that read Inspect logs of wolf-eval games and Jester lessons files (never a live game)."""
 
 from __future__ import annotations
 
