@@ -78,8 +78,11 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], lear
         candidates, problem = parse_lessons(raw), None
     except InvalidReply as err:
         candidates, problem = [], f"unreadable lessons reply: {err}"
-    added = await anyio.to_thread.run_sync(append_lessons, learning.path(seat.model_name), seat.model_name,
-                                           candidates, source)
+    try:
+        added = await anyio.to_thread.run_sync(append_lessons, learning.path(seat.model_name), seat.model_name,
+                                               candidates, source)
+    except (OSError, ValueError) as err:  # the game is played and scored either way; say why nothing was kept
+        added, problem = [], f"lessons not saved: {err}"
     transcript().info({"read": len(known), "proposed": len(candidates), "added": [x.text for x in added],
                        "problem": problem, "raw": raw[:MAX_RAW_CHARS]}, source="wolf_eval/lessons")
     return added, raw, problem

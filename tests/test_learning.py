@@ -172,3 +172,18 @@ def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path)
     text = (tmp_path / "report.md").read_text()
     assert "## Jester lessons" in text and "No lessons in these logs" not in text
     assert (tmp_path / "learning_curve.png").exists()
+
+
+def test_a_lessons_file_that_breaks_mid_run_keeps_the_game(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import wolf_eval.solvers.learning as learning
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OSError("disk full")
+
+    monkeypatch.setattr(learning, "append_lessons", broken)
+    log = run("triadic", "wolfbot/cue", tmp_path / "logs",
+              task_args={"games": 1, "jester_learning": True, "lessons_dir": str(tmp_path / "lessons"), **ARGS})
+    assert log.status == "success"
+    [sample] = log.samples
+    assert store_field(sample, "lessons_problem") == "lessons not saved: disk full"
+    assert sample.scores["outcome"].value["days"] >= 1
