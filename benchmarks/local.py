@@ -1,0 +1,95 @@
+"""Play games with a real local model (llamacpp) and print what they cost and what it gets wrong.
+
+    python benchmarks/local.py --games 2
+    python benchmarks/local.py --games 1 -T max_days=2 -T deception_analysis=true
+
+Needs the ``local`` extra (see the README). Prints per game: wall time, model calls, prompt and
+generated tokens, generation speed (generated tokens over the calls' working time), and the
+fallback rate per action (fallbacks over the decisions of that action), plus the commonest
+fallback reasons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections import Counter
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
+
+from wolf_eval.cli import game_state
+
+DEFAULTS = {"max_days": 2, "max_debate_turns": 4, "max_explanation_turns": 2, "deception_analysis": False}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=1)
+    ap.add_argument("--model", default="llamacpp/smollm2")
+    ap.add_argument("--task", default="triadic")
+    ap.add_argument("--log-dir", default=None, help="keep the log here (default: a temporary folder)")
+    ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="task parameter (YAML value)")
+    args = ap.parse_args()
+    import yaml
+
+    task_args: dict[str, object] = {**DEFAULTS, "games": args.games}
+    task_args |= {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        [log] = inspect_eval(f"wolf_eval/{args.task}", model=args.model, task_args=task_args,
+                             log_dir=args.log_dir or tmp, display="none")
+        wall = time.perf_counter() - start
+        log = read_eval_log(log.location)  # read it whole before a temporary folder goes
+    if log.status != "success":
+        raise SystemExit(f"the eval failed: {log.error}")
+    calls = prompt = generated = 0
+    working = 0.0
+    decisions: Counter[str] = Counter()
+    fallbacks: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    for sample in log.samples or []:
+        for e in sample.events:
+            if e.event == "model" and e.output.usage:
+                calls += 1
+                prompt += e.output.usage.input_tokens
+                generated += e.output.usage.output_tokens
+                working += e.working_time or 0.0
+        game = game_state(sample)
+        for r in game.records:
+            if r.kind == "fallback":
+                fallbacks[r.data["action"]] += 1
+                reasons[r.text.split(":")[0][:70] if r.text else "?"] += 1
+        decisions.update(_decisions(game))
+    n = len(log.samples or [])
+    print(f"task {args.task}, {n} game(s) on {args.model}, parameters {task_args}")
+    print(f"wall {wall:.0f} s ({wall / n:.0f} s per game); {calls} model calls ({calls / n:.0f} per game)")
+    print(f"tokens: {prompt} prompt, {generated} generated; generation {generated / working:.0f} tokens/s over "
+          f"{working:.0f} s of model time" if working else "no model time recorded")
+    print("fallback rate per action: " + ", ".join(
+        f"{a} {fallbacks[a]}/{decisions[a]} = {fallbacks[a] / decisions[a]:.2f}" for a in sorted(decisions) if decisions[a]))
+    print("commonest fallback reasons: " + "; ".join(f"{r} ({c})" for r, c in reasons.most_common(5)))
+
+
+def _decisions(game) -> Counter[str]:  # type: ignore[no-untyped-def]
+    """Decisions per action, from the records each one leaves (a fallback still leaves its action's record)."""
+    kinds = {"vote": "vote", "statement": "statement", "defence": "defence", "protect": "protect",
+             "investigate": "investigate", "wolf_proposal": "night_kill", "bids": "bid", "deception": "analysis"}
+    out: Counter[str] = Counter()
+    for r in game.records:
+        action = kinds.get(r.kind)
+        if action == "bid":
+            out["bid"] += len(r.data["bids"])
+        elif action == "analysis":
+            out["self_analysis"] += 1
+            out["peer_analysis"] += len(r.data["peers"])
+        elif action:
+            out[action] += 1
+        elif r.kind == "pass":
+            out["statement"] += 1
+    return out
+
+
+if __name__ == "__main__":
+    main()
