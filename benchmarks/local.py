@@ -45,7 +45,6 @@ def main() -> None:
     if log.status != "success":
         raise SystemExit(f"the eval failed: {log.error}")
     calls = prompt = generated = 0
-    working = 0.0
     decisions: Counter[str] = Counter()
     fallbacks: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -55,7 +54,6 @@ def main() -> None:
                 calls += 1
                 prompt += e.output.usage.input_tokens
                 generated += e.output.usage.output_tokens
-                working += e.working_time or 0.0
         game = game_state(sample)
         for r in game.records:
             if r.kind == "fallback":
@@ -65,8 +63,9 @@ def main() -> None:
     n = len(log.samples or [])
     print(f"task {args.task}, {n} game(s) on {args.model}, parameters {task_args}")
     print(f"wall {wall:.0f} s ({wall / n:.0f} s per game); {calls} model calls ({calls / n:.0f} per game)")
-    print(f"tokens: {prompt} prompt, {generated} generated; generation {generated / working:.0f} tokens/s over "
-          f"{working:.0f} s of model time" if working else "no model time recorded")
+    # calls queue on the model's lock, so the wall time is the model's time; per-call working time includes the queue
+    print(f"tokens: {prompt} prompt, {generated} generated; {generated / wall:.1f} generated and "
+          f"{(prompt + generated) / wall:.0f} processed tokens per second of wall time")
     print("fallback rate per action: " + ", ".join(
         f"{a} {fallbacks[a]}/{decisions[a]} = {fallbacks[a] / decisions[a]:.2f}" for a in sorted(decisions) if decisions[a]))
     print("commonest fallback reasons: " + "; ".join(f"{r} ({c})" for r, c in reasons.most_common(5)))
