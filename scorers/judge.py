@@ -19,7 +19,7 @@ from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure
 from wolf_eval.engine import GameState, Role
 from wolf_eval.engine.rng import derive_seed
-from wolf_eval.scorers.pooling import mean_where_applicable, pooled_ratio
+from wolf_eval.scorers.pooling import mean_where_applicable, pooled_ratio, pooled_sum
 from wolf_eval.solvers.game import finished_game
 
 ROLES = tuple(r.value for r in Role)
@@ -43,11 +43,9 @@ def judge_accuracy() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         out = {r: pooled_ratio(scores, f"{r}_correct", f"{r}_n") for r in ROLES}
-        correct = sum(0.0 if math.isnan(v := float(s.score.value[f"{r}_correct"])) else v  # type: ignore[index]
-                      for s in scores for r in ROLES)
-        total = sum(0.0 if math.isnan(v := float(s.score.value[f"{r}_n"])) else v  # type: ignore[index]
-                    for s in scores for r in ROLES)
-        out["all"] = correct / total if total else math.nan
+        seated = [r for r in ROLES if not math.isnan(pooled_sum(scores, f"{r}_n"))]
+        total = sum(pooled_sum(scores, f"{r}_n") for r in seated)
+        out["all"] = sum(pooled_sum(scores, f"{r}_correct") for r in seated) / total if total else math.nan
         out["unreadable"] = mean_where_applicable(scores, "unreadable")
         if math.isnan(out["unreadable"]):
             return {"all": math.nan}  # no judge was bound: one NaN says so

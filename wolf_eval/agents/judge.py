@@ -16,14 +16,14 @@ from wolf_eval.agents.observation import ViewRecord, view
 from wolf_eval.agents.parse import InvalidReply, first_json_object, match_name
 from wolf_eval.agents.prompts import render_records, template
 from wolf_eval.engine import GameState, Role
+from wolf_eval.engine.roles import role_named
 from wolf_eval.engine.state import PUBLIC
 
 JUDGE_ROLE = "judge"
 JUDGE_METADATA_KEY = "wolf_eval_judge"
 HIDDEN_KINDS = ("game_over",)  # names the winner, which would give the Jester away
 
-_ROLE_ALIASES = {"wolf": "werewolf", "werewolves": "werewolf", "wolves": "werewolf", "villagers": "villager",
-                 "town": "villager", "villain": "werewolf", "fool": "jester"}
+_JUDGE_ALIASES = {"town": "villager", "villain": "werewolf", "fool": "jester"}  # beyond the roster's role names
 
 
 class JudgeView(BaseModel):
@@ -61,8 +61,9 @@ def _role(value: Any, roles: tuple[str, ...]) -> str | None:
     if not isinstance(value, str):
         return None
     word = "".join(w for w in re.findall(r"[a-z]+", value.casefold()) if w not in ("the", "a", "an"))
-    word = _ROLE_ALIASES.get(word, word)
-    return word if word in roles else None
+    role = role_named(word)
+    named = role.value if role is not None else _JUDGE_ALIASES.get(word, word)
+    return named if named in roles else None
 
 
 def parse_guesses(raw: str, players: tuple[str, ...], roles: tuple[str, ...]) -> tuple[dict[str, str | None], list[str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from wolf_eval.analysis.statements import statement_rows
+from wolf_eval.analysis.statements import StatementRow, statement_rows
 from wolf_eval.engine import GameState, Record, Role
 from wolf_eval.engine.game import analysed
 
@@ -65,14 +65,14 @@ def vote_suspicion_rank(game: GameState) -> float:
     return sum(ranks) / len(ranks) if ranks else NAN
 
 
-def jester_features(game: GameState) -> dict[str, float]:
+def jester_features(game: GameState, rows: list[StatementRow] | None = None) -> dict[str, float]:
     """The Jester's public statements, its self-tagged deception rate and the suspicion it attracted."""
     jester = next((p.name for p in game.players if p.role is Role.JESTER), None)
     out = {"jester_statements": NAN, "jester_self_rate": NAN, "jester_suspicion": NAN}
     if jester is None:
         return out
     out["jester_statements"] = float(sum(1 for r in game.records if analysed(r) and r.actor == jester))
-    rows = [s for s in statement_rows(game) if s.speaker == jester]
+    rows = [s for s in (statement_rows(game) if rows is None else rows) if s.speaker == jester]
     labelled = [s.self_deceptive for s in rows if s.self_deceptive is not None]
     ratings = [x for s in rows for x in s.suspicions]
     if labelled:
@@ -82,5 +82,6 @@ def jester_features(game: GameState) -> dict[str, float]:
     return out
 
 
-def game_features(game: GameState) -> dict[str, float]:
-    return {**day1_coordination(game), "vote_suspicion_rank": vote_suspicion_rank(game), **jester_features(game)}
+def game_features(game: GameState, rows: list[StatementRow] | None = None) -> dict[str, float]:
+    """Every feature of one game; pass its statement rows if they are already built."""
+    return {**day1_coordination(game), "vote_suspicion_rank": vote_suspicion_rank(game), **jester_features(game, rows)}

@@ -36,6 +36,7 @@ from wolf_eval.analysis.features import game_features
 from wolf_eval.analysis.logread import sample_stores
 from wolf_eval.analysis.statements import statement_rows
 from wolf_eval.engine import GameState
+from wolf_eval.scorers.calibration import detection
 from wolf_eval.stats import wilson
 
 FACTIONS = ("villagers", "werewolves", "jester", "draw")
@@ -157,9 +158,10 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
             raw = s.get(f"score_{scorer}")
             values = json.loads(raw) if isinstance(raw, str) else {}
             row.update({f"{scorer}.{k}": float(v) if v is not None else math.nan for k, v in values.items()})
-        row.update({f"feature.{k}": v for k, v in game_features(game).items()})
+        rows = statement_rows(game)
+        row.update({f"feature.{k}": v for k, v in game_features(game, rows).items()})
         games.append(row)
-        for st in statement_rows(game):
+        for st in rows:
             statements.append({
                 **{k: row[k] for k in ("game", *CELL)}, "role": st.role, "day": st.day, "position": st.position,
                 "kind": st.kind, "self_deceptive": st.self_deceptive, "self_type": st.self_type,
@@ -275,12 +277,10 @@ def calibration(games: pd.DataFrame) -> pd.DataFrame:
                 continue
             self_rate = _ratio(df, f"calibration.{r}_self_deceptive", f"calibration.{r}_statements")
             observer = _ratio(df, f"calibration.{r}_flag_share", f"calibration.{r}_observed")
-            tp, fp, fn, tn = (_sum(df, f"calibration.{r}_{c}") for c in ("tp", "fp", "fn", "tn"))
-            total = tp + fp + fn + tn
+            accuracy, f1 = detection(*(_sum(df, f"calibration.{r}_{c}") for c in ("tp", "fp", "fn", "tn")))
             yield {
                 "role": r, "statements": said, "self_rate": self_rate, "observer_rate": observer,
-                "gap": observer - self_rate, "accuracy": (tp + tn) / total if total else math.nan,
-                "f1": 2 * tp / (2 * tp + fp + fn) if (2 * tp + fp + fn) else math.nan,
+                "gap": observer - self_rate, "accuracy": accuracy, "f1": f1,
                 "suspicion": _ratio(df, f"calibration.{r}_suspicion_sum", f"calibration.{r}_suspicion_n"),
             }
 

@@ -42,6 +42,11 @@ NAMES: tuple[str, ...] = (
 )
 
 
+def role_named(word: str) -> Role | None:
+    """The role a roster or a reply names ("wolf", "Villagers", ...), or None."""
+    return _ROLE_ALIASES.get(word.strip().lower())
+
+
 _ROLE_ALIASES: dict[str, Role] = {
     **{r.value: r for r in Role},
     **{r.value + "s": r for r in Role},
