@@ -19,6 +19,7 @@ from inspect_ai.log import transcript
 from inspect_ai.model import GenerateConfig
 
 from wolf_eval.agents.learning import lessons_by_list, lessons_view, parse_lessons
+from wolf_eval.agents.observation import in_flight
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure, Seat
 from wolf_eval.agents.prompts import build_messages
@@ -69,7 +70,8 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], lear
     """One call to the Jester's model; returns the lessons added, the raw reply and why nothing was read, if so."""
     obs = lessons_view(game, seat.name, known)
     config = GenerateConfig(temperature=seat.temperature, seed=derive_seed(game.seed, "lessons") % 2**31)
-    output = await seat.model.generate(build_messages(obs), config=config)
+    with in_flight(obs) as ref:
+        output = await seat.model.generate(build_messages(obs, ref), config=config)
     if output.stop_reason == "model_length" or output.error:
         raise ProviderFailure(f"{seat.model_name} could not write the Jester's lessons "
                               f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored")

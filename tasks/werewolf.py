@@ -57,13 +57,14 @@ def game_task(
         raise ValueError(f"games must be at least 1, got {games}")
     if lessons_dir is not None and not jester_learning:
         raise ValueError("lessons_dir is only read with jester_learning=true")
-    if history != "full":
-        raise ValueError(f"history={history!r} is not available in this version of wolf-eval yet (only 'full')")
+    if history not in ("full", "compact"):
+        raise ValueError(f"history must be 'full' (every record in every prompt) or 'compact' (earlier days in brief), "
+                         f"got {history!r}")
     config = GameConfig.for_task(
         variant, roles=roles, shuffle_roles=shuffle_roles, max_debate_turns=max_debate_turns,
         max_explanation_turns=max_explanation_turns, max_days=max_days,
         max_statement_words=max_statement_words, reveal_roles=reveal_roles,
-        deception_analysis=deception_analysis,
+        deception_analysis=deception_analysis, history=history,
     )
     if jester_learning and (config.jester_as_villager or not config.roster.get(Role.JESTER)):
         raise ValueError(f"jester_learning needs a Jester, and this wolf_eval/{variant} roster seats none")

@@ -42,9 +42,12 @@ def to_first_statement(variant: str = "triadic", seed: int = 0):
 
 
 def answer_analyses(state, suspicion_by_observer: dict[str, float | None], self_analysis: Analysis | None = None):
+    """Answer a statement's analysis wave; the next turn's bids that share the wave are all 0."""
     decisions = []
     for r in pending(state):
-        if r.action is Action.SELF_ANALYSIS:
+        if r.action is Action.BID:
+            decisions.append(Decision(seat=r.seat, action=r.action, bid=0))
+        elif r.action is Action.SELF_ANALYSIS:
             a = self_analysis if self_analysis is not None else honest()
             decisions.append(Decision(seat=r.seat, action=r.action, subject=r.subject, analysis=a))
         else:
@@ -68,7 +71,11 @@ def test_a_statement_is_analysed_by_its_speaker_and_every_other_living_player_at
     assert [(r.seat, r.action) for r in wave if r.action is Action.SELF_ANALYSIS] == [(speaker, Action.SELF_ANALYSIS)]
     peers = {r.seat for r in wave if r.action is Action.PEER_ANALYSIS}
     assert peers == set(state.living_names) - {speaker}
-    assert all(r.subject == idx for r in wave)
+    analyses = [r for r in wave if r.action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS)]
+    assert all(r.subject == idx for r in analyses)
+    # the next turn's bids need no analysis, so they share the wave: one wave less per statement
+    assert [r.seat for r in wave if r not in analyses] == list(state.living_names)
+    assert {r.action for r in wave if r not in analyses} == {Action.BID}
 
 
 def test_every_vote_reason_of_a_ballot_is_analysed_in_one_wave():
@@ -156,7 +163,8 @@ def test_analysis_fallback_is_recorded_with_the_raw_reply():
     assert d.analysis is None and d.subject == req.subject
     others = [Decision(seat=r.seat, action=r.action, subject=r.subject, analysis=honest(0.5))
               for r in pending(state) if r.action is Action.PEER_ANALYSIS]
-    after = advance(state, [d, *others])
+    bids = [Decision(seat=r.seat, action=r.action, bid=0) for r in pending(state) if r.action is Action.BID]
+    after = advance(state, [d, *others, *bids])
     fb = [r for r in after.records if r.kind == "fallback"][-1]
     assert fb.data == {"action": "self_analysis", "raw": "I'd rather not say", "subject": req.subject}
     assert fb.visibility == "moderator"
@@ -165,18 +173,19 @@ def test_analysis_fallback_is_recorded_with_the_raw_reply():
 
 def test_analyses_outside_the_taxonomy_or_without_suspicion_are_illegal():
     state, speaker = to_first_statement("wolf")
-    wave = pending(state)
+    wave = [r for r in pending(state) if r.action is not Action.BID]
+    bids = [Decision(seat=r.seat, action=r.action, bid=0) for r in pending(state) if r.action is Action.BID]
 
     def with_self(analysis):
         return [Decision(seat=r.seat, action=r.action, subject=r.subject,
-                         analysis=analysis if r.action is Action.SELF_ANALYSIS else honest(0.5)) for r in wave]
+                         analysis=analysis if r.action is Action.SELF_ANALYSIS else honest(0.5)) for r in wave] + bids
 
     with pytest.raises(IllegalAction, match="not one of"):
         advance(state, with_self(honest(kind="sycophancy")))  # a triadic-only type in the wolf task
     with pytest.raises(IllegalAction, match="no suspicion"):
         advance(state, with_self(honest(0.3)))
     peers_without = [Decision(seat=r.seat, action=r.action, subject=r.subject, analysis=honest())
-                     for r in wave]
+                     for r in wave] + bids
     with pytest.raises(IllegalAction, match="needs a suspicion"):
         advance(state, peers_without)
 

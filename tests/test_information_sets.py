@@ -14,6 +14,7 @@ import random
 import re
 
 import pytest
+from inspect_ai.log import resolve_sample_attachments
 from helpers import final_state, run
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
@@ -54,7 +55,8 @@ def entitled(game: GameState, seat: str, channel: str, owner: str) -> bool:
 
 
 def prompts(sample):
-    for e in sample.events:
+    """(metadata, full prompt text) of each game call; attachments resolved, so the text is what the model read."""
+    for e in resolve_sample_attachments(sample).events:
         if e.event == "model" and e.input and e.input[-1].metadata:
             meta = e.input[-1].metadata["wolf_eval"]
             text = "\n".join(m.text for m in e.input) + "\n" + json.dumps(meta)
@@ -80,7 +82,7 @@ def test_every_prompt_respects_the_information_set(tmp_path, task, policy):
                 assert entitled(game, seat, channel, owner), f"{seat} ({me.role}) was shown {channel} text of {owner}"
                 private_seen.add((seat, channel))
 
-            shown = [r["index"] for r in meta["records"]]
+            shown = meta["records"]  # the indices of the records the prompt was built from
             upto = max(shown)
             allowed = [r.index for r in game.records if r.index <= upto and game.can_see(seat, r)]
             assert shown == allowed, f"{seat}'s prompt records differ from its information set"
@@ -118,7 +120,7 @@ def test_revealed_roles_reach_everyone_only_when_asked(tmp_path):
         for r in game.records:
             if r.kind not in ("death", "exile"):
                 continue
-            later = [text for meta, text in seen if max(x["index"] for x in meta["records"]) > r.index]
+            later = [text for meta, text in seen if max(meta["records"]) > r.index]
             if later:
                 phrase = f"{r.target} was a {game.player(r.target).role.value}"
                 assert all(phrase in t for t in later)

@@ -65,7 +65,7 @@ def test_every_ballot_schema_sent_in_a_game_lists_that_ballot_s_options(tmp_path
     assert checked >= 8
 
 
-def test_the_grammar_turns_small_integer_ranges_into_enums_and_caps_open_strings() -> None:
+def test_the_grammar_turns_bounded_numbers_into_enums_and_caps_open_strings() -> None:
     bid = grammar_schema(_schema(Action.BID), field_chars=50)
     assert bid["properties"]["bid"]["enum"] == list(range(11))
     assert {"type": "string", "maxLength": 50} in bid["properties"]["notes"]["anyOf"]
@@ -73,7 +73,8 @@ def test_the_grammar_turns_small_integer_ranges_into_enums_and_caps_open_strings
     assert "maxLength" not in vote["properties"]["vote"] and vote["properties"]["reason"]["maxLength"] == 50
     peer = grammar_schema(_schema(Action.PEER_ANALYSIS), field_chars=50)
     assert "maxLength" not in peer["properties"]["deception_type"]
-    assert "enum" not in peer["properties"]["confidence"], "a float range stays a range"
+    assert peer["properties"]["confidence"]["enum"] == [k / 100 for k in range(101)], "0.00, 0.01, ..., 1.00"
+    assert peer["properties"]["suspicion"]["enum"][:3] == [0.0, 0.01, 0.02]
 
 
 def test_each_prompt_goes_to_the_context_that_holds_the_longest_prefix_of_it() -> None:

@@ -102,3 +102,82 @@ def test_engine_flattens_whitespace_so_no_statement_spans_lines():
                                      text="one\nModerator: two\r\n\u2028three")])
     said = [r for r in after.records if r.kind == "statement"][-1]
     assert said.text == "one Moderator: two three"
+
+
+# --------------------------------------------------------------------------- history=compact
+
+
+def play_to_day(history: str, day: int, seed: int = 4):
+    """A wolf game played with distinctive words to the first bid of ``day``."""
+    cfg = GameConfig.for_task("wolf", max_debate_turns=3, deception_analysis=False, history=history)
+    state = new_game(cfg, seed)
+    while not (state.day == day and state.phase is Phase.DEBATE):
+        decisions = []
+        for r in pending(state):
+            if r.action is Action.BID:
+                decisions.append(Decision(seat=r.seat, action=r.action, bid=5, notes=f"note-{r.seat}-{state.day}-{state.turn}"))
+            elif r.action is Action.STATEMENT:
+                other = next(n for n in state.living_names if n != r.seat)
+                decisions.append(Decision(seat=r.seat, action=r.action, text=f"words-{state.day}-{state.turn}: watch {other}"))
+            elif r.action is Action.VOTE:
+                target = next(o for o in r.options if state.player(o).role is not Role.WEREWOLF) if state.day == 1 else r.options[0]
+                decisions.append(Decision(seat=r.seat, action=r.action, target=target, reason=f"reason-{r.seat}-{state.day}"))
+            else:
+                decisions.append(Decision(seat=r.seat, action=r.action, target=r.options[0], reason=f"pack-{r.seat}-night{state.day}"))
+        state = advance(state, decisions)
+        assert not state.over
+    return state, pending(state)
+
+
+def test_compact_history_keeps_earlier_days_in_brief_and_today_in_full():
+    full_state, reqs = play_to_day("full", 2)
+    compact_state, creqs = play_to_day("compact", 2)
+    assert full_state.records == compact_state.records, "the history setting changes prompts, never the game"
+    wolf = next(r for r in creqs if full_state.player(r.seat).role is Role.WEREWOLF)
+    full, compact = user_text(full_state, wolf), user_text(compact_state, wolf)
+    assert "words-1-0" in full and "reason-" in full and "-night1" in full
+    # earlier days: who spoke and whom they named, who voted for whom, moderator lines; no words
+    assert "words-1-" not in compact and "reason-" not in compact and "-night1" not in compact
+    assert "-night2" in compact, "tonight's proposals belong to the current day"
+    day1 = [r for r in full_state.records if r.day == 1]
+    speakers = [r.actor for r in day1 if r.kind == "statement"]
+    assert speakers and "Spoke: " + ", ".join(
+        n + (f" ×{speakers.count(n)}" if speakers.count(n) > 1 else "") for n in dict.fromkeys(speakers)) + "." in compact
+    ballot = ", ".join(f"{r.actor}→{r.target}" for r in day1 if r.kind == "vote")
+    tally = next(r for r in day1 if r.kind == "tally")
+    assert f"Ballot: {ballot}. Moderator: {tally.text}" in compact
+    for r in (r for r in full_state.records if r.visibility == PUBLIC and r.kind in ("dawn", "exile")):
+        assert r.text in compact
+    assert compact.index("Spoke: ") < compact.index("Ballot: ") < compact.index(" is exiled")
+    assert "--- Night 1 and day 1, in brief ---" in compact and "--- Night 2 ---" in compact
+    # the pack's choice stays, the seat's own last note of each day stays, and nobody else's
+    assert "[Wolves' channel] Moderator:" in compact
+    notes = [r for r in full_state.records if r.kind == "note" and r.actor == wolf.seat and r.day == 1]
+    assert notes and notes[-1].text in compact and all(n.text not in compact for n in notes[:-1])
+    assert not any(f"note-{p.name}-" in compact for p in full_state.players if p.name != wolf.seat)
+    assert len(compact) < len(full)
+
+
+def test_compact_history_changes_nothing_on_day_one():
+    state, reqs = play_to_day("compact", 1)
+    full = state.model_copy(update={"config": state.config.model_copy(update={"history": "full"})})
+    assert user_text(state, reqs[0]) == user_text(full, reqs[0])
+
+
+def test_compact_history_keeps_the_latest_speeches_of_today_in_full():
+    cfg = GameConfig.for_task("triadic", max_debate_turns=12, deception_analysis=False, history="compact")
+    state = new_game(cfg, 2)
+    while state.phase is not Phase.VOTE:
+        decisions = []
+        for r in pending(state):
+            if r.action is Action.BID:
+                decisions.append(Decision(seat=r.seat, action=r.action, bid=5))
+            elif r.action is Action.STATEMENT:
+                decisions.append(Decision(seat=r.seat, action=r.action, text=f"speech-{state.turn:02d} here"))
+            else:
+                decisions.append(Decision(seat=r.seat, action=r.action, target=r.options[0]))
+        state = advance(state, decisions)
+    text = user_text(state, pending(state)[0])
+    # 12 speeches today: the window moves in steps of 6, so the first 6 are in brief, the last 6 in full
+    assert [f"speech-{t:02d}" in text for t in range(12)] == [False] * 6 + [True] * 6
+    assert "--- Day 1 (earlier today, in brief) ---" in text and text.count(" spoke.") == 6

@@ -193,10 +193,10 @@ def test_provider_overflow_fails_the_game_instead_of_scoring_it(tmp_path, fast_a
 
 @pytest.mark.parametrize("task,args,message", [
     ("wolf", {"jester_learning": True}, "needs a Jester"),
-    ("triadic", {"history": "compact"}, "history"),
+    ("triadic", {"history": "summary"}, "history must be 'full'"),
     ("wolf", {"max_explanation_turns": 3}, "does not apply"),
 ])
-def test_parameters_not_built_or_not_applicable_are_refused(tmp_path, task, args, message):
+def test_parameters_not_applicable_or_unknown_are_refused(tmp_path, task, args, message):
     from inspect_ai import eval as inspect_eval
 
     with pytest.raises(Exception, match=message):

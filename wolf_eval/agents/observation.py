@@ -1,12 +1,18 @@
 """A seat's view of the game: the only thing prompts and baseline bots are built from.
 
 The view is cut from the game state through ``GameState.can_see``, so the
-information set is enforced in one place. Its JSON copy travels in the prompt's
-message metadata for the ``wolfbot`` players; nothing else about the game does.
+information set is enforced in one place. The prompt's message metadata carries
+it for the ``wolfbot`` players and for analysis: every field, with the records
+as their indices (their words are in the prompt already, so the log does not
+keep them twice). While the call is in flight the full view is held here, under
+the ``ref`` in that metadata, for an in-process provider to read.
 """
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -52,6 +58,7 @@ class Observation(BaseModel):
     max_days: int
     reveal_roles: bool
     taxonomy: tuple[str, ...]
+    history: str = "full"  # "compact": the prompt shows earlier days in brief (the records are all here either way)
     subject: int | None = None  # the statement record under analysis
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
     lessons: dict[str, tuple[str, ...]] = {}  # the Jester's lessons from earlier games, with jester_learning
@@ -77,8 +84,42 @@ def observe(state: GameState, request: Request) -> Observation:
         action=request.action.value, options=request.options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
-        taxonomy=cfg.taxonomy, subject=request.subject,
+        taxonomy=cfg.taxonomy, history=cfg.history, subject=request.subject,
         suspicion=({n: s for n, s in state.suspicion.get(seat, {}).items() if n in request.options}
                    if request.action is Action.VOTE else {}),
         records=tuple(view(r) for r in state.visible_records(seat)),
     )
+
+
+_IN_FLIGHT: dict[str, Observation] = {}
+
+
+@contextmanager
+def in_flight(obs: Observation) -> Iterator[str]:
+    """Hold ``obs`` under a fresh ref for the duration of one model call."""
+    ref = uuid.uuid4().hex
+    _IN_FLIGHT[ref] = obs
+    try:
+        yield ref
+    finally:
+        del _IN_FLIGHT[ref]
+
+
+def metadata_view(obs: Observation, ref: str | None) -> dict[str, Any]:
+    """The metadata copy of a view: with a ref, records as indices; without one (a prompt built
+    outside a game), the whole view."""
+    if ref is None:
+        return obs.model_dump(mode="json")
+    return {**obs.model_dump(mode="json", exclude={"records"}), "records": [r.index for r in obs.records], "ref": ref}
+
+
+def from_metadata(meta: dict[str, Any]) -> Observation:
+    """The view a prompt was built from; a slim copy needs its call to be in flight in this process."""
+    ref = meta.get("ref")
+    if ref is None:
+        return Observation.model_validate(meta)
+    obs = _IN_FLIGHT.get(ref)
+    if obs is None:
+        raise LookupError(f"observation {ref} is not in flight in this process: the prompt's metadata keeps only "
+                          "record indices, so a bot can answer it only while its game is being played")
+    return obs

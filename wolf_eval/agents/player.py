@@ -13,7 +13,7 @@ from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
 from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.util import json_schema
 
-from wolf_eval.agents.observation import observe
+from wolf_eval.agents.observation import in_flight, observe
 from wolf_eval.agents.parse import InvalidReply, interpret
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.agents.schemas import REPLY_SCHEMAS
@@ -104,7 +104,8 @@ class Agent:
             seed=call_seed(state.seed, request),
             response_schema=response_schema(request.action, state.config.taxonomy, request.options) if self.structured_output else None,
         )
-        output = await seat.model.generate(build_messages(obs), config=config)
+        with in_flight(obs) as ref:
+            output = await seat.model.generate(build_messages(obs, ref), config=config)
         self.calls += 1
         if output.stop_reason == "model_length" or output.error:
             raise ProviderFailure(

@@ -15,7 +15,7 @@ from string import Template
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
-from wolf_eval.agents.observation import Observation, ViewRecord
+from wolf_eval.agents.observation import Observation, ViewRecord, metadata_view
 
 METADATA_KEY = "wolf_eval"
 
@@ -126,21 +126,93 @@ def render_record(r: ViewRecord) -> str:
     return f"Moderator: {r.text}"
 
 
+#: ``history=compact`` keeps this many of the latest public speeches in full; it moves its window in
+#: steps of this size, so a seat's prompts keep a stable prefix between steps.
+RECENT_SPEECHES = 6
+SPEECH_KINDS = ("statement", "defence", "vote")
+
+
 def record_text(obs: Observation) -> str:
-    return render_records(obs.records)
+    """The seat's record: every record in full, or with ``history=compact`` a running summary.
+
+    Compact: each earlier day in a short paragraph, today's records in brief up to the latest
+    RECENT_SPEECHES to 2 x RECENT_SPEECHES - 1 public speeches, and those and everything after
+    them in full. Built only from the records the seat saw, so the information set is the same.
+    """
+    if obs.history != "compact":
+        return render_records(obs.records)
+    earlier = [r for r in obs.records if r.day < obs.day]
+    today = [r for r in obs.records if r.day >= obs.day]
+    speeches = [i for i, r in enumerate(today) if r.kind in SPEECH_KINDS]
+    step = RECENT_SPEECHES * (len(speeches) // RECENT_SPEECHES - 1)
+    cut = speeches[step] if step > 0 else 0
+    parts = [day_summary(obs, day, [r for r in earlier if r.day == day]) for day in sorted({r.day for r in earlier})]
+    if cut:
+        parts.append(render_records(today[:cut], brief=True))
+    parts.append(render_records(today[cut:]))
+    return "\n\n".join(p for p in parts if p)
 
 
-def render_records(records: Iterable[ViewRecord]) -> str:
+def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
+    """One earlier night and day: moderator lines and the seat's private results verbatim, who spoke
+    and how often, the ballots as voter-to-target lists, and the seat's last private note."""
+    lines = [f"--- Night {day} and day {day}, in brief ---"]
+    speakers: dict[str, int] = {}
+    ballots: dict[str, list[str]] = {}
+    note = None
+    for r in records:
+        if r.kind in ("statement", "defence"):
+            speakers[r.actor or "?"] = speakers.get(r.actor or "?", 0) + 1
+        elif r.kind == "vote":
+            ballots.setdefault(str(r.data.get("ballot", "only")), []).append(
+                f"{r.actor}→{r.target}" if r.target else f"{r.actor} abstained")
+        elif r.kind == "note":
+            note = r.text
+        elif r.kind != "wolf_proposal":
+            if speakers:
+                lines.append(_speakers_line(speakers))
+                speakers = {}
+            ballot = str(r.data.get("ballot"))
+            if r.kind == "tally" and ballot in ballots:
+                label = {"first": "First ballot", "final": "Final ballot"}.get(ballot, "Ballot")
+                lines.append(f"{label}: {', '.join(ballots.pop(ballot))}. {render_record(r)}")
+            else:
+                lines.append(render_record(r))
+    if speakers:
+        lines.append(_speakers_line(speakers))
+    if note:
+        lines.append(f"[Your last private note that day] {quote(note)}")
+    return "\n".join(lines)
+
+
+def _speakers_line(speakers: dict[str, int]) -> str:
+    return "Spoke: " + ", ".join(f"{n}" + (f" ×{k}" if k > 1 else "") for n, k in speakers.items()) + "."
+
+
+def render_records(records: Iterable[ViewRecord], brief: bool = False) -> str:
     """Records in order under a heading per night and day."""
     lines: list[str] = []
     heading = None
     for r in records:
         h = f"Night {r.day}" if r.phase == "night" else f"Day {r.day}"
         if h != heading:
-            lines.append(f"\n--- {h} ---")
+            lines.append(f"\n--- {h}{' (earlier today, in brief)' if brief else ''} ---")
             heading = h
-        lines.append(render_record(r))
+        lines.append(brief_record(r) if brief else render_record(r))
     return "\n".join(lines).strip()
+
+
+def brief_record(r: ViewRecord) -> str:
+    """A record without its words: who spoke and whom they named, who voted for whom."""
+    if r.kind in ("statement", "defence"):
+        named = [str(n) for n in r.data.get("mentions", [])]
+        verb = "spoke in their defence" if r.kind == "defence" else "spoke"
+        return f"{r.actor} {verb}" + (f", naming {', '.join(named)}." if named else ".")
+    if r.kind == "vote":
+        return f"{r.actor} abstained." if r.target is None else f"{r.actor} voted for {r.target}."
+    if r.kind == "wolf_proposal":
+        return f"[Wolves' channel] {r.actor} proposed killing {r.target}."
+    return render_record(r)
 
 
 _PHASE_TURNS = {"debate": "debate", "explanation": "discussion"}
@@ -190,10 +262,11 @@ def _analysis_values(obs: Observation) -> dict[str, object]:
     }
 
 
-def build_messages(obs: Observation) -> list[ChatMessage]:
+def build_messages(obs: Observation, ref: str | None = None) -> list[ChatMessage]:
+    """System prompt, then the record and the instruction; ``ref`` is the in-flight id of ``obs``."""
     record = record_text(obs)
     user = f"The game so far, as you have seen it:\n{record}\n\n{instruction(obs)}"
     return [
         ChatMessageSystem(content=system_prompt(obs)),
-        ChatMessageUser(content=user, metadata={METADATA_KEY: obs.model_dump(mode="json")}),
+        ChatMessageUser(content=user, metadata={METADATA_KEY: metadata_view(obs, ref)}),
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.rng import derive_rng
@@ -105,6 +105,8 @@ def pending(state: GameState) -> list[Request]:
             at = {"day": said.day, "phase": said.phase, "turn": int(said.data.get("turn", 0)), "subject": idx}
             out.append(Request(seat=speaker, action=Action.SELF_ANALYSIS, **at))
             out += [Request(seat=o, action=Action.PEER_ANALYSIS, **at) for o in living if o != speaker]
+        if overlaps_analysis(state):
+            out += _speaking(state, req)
         return out
 
     if phase is Phase.NIGHT:
@@ -114,16 +116,33 @@ def pending(state: GameState) -> list[Request]:
         out += [req(d.name, Action.PROTECT, living) for d in state.living_with(Role.DOCTOR)]
         out += [req(s.name, Action.INVESTIGATE, [n for n in living if n != s.name]) for s in state.living_with(Role.SEER)]
         return out
-    if phase in (Phase.DEBATE, Phase.EXPLANATION):
-        if state.floor is None:
-            return [req(n, Action.BID) for n in living]
-        return [req(state.floor, Action.STATEMENT)]
-    if phase is Phase.DEFENCE:
-        assert state.floor is not None
-        return [req(state.floor, Action.DEFENCE)]
+    if phase in SPEAKING_PHASES:
+        return _speaking(state, req)
     if phase in (Phase.VOTE, Phase.REVOTE):
         return [req(n, Action.VOTE, [o for o in living if o != n]) for n in living]
     return []
+
+
+SPEAKING_PHASES = (Phase.DEBATE, Phase.EXPLANATION, Phase.DEFENCE)
+
+
+def overlaps_analysis(state: GameState) -> bool:
+    """Whether the next speaking wave runs alongside the analyses of the statement before it.
+
+    Bids, statements and defences see only the public record and the seat's own notes, never
+    an analysis (those go to the moderator's record), so they need not wait for one. A ballot
+    shows each voter its suspicion scores, which the analyses update, so it waits.
+    """
+    return bool(state.analysis_queue) and not state.ballot_waiting and state.phase in SPEAKING_PHASES
+
+
+def _speaking(state: GameState, req: Callable[..., Request]) -> list[Request]:
+    if state.phase is Phase.DEFENCE:
+        assert state.floor is not None
+        return [req(state.floor, Action.DEFENCE)]
+    if state.floor is None:
+        return [req(n, Action.BID) for n in state.living_names]
+    return [req(state.floor, Action.STATEMENT)]
 
 
 def fallback_decision(state: GameState, request: Request, reason: str, raw: str) -> Decision:
@@ -152,17 +171,21 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
         raise IllegalAction("the game is over")
     requests = pending(state)
     matched = _match(requests, decisions)
-    by_seat = {seat: d for (seat, _, _), d in matched.items()}
+    by_seat = {seat: d for (seat, action, _), d in matched.items() if action not in ANALYSIS_ACTIONS}
     records: list[Record] = []
+    before = state
     for d in decisions:
         if d.fallback is not None:
             about = {} if d.subject is None else {"subject": d.subject}
             state = _add(state, records, "fallback", MODERATOR, actor=d.seat,
                          text=d.fallback.reason, data={"action": d.action.value, "raw": d.fallback.raw, **about})
 
-    phase = state.phase
     if state.analysis_queue:
-        nxt = _analyses(state, records, matched)
+        state = _analyses(state, records, {k: d for k, d in matched.items() if k[1] in ANALYSIS_ACTIONS})
+        records = []
+    phase = state.phase
+    if not by_seat:
+        nxt = state
     elif phase is Phase.NIGHT:
         nxt = _night(state, records, by_seat)
     elif phase in (Phase.DEBATE, Phase.EXPLANATION) and state.floor is None:
@@ -172,10 +195,10 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
         nxt = _speech(state, records, by_seat[state.floor])
     else:
         nxt = _ballot(state, records, by_seat)
-    nxt = _with_notes(nxt, state, decisions)
-    wave = state.waves + 1
-    stamped = tuple(r.model_copy(update={"wave": wave}) for r in nxt.records[len(state.records):])
-    return nxt.model_copy(update={"records": state.records + stamped, "waves": wave})
+    nxt = _with_notes(nxt, before, decisions)
+    wave = before.waves + 1
+    stamped = tuple(r.model_copy(update={"wave": wave}) for r in nxt.records[len(before.records):])
+    return nxt.model_copy(update={"records": before.records + stamped, "waves": wave})
 
 
 def _with_notes(nxt: GameState, before: GameState, decisions: Sequence[Decision]) -> GameState:

@@ -34,8 +34,11 @@ DEFAULT_MAX_TOKENS = 512
 #: Cap on an open string field under constrained decoding (``-M max_field_chars``): a weak model that
 #: runs on inside a string would otherwise hit max_tokens before closing the JSON and lose the reply.
 DEFAULT_FIELD_CHARS = 240
-#: Integer ranges up to this size become enums: llama-cpp-python's grammar ignores minimum/maximum.
+#: llama-cpp-python's grammar ignores minimum and maximum, so bounded numbers become enums: integer
+#: ranges up to ENUM_RANGE wide as every integer, other bounded numbers as NUMBER_STEPS + 1 evenly
+#: spaced values (0.00, 0.01, ..., 1.00 for a confidence), so a reply is never out of range.
 ENUM_RANGE = 64
+NUMBER_STEPS = 100
 
 
 class _Slot:
@@ -98,12 +101,16 @@ def _runtime(path: Path, n_ctx: int, n_threads: int, contexts: int) -> _Runtime:
 
 
 def grammar_schema(schema: dict[str, Any], field_chars: int) -> dict[str, Any]:
-    """The schema as llama.cpp's grammar should enforce it: small integer ranges as enums, open strings capped."""
+    """The schema as llama.cpp's grammar should enforce it: bounded numbers as enums, open strings capped."""
     if isinstance(schema, dict):
         out = {k: grammar_schema(v, field_chars) for k, v in schema.items()}  # type: ignore[arg-type]
         if (out.get("type") == "integer" and isinstance(out.get("minimum"), int) and isinstance(out.get("maximum"), int)
                 and 0 <= out["maximum"] - out["minimum"] <= ENUM_RANGE and "enum" not in out):
             out["enum"] = list(range(out["minimum"], out["maximum"] + 1))
+        if (out.get("type") == "number" and isinstance(out.get("minimum"), (int, float))
+                and isinstance(out.get("maximum"), (int, float)) and out["maximum"] > out["minimum"] and "enum" not in out):
+            lo, hi = out["minimum"], out["maximum"]
+            out["enum"] = [round(lo + (hi - lo) * k / NUMBER_STEPS, 6) for k in range(NUMBER_STEPS + 1)]
         if out.get("type") == "string" and not {"enum", "const", "maxLength", "pattern", "format"} & out.keys():
             out["maxLength"] = field_chars
         return out

@@ -2,7 +2,8 @@
 
 It answers each wolf-eval prompt from the structured copy of the observation in
 the prompt's message metadata, with randomness seeded by the per-call seed the
-game sets, so a game on wolfbot replays exactly.
+game sets, so a game on wolfbot replays exactly. ``-M latency=SECONDS`` makes every
+call wait that long before answering, to measure a game's critical path at API speed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import hashlib
 import json
 from random import Random
 from typing import Any
+
+import anyio
 
 from inspect_ai.model import (
     ChatMessage,
@@ -23,7 +26,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from wolf_eval.agents.judge import JUDGE_METADATA_KEY, JudgeView
-from wolf_eval.agents.observation import Observation
+from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.providers.judging import judge_policy
 from wolf_eval.providers.policies import POLICIES
@@ -37,7 +40,7 @@ def estimate_tokens(text: str) -> int:
 def find_observation(messages: list[ChatMessage]) -> Observation | None:
     for message in reversed(messages):
         if message.metadata and METADATA_KEY in message.metadata:
-            return Observation.model_validate(message.metadata[METADATA_KEY])
+            return from_metadata(message.metadata[METADATA_KEY])
     return None
 
 
@@ -56,20 +59,25 @@ class WolfBot(ModelAPI):
         base_url: str | None = None,
         api_key: str | None = None,
         config: GenerateConfig = GenerateConfig(),
+        latency: float = 0.0,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
+        if not isinstance(latency, (int, float)) or isinstance(latency, bool) or not 0 <= latency <= 600:
+            raise ValueError(f"wolfbot: -M latency must be a number of seconds from 0 to 600, got {latency!r}")
+        self.latency = float(latency)
         if model_name not in POLICIES:
             raise ValueError(
                 f"wolfbot has no policy {model_name!r}; use one of: "
                 + ", ".join(f"wolfbot/{p}" for p in POLICIES)
             )
         if model_args:
-            raise ValueError(f"wolfbot takes no model args, got: {', '.join(model_args)}")
+            raise ValueError(f"wolfbot takes only -M latency=SECONDS, got: {', '.join(model_args)}")
         self.policy = POLICIES[model_name]
 
     def max_connections(self) -> int:
-        return 64
+        return 1024  # a simulated API never throttles, so a wave's calls all overlap
+
 
     async def generate(
         self,
@@ -90,6 +98,8 @@ class WolfBot(ModelAPI):
             content = json.dumps(judge_policy(self.model_name, jv, Random(seed)))
         else:
             content = "wolfbot only answers wolf-eval game prompts (no observation in the message metadata)."
+        if self.latency:
+            await anyio.sleep(self.latency)  # a simulated API round trip; concurrent calls overlap
         output = ModelOutput.from_content(model=f"wolfbot/{self.model_name}", content=content)
         inp, out = estimate_tokens(prompt), estimate_tokens(content)
         output.usage = ModelUsage(input_tokens=inp, output_tokens=out, total_tokens=inp + out)

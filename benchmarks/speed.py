@@ -1,0 +1,157 @@
+"""What a game costs at API speed: calls, sequential waves, wall time, tokens, log size, prompt-cache reuse.
+
+    python benchmarks/speed.py --task wolf --games 3 --latency 0,1 -T max_debate_turns=6
+    python benchmarks/speed.py --task triadic --games 3 --latency 0,1 --history full,compact --concurrent 3
+
+Plays ``wolfbot`` games whose every call waits ``--latency`` seconds (``-M latency``, an
+asynchronous sleep, so a wave's calls overlap as they would against an API). For each latency and
+history it plays the games one at a time and prints one row per game:
+
+- calls, and calls by action;
+- waves: the game's sequential waves of model calls, counted from its own record (``GameState.waves``),
+  and waves per game-day;
+- wall seconds, and wall / (waves x latency): 1.00 would mean no time outside the model calls;
+- prompt and completion tokens, as the provider's usage reports them (wolfbot: 4 characters a token);
+- the sample's compressed size in the ``.eval`` log, in KB;
+- the mean shared-prefix fraction between each seat's consecutive prompts (what a provider's prompt
+  cache can reuse);
+- at latency 0, milliseconds of wolf-eval and Inspect time per call.
+
+With ``--concurrent M`` it then plays the same games M at a time (``--max-samples M``) and prints
+the speed-up over one at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+import zipfile
+from collections import Counter, defaultdict
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
+
+from wolf_eval.cli import game_state
+from wolf_eval.engine import GameState
+
+
+def prompt_text(event: Any) -> str:
+    return "\n".join(f"{m.role}: {m.text}" for m in event.input)
+
+
+def shared_prefix_fraction(sample: EvalSample) -> float:
+    """Mean over each seat's consecutive prompts of (characters shared with the previous prompt) / (length)."""
+    last: dict[str, str] = {}
+    fractions: list[float] = []
+    for e in sample.events:
+        if e.event != "model" or not e.input or not e.input[-1].metadata or "wolf_eval" not in e.input[-1].metadata:
+            continue
+        seat = e.input[-1].metadata["wolf_eval"]["seat"]
+        text = prompt_text(e)
+        if seat in last:
+            fractions.append(len(os.path.commonprefix([last[seat], text])) / len(text))
+        last[seat] = text
+    return statistics.fmean(fractions) if fractions else float("nan")
+
+
+def sample_sizes(path: str) -> dict[str, int]:
+    """Compressed bytes of each sample in an ``.eval`` file, by sample id."""
+    with zipfile.ZipFile(path) as z:
+        return {i.filename.removeprefix("samples/").rsplit("_epoch_", 1)[0]: i.compress_size
+                for i in z.infolist() if i.filename.startswith("samples/")}
+
+
+def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[str, Any]:
+    sample = resolve_sample_attachments(sample)  # prompts as the model read them, not attachment refs
+    game: GameState = game_state(sample)
+    calls = [e for e in sample.events if e.event == "model"]
+    by_action: Counter[str] = Counter()
+    for e in calls:
+        meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.input else None
+        by_action[meta["action"] if meta else "other"] += 1
+    days = game.outcome.day if game.outcome else game.day
+    wall = sample.total_time or float("nan")
+    return {
+        "id": sample.id, "winner": game.outcome.winner if game.outcome else "?", "days": days,
+        "calls": len(calls), "by_action": by_action, "waves": game.waves, "waves_per_day": game.waves / max(days, 1),
+        "wall": wall, "ratio": wall / (game.waves * latency) if latency else float("nan"),
+        "prompt": sum(e.output.usage.input_tokens for e in calls if e.output.usage),
+        "completion": sum(e.output.usage.output_tokens for e in calls if e.output.usage),
+        "kb": sizes.get(str(sample.id), 0) / 1024, "prefix": shared_prefix_fraction(sample),
+        "ms_per_call": 1000 * wall / len(calls) if calls and not latency else float("nan"),
+    }
+
+
+def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_samples: int, log_dir: str) -> tuple[EvalLog, float]:
+    start = time.perf_counter()
+    [log] = inspect_eval(f"wolf_eval/{task}", model=model, model_args={"latency": latency}, task_args=task_args,
+                         max_samples=max_samples, log_dir=log_dir, display="none")
+    wall = time.perf_counter() - start
+    if log.status != "success":
+        raise SystemExit(f"the eval failed: {log.error}")
+    return read_eval_log(log.location), wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--task", default="wolf")
+    ap.add_argument("--policy", default="cue", help="wolfbot policy: random, cue or tom")
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--latency", default="0,1", help="seconds per call, comma-separated")
+    ap.add_argument("--history", default="full", help="full, compact or both (comma-separated)")
+    ap.add_argument("--concurrent", type=int, default=0, help="also play the games M at a time and print the speed-up")
+    ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="task parameter (YAML value)")
+    args = ap.parse_args()
+    import yaml
+
+    extra = {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}
+    model = f"wolfbot/{args.policy}"
+    header = ("| latency s | history | game | winner | days | calls | waves | waves/day | wall s | wall/(waves×lat) "
+              "| prompt tok | completion tok | log KB | shared prefix | ms/call at 0 |")
+    print(f"task {args.task}, {model}, {args.games} games, parameters {extra}\n")
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    totals: dict[tuple[float, str], list[dict[str, Any]]] = defaultdict(list)
+    actions: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for latency in (float(x) for x in args.latency.split(",")):
+            for history in args.history.split(","):
+                task_args = {"games": args.games, **extra, "history": history}
+                log, _ = play(args.task, model, latency, task_args, 1, tmp)
+                sizes = sample_sizes(log.location)
+                for sample in log.samples or []:
+                    row = game_row(sample, latency, sizes)
+                    totals[(latency, history)].append(row)
+                    actions.update(row["by_action"])
+                    print(f"| {latency:g} | {history} | {row['id']} | {row['winner']} | {row['days']} | {row['calls']} "
+                          f"| {row['waves']} | {row['waves_per_day']:.1f} | {row['wall']:.1f} | {_f(row['ratio'])} "
+                          f"| {row['prompt']:,} | {row['completion']:,} | {row['kb']:.0f} | {row['prefix']:.2f} "
+                          f"| {_f(row['ms_per_call'], 1)} |")
+        print("\nmean per game:\n")
+        print("| latency s | history | calls | waves/day | wall s | wall/(waves×lat) | prompt tok | log KB | shared prefix |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for (latency, history), rows in totals.items():
+            m = {k: statistics.fmean(r[k] for r in rows) for k in ("calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix")}
+            print(f"| {latency:g} | {history} | {m['calls']:.0f} | {m['waves_per_day']:.1f} | {m['wall']:.1f} | {_f(m['ratio'])} "
+                  f"| {m['prompt']:,.0f} | {m['kb']:.0f} | {m['prefix']:.2f} |")
+        calls = sum(actions.values())
+        print("\ncalls by action (all games above): " + ", ".join(f"{a} {n} ({n / calls:.0%})" for a, n in actions.most_common()))
+        if args.concurrent > 1:
+            latency = max(float(x) for x in args.latency.split(","))
+            task_args = {"games": args.games, **extra, "history": args.history.split(",")[0]}
+            _, one = play(args.task, model, latency, task_args, 1, tmp)
+            _, many = play(args.task, model, latency, task_args, args.concurrent, tmp)
+            print(f"\n{args.games} games at latency {latency:g} s: {one:.1f} s one at a time, {many:.1f} s "
+                  f"{args.concurrent} at a time (--max-samples {args.concurrent}): speed-up {one / many:.2f}x")
+
+
+def _f(x: float, digits: int = 2) -> str:
+    return "–" if x != x else f"{x:.{digits}f}"
+
+
+if __name__ == "__main__":
+    main()
