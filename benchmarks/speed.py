@@ -19,6 +19,12 @@ history it plays the games one at a time and prints one row per game:
 
 With ``--concurrent M`` it then plays the same games M at a time (``--max-samples M``) and prints
 the speed-up over one at a time.
+
+    python benchmarks/speed.py --prompts-from logs/some-run.eval
+
+re-renders every game prompt of an existing log (any model) under ``history=full`` and
+``history=compact`` from the observations it recorded, and prints the characters of both per game,
+and the prompt tokens the provider reported for the prompts as played, scaled by the same ratio.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
 
+from wolf_eval.agents.observation import Observation, view
+from wolf_eval.agents.prompts import build_messages
 from wolf_eval.cli import game_state
 from wolf_eval.engine import GameState
 
@@ -63,6 +71,35 @@ def sample_sizes(path: str) -> dict[str, int]:
     with zipfile.ZipFile(path) as z:
         return {i.filename.removeprefix("samples/").rsplit("_epoch_", 1)[0]: i.compress_size
                 for i in z.infolist() if i.filename.startswith("samples/")}
+
+
+def sample_breakdown(path: str) -> dict[str, float]:
+    """Where the bytes of the log's first sample go (uncompressed KB): prompts, message pool, events, store."""
+    import json
+
+    from wolf_eval.analysis.logread import _member_chunks
+
+    with zipfile.ZipFile(path) as z, open(path, "rb") as handle:
+        info = next(i for i in z.infolist() if i.filename.startswith("samples/"))
+        sample = json.loads(b"".join(_member_chunks(handle, info)))
+    def size(x: Any) -> int:
+        return len(json.dumps(x, separators=(",", ":"), ensure_ascii=False).encode())
+
+    pool = sample.get("events_data", {}).get("messages", [])
+    meta = sum(size(m.get("metadata") or {}) for m in pool)
+    events: Counter[str] = Counter()
+    for e in sample.get("events", []):
+        events[e.get("event", "?")] += size(e)
+    parts = {
+        "prompt texts (attachments)": size(sample.get("attachments", {})),
+        "observation metadata": meta,
+        "rest of the message pool": size(sample.get("events_data", {})) - meta,
+        **{f"{kind} events": n for kind, n in events.most_common(4)},
+        "other events": sum(n for _, n in events.most_common()[4:]),
+        "store (the final game)": size(sample.get("store", {})),
+    }
+    parts["everything else"] = info.file_size - sum(parts.values())
+    return {k: v / 1024 for k, v in parts.items()} | {"total": info.file_size / 1024, "compressed": info.compress_size / 1024}
 
 
 def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[str, Any]:
@@ -96,6 +133,42 @@ def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_s
     return read_eval_log(log.location), wall
 
 
+def recorded_observation(meta: dict[str, Any], game: GameState) -> Observation:
+    """The view a logged prompt was built from: its metadata, records looked up in the final game by index."""
+    records = meta.get("records", [])
+    if records and isinstance(records[0], int):
+        seat = meta["seat"]
+        records = [view(game.records[i]) for i in records]
+        assert all(game.can_see(seat, game.records[r.index]) for r in records)
+    return Observation.model_validate({k: v for k, v in meta.items() if k != "ref"} | {"records": records})
+
+
+def rerender(path: str) -> None:
+    """Characters of every game prompt of a log under full and compact history, per game."""
+    log = read_eval_log(path)
+    print(f"{path}: {log.eval.model}, task {log.eval.task}, parameters {log.eval.task_args}\n")
+    print("| game | days | calls | full chars | compact chars | compact / full | reported prompt tokens | compact, scaled |")
+    print("|---|---|---|---|---|---|---|---|")
+    for sample in log.samples or []:
+        if sample.error is not None:
+            continue
+        sample = resolve_sample_attachments(sample)
+        game = game_state(sample)
+        full = compact = calls = tokens = 0
+        for e in sample.events:
+            meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
+            if not meta:
+                continue
+            obs = recorded_observation(meta, game)
+            sizes = {h: sum(len(m.text) for m in build_messages(obs.model_copy(update={"history": h})))
+                     for h in ("full", "compact")}
+            full, compact, calls = full + sizes["full"], compact + sizes["compact"], calls + 1
+            tokens += e.output.usage.input_tokens if e.output.usage else 0
+        days = game.outcome.day if game.outcome else game.day
+        print(f"| {sample.id} | {days} | {calls} | {full:,} | {compact:,} | {compact / full:.2f} | {tokens:,} "
+              f"| {tokens * compact / full:,.0f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--task", default="wolf")
@@ -105,7 +178,11 @@ def main() -> None:
     ap.add_argument("--history", default="full", help="full, compact or both (comma-separated)")
     ap.add_argument("--concurrent", type=int, default=0, help="also play the games M at a time and print the speed-up")
     ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="task parameter (YAML value)")
+    ap.add_argument("--prompts-from", metavar="LOG", help="re-render the prompts of this log, full against compact")
     args = ap.parse_args()
+    if args.prompts_from:
+        rerender(args.prompts_from)
+        return
     import yaml
 
     extra = {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}
@@ -123,6 +200,7 @@ def main() -> None:
                 task_args = {"games": args.games, **extra, "history": history}
                 log, _ = play(args.task, model, latency, task_args, 1, tmp)
                 sizes = sample_sizes(log.location)
+                breakdown = sample_breakdown(log.location)
                 for sample in log.samples or []:
                     row = game_row(sample, latency, sizes)
                     totals[(latency, history)].append(row)
@@ -138,6 +216,8 @@ def main() -> None:
             m = {k: statistics.fmean(r[k] for r in rows) for k in ("calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix")}
             print(f"| {latency:g} | {history} | {m['calls']:.0f} | {m['waves_per_day']:.1f} | {m['wall']:.1f} | {_f(m['ratio'])} "
                   f"| {m['prompt']:,.0f} | {m['kb']:.0f} | {m['prefix']:.2f} |")
+        print(f"\nbytes of game 1 in the last log (uncompressed KB; {breakdown['compressed']:.0f} KB compressed): "
+              + ", ".join(f"{k} {v:,.0f}" for k, v in breakdown.items() if k != "compressed"))
         calls = sum(actions.values())
         print("\ncalls by action (all games above): " + ", ".join(f"{a} {n} ({n / calls:.0%})" for a, n in actions.most_common()))
         if args.concurrent > 1:
