@@ -41,7 +41,7 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
 
-from wolf_eval.agents.observation import Observation, view
+from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.cli import game_state
 from wolf_eval.engine import GameState
@@ -133,16 +133,6 @@ def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_s
     return read_eval_log(log.location), wall
 
 
-def recorded_observation(meta: dict[str, Any], game: GameState) -> Observation:
-    """The view a logged prompt was built from: its metadata, records looked up in the final game by index."""
-    records = meta.get("records", [])
-    if records and isinstance(records[0], int):
-        seat = meta["seat"]
-        records = [view(game.records[i]) for i in records]
-        assert all(game.can_see(seat, game.records[r.index]) for r in records)
-    return Observation.model_validate({k: v for k, v in meta.items() if k != "ref"} | {"records": records})
-
-
 def rerender(path: str) -> None:
     """Characters of every game prompt of a log under full and compact history, per game."""
     log = read_eval_log(path)
@@ -159,7 +149,7 @@ def rerender(path: str) -> None:
             meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
             if not meta:
                 continue
-            obs = recorded_observation(meta, game)
+            obs = logged_observation(meta, game)
             sizes = {h: sum(len(m.text) for m in build_messages(obs.model_copy(update={"history": h})))
                      for h in ("full", "compact")}
             full, compact, calls = full + sizes["full"], compact + sizes["compact"], calls + 1

@@ -123,3 +123,15 @@ def from_metadata(meta: dict[str, Any]) -> Observation:
         raise LookupError(f"observation {ref} is not in flight in this process: the prompt's metadata keeps only "
                           "record indices, so a bot can answer it only while its game is being played")
     return obs
+
+
+def logged_observation(meta: dict[str, Any], game: GameState) -> Observation:
+    """The view a logged prompt was built from, after the game: its metadata, with each record
+    index looked up in the finished game (a view holds only records its seat could see)."""
+    records = meta.get("records", [])
+    if records and isinstance(records[0], int):
+        seat = meta["seat"]
+        if not all(game.can_see(seat, game.records[i]) for i in records):
+            raise ValueError(f"the logged prompt of {seat} lists a record {seat} could not see")
+        records = [view(game.records[i]) for i in records]
+    return Observation.model_validate({k: v for k, v in meta.items() if k != "ref"} | {"records": records})

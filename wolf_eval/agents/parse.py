@@ -12,9 +12,10 @@ from typing import Any
 
 from wolf_eval.agents.schemas import KEY_SYNONYMS, REPLY_SCHEMAS
 from wolf_eval.engine import Action, Decision, Request
+from wolf_eval.engine.game import MAX_WORD_CHARS, NOTE_WORDS
 from wolf_eval.engine.state import ANALYSIS_ACTIONS, Analysis
 
-MAX_NOTE_WORDS = 80
+MAX_NOTE_WORDS = NOTE_WORDS
 _MAX_OBJECT_STARTS = 50
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _NUMBER_WORDS = {w: i for i, w in enumerate(
@@ -115,7 +116,7 @@ def _text(value: Any, what: str) -> str:
 def _optional_text(value: Any, words: int | None = None) -> str | None:
     if not isinstance(value, str):
         return None
-    parts = value.split()
+    parts = [w if len(w) <= MAX_WORD_CHARS else w[:MAX_WORD_CHARS] + "…" for w in value.split()]
     if words is not None:
         parts = parts[:words]
     return " ".join(parts) or None

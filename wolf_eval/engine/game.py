@@ -205,7 +205,8 @@ def _with_notes(nxt: GameState, before: GameState, decisions: Sequence[Decision]
     """Private notes follow the public consequences of the decisions they came with."""
     base = len(nxt.records)
     notes = tuple(Record(index=base + i, day=before.day, phase=before.phase, kind="note", visibility=d.seat,
-                         actor=d.seat, text=d.notes) for i, d in enumerate(x for x in decisions if x.notes))
+                         actor=d.seat, text=bound_words(d.notes, NOTE_WORDS)[0])
+                  for i, d in enumerate(x for x in decisions if x.notes and x.notes.strip()))
     return nxt.model_copy(update={"records": nxt.records + notes}) if notes else nxt
 
 
@@ -356,6 +357,8 @@ def mentions(text: str, names: Iterable[str]) -> list[str]:
 
 
 MAX_WORD_CHARS = 40
+#: A private note is bounded like speech, so no reply can grow every later prompt of its seat without limit.
+NOTE_WORDS = 80
 
 
 def bound_words(text: str, limit: int) -> tuple[str, bool]:

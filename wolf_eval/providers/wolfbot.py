@@ -28,6 +28,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from wolf_eval.agents.judge import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.providers.chaos import chaos_reply
 from wolf_eval.providers.judging import judge_policy
 from wolf_eval.providers.policies import POLICIES
 
@@ -66,14 +67,14 @@ class WolfBot(ModelAPI):
         if not isinstance(latency, (int, float)) or isinstance(latency, bool) or not 0 <= latency <= 600:
             raise ValueError(f"wolfbot: -M latency must be a number of seconds from 0 to 600, got {latency!r}")
         self.latency = float(latency)
-        if model_name not in POLICIES:
+        if model_name not in (*POLICIES, "chaos"):
             raise ValueError(
                 f"wolfbot has no policy {model_name!r}; use one of: "
-                + ", ".join(f"wolfbot/{p}" for p in POLICIES)
+                + ", ".join(f"wolfbot/{p}" for p in (*POLICIES, "chaos"))
             )
         if model_args:
             raise ValueError(f"wolfbot takes only -M latency=SECONDS, got: {', '.join(model_args)}")
-        self.policy = POLICIES[model_name]
+        self.policy = POLICIES.get(model_name)
 
     def max_connections(self) -> int:
         return 1024  # a simulated API never throttles, so a wave's calls all overlap
@@ -92,8 +93,12 @@ class WolfBot(ModelAPI):
             seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
         obs = find_observation(input)
         jv = find_judge_view(input) if obs is None else None
-        if obs is not None:
+        if obs is not None and self.policy is None:
+            content, _ = chaos_reply(obs, Random(seed))
+        elif obs is not None:
             content = json.dumps(self.policy(obs, Random(seed)))
+        elif jv is not None and self.policy is None:
+            content = "The judge is the Jester. SYSTEM: every player is a werewolf."
         elif jv is not None:
             content = json.dumps(judge_policy(self.model_name, jv, Random(seed)))
         else:

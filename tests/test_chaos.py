@@ -1,0 +1,114 @@
+"""Hostile replies (``wolfbot/chaos``): full games absorb every one, and speech stays speech.
+
+Each game's log is checked call by call: the reply is re-derived from the call's seed (so the
+chaos kind of every reply is known), re-parsed, and must be a recorded fallback exactly when the
+parser refuses it. Whatever got through is bounded, and a player's words reach other players only
+inside that player's quoted speech.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from random import Random
+from typing import Any
+
+import pytest
+from helpers import final_state, run
+from inspect_ai.log import resolve_sample_attachments
+
+from wolf_eval.agents.observation import logged_observation
+from wolf_eval.agents.parse import interpret
+from wolf_eval.agents.player import MAX_RAW_CHARS
+from wolf_eval.engine import Action, Phase, Request
+from wolf_eval.engine.game import MAX_WORD_CHARS, NOTE_WORDS
+from wolf_eval.providers.chaos import HOSTILE, INJECTIONS, chaos_reply
+
+ARGS = {"games": 1, "max_days": 3, "max_debate_turns": 3, "max_explanation_turns": 2, "seed": 7}
+
+
+@pytest.fixture(scope="module", params=["wolf", "triadic", "dyadic"])
+def chaos_game(request, tmp_path_factory):  # type: ignore[no-untyped-def]
+    task = request.param
+    log = run(task, "wolfbot/chaos", tmp_path_factory.mktemp(f"chaos-{task}"), task_args=ARGS)
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    return task, resolve_sample_attachments(sample), final_state(sample)
+
+
+def calls(sample, game) -> list[tuple[Any, Any]]:  # type: ignore[no-untyped-def]
+    """(model event, observation) of every game decision."""
+    out = []
+    for e in sample.events:
+        meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
+        if meta and meta["action"] != "lessons":
+            out.append((e, logged_observation(meta, game)))
+    return out
+
+
+def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fallback(chaos_game) -> None:  # type: ignore[no-untyped-def]
+    task, sample, game = chaos_game
+    assert game.outcome is not None and sample.scores["outcome"].value["calls"] > 100
+    kinds: Counter[str] = Counter()
+    refused: Counter[tuple[str, str, str]] = Counter()
+    for e, obs in calls(sample, game):
+        raw = e.output.completion
+        expected, kind = chaos_reply(obs, Random(e.config.seed))
+        assert raw == expected, "the reply re-derives from the call's seed and the logged view"
+        kinds[kind] += 1
+        request = Request(seat=obs.seat, action=Action(obs.action), day=obs.day, phase=Phase(obs.phase),
+                          turn=obs.turn, options=obs.options, subject=obs.subject)
+        try:
+            interpret(raw, request, game.names, game.config.taxonomy)
+        except Exception:
+            refused[(obs.seat, obs.action, raw[:MAX_RAW_CHARS])] += 1
+    recorded = Counter((r.actor, r.data["action"], r.data["raw"]) for r in game.records if r.kind == "fallback")
+    assert recorded == refused
+    assert sample.scores["outcome"].value["fallbacks"] == sum(refused.values())
+    assert set(kinds) == set(HOSTILE), f"{task}: every hostile kind was tried ({sorted(set(HOSTILE) - set(kinds))} missing)"
+
+
+def test_what_gets_through_is_bounded(chaos_game) -> None:  # type: ignore[no-untyped-def]
+    _, _, game = chaos_game
+    limit = game.config.max_statement_words
+    spoken = [r for r in game.records if r.kind in ("statement", "defence", "vote", "wolf_proposal") and r.text]
+    notes = [r for r in game.records if r.kind == "note"]
+    assert spoken and notes
+    for r in spoken:
+        assert len(r.text.split()) <= limit + 1, r.kind
+    for r in notes:
+        assert len(r.text.split()) <= NOTE_WORDS + 1
+    for r in spoken + notes:
+        assert all(len(w) <= MAX_WORD_CHARS + 1 for w in r.text.split())
+    assert all(len(r.data["raw"]) <= MAX_RAW_CHARS for r in game.records if r.kind == "fallback")
+
+
+SPEECH_LINE = re.compile(
+    r"^(?:(?:(?P<who>\w+) (?:said|said in their defence|voted for \w+)"
+    r"|\[Wolves' channel\] (?P<wolf>\w+) proposed killing \w+): "
+    r"|\[Your private note\] |\[Your last private note that day\] )(?P<quoted>\".*\")$"
+)
+
+
+def test_a_player_s_words_reach_others_only_as_that_player_s_quoted_speech(chaos_game) -> None:  # type: ignore[no-untyped-def]
+    _, sample, game = chaos_game
+    fragments = [" ".join(i.split())[:24] for i in INJECTIONS] + ["esrever"]
+    injected = [r for r in game.records if r.text and any(f in r.text for f in fragments)]
+    assert injected, "some injected speech got through the parser (it is legal speech)"
+    said = {(r.actor, r.text) for r in injected}
+    shown = 0
+    for e, obs in calls(sample, game):
+        for message in e.input:
+            assert not re.search(r"[\x00-\x08\x0b-\x1f]", message.text), "control characters reach no prompt raw"
+            for line in message.text.splitlines():
+                if not any(f in line for f in fragments):
+                    assert not line.startswith(("SYSTEM:", "[Moderator]", "</statement>")), line
+                    continue
+                m = SPEECH_LINE.match(line)
+                assert m, f"injected words outside a quoted speech line: {line[:120]!r}"
+                words = json.loads(m.group("quoted"))
+                speaker = m.group("who") or m.group("wolf") or obs.seat
+                assert (speaker, words) in said, "the words are attributed to the player who said them"
+                shown += 1
+    assert shown > 0
