@@ -96,7 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     les_cmd = les.add_subparsers(dest="lessons_command", required=True)
     tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
     tag_cmd.add_argument("file", help="a lessons file (JSON, as written with jester_learning)")
+    rp = commands.add_parser("replay", help="re-play every game of a log from its recorded replies and check it "
+                                            "reaches the same records, final state and scores")
+    rp.add_argument("log", help="an Inspect log file (.eval or .json)")
     args = parser.parse_args(argv)
+    if args.command == "replay":
+        return _replay(args.log)
     if args.command == "lessons":
         return _tag_lessons(args.file)
     if args.command == "report":
@@ -111,6 +116,39 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wolf-eval: {err}", file=sys.stderr)
         return 2
     return 0
+
+
+def _replay(path: str) -> int:
+    """0 when every finished game replays exactly, 1 when one does not, 2 when the log cannot be read."""
+    from wolf_eval.replay import replay_sample
+
+    if not Path(path).is_file():
+        print(f"wolf-eval: no log file at {path}", file=sys.stderr)
+        return 2
+    log = read_eval_log(path, resolve_attachments=True)
+    failed = 0
+    for sample in log.samples or []:
+        if sample.error is not None:
+            print(f"game {sample.id}: not replayed, the sample failed ({sample.error.message[:120]})")
+            continue
+        try:
+            logged = game_state(sample)
+        except ValueError as err:
+            print(f"game {sample.id}: not replayed, {err}")
+            continue
+        result = replay_sample(sample, logged)
+        if result.ok:
+            print(f"game {sample.id}: replays exactly ({result.replies} replies, {result.waves} waves, "
+                  f"{result.records} records, scores equal)")
+        else:
+            failed += 1
+            print(f"game {sample.id}: DIFFERS")
+            for problem in result.problems:
+                print(f"  - {problem}")
+    if not log.samples:
+        print(f"wolf-eval: {path} holds no games", file=sys.stderr)
+        return 2
+    return 1 if failed else 0
 
 
 def _tag_lessons(file: str) -> int:

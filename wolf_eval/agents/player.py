@@ -112,11 +112,15 @@ class Agent:
                 f"{seat.model_name} could not answer {request.key} "
                 f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored"
             )
-        raw = output.completion or ""
-        try:
-            return interpret(raw, request, state.names, state.config.taxonomy)
-        except InvalidReply as err:
-            return fallback_decision(state, request, str(err), raw[:MAX_RAW_CHARS])
-        except Exception as err:  # a reply must never crash a game: record it and fall back
-            reason = f"unreadable reply ({type(err).__name__}: {str(err)[:200]})"
-            return fallback_decision(state, request, reason, raw[:MAX_RAW_CHARS])
+        return decision_from_reply(state, request, output.completion or "")
+
+
+def decision_from_reply(state: GameState, request: Request, raw: str) -> Decision:
+    """The legal decision a raw reply makes, or the rules' fallback recorded with it (also used by replay)."""
+    try:
+        return interpret(raw, request, state.names, state.config.taxonomy)
+    except InvalidReply as err:
+        return fallback_decision(state, request, str(err), raw[:MAX_RAW_CHARS])
+    except Exception as err:  # a reply must never crash a game: record it and fall back
+        reason = f"unreadable reply ({type(err).__name__}: {str(err)[:200]})"
+        return fallback_decision(state, request, reason, raw[:MAX_RAW_CHARS])

@@ -1,0 +1,71 @@
+"""``wolf-eval replay``: a logged game re-played from its recorded replies lands exactly where the log says."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import final_state, run
+from inspect_ai.log import read_eval_log, resolve_sample_attachments
+from inspect_ai.model import ModelOutput
+
+from wolf_eval.cli import main
+from wolf_eval.replay import recorded_replies, replay_sample
+
+ARGS = {"games": 2, "max_days": 3, "max_debate_turns": 2, "max_explanation_turns": 2, "seed": 3}
+
+
+@pytest.fixture(scope="module", params=[("wolf", "wolfbot/chaos"), ("triadic", "wolfbot/chaos"),
+                                        ("dyadic", "wolfbot/random"), ("triadic", "wolfbot/tom")])
+def logged(request, tmp_path_factory):  # type: ignore[no-untyped-def]
+    task, model = request.param
+    log = run(task, model, tmp_path_factory.mktemp("replay"), task_args=ARGS)
+    assert log.status == "success", log.error
+    return log.location
+
+
+def samples(path: str):  # type: ignore[no-untyped-def]
+    return [resolve_sample_attachments(s) for s in read_eval_log(path).samples]
+
+
+def test_every_game_replays_to_the_same_records_state_and_scores(logged, capsys) -> None:  # type: ignore[no-untyped-def]
+    fallbacks = 0
+    for sample in samples(logged):
+        game = final_state(sample)
+        result = replay_sample(sample, game)
+        assert result.ok, result.problems
+        assert result.records == len(game.records) and result.waves == game.waves
+        fallbacks += sum(r.kind == "fallback" for r in game.records)
+    if "chaos" in read_eval_log(logged, header_only=True).eval.model:
+        assert fallbacks > 20, "the hostile games replay their fallbacks too"
+    assert main(["replay", logged]) == 0
+    assert capsys.readouterr().out.count("replays exactly") == ARGS["games"]
+
+
+def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> None:  # type: ignore[no-untyped-def]
+    sample = samples(logged)[0]
+    game = final_state(sample)
+    vote = next(e for e in sample.events if e.event == "model" and e.input[-1].metadata
+                and e.input[-1].metadata.get("wolf_eval", {}).get("action") == "vote")
+    meta = vote.input[-1].metadata["wolf_eval"]
+    other = next(o for o in meta["options"] if f'"{o}"' not in vote.output.completion)
+    vote.output = ModelOutput.from_content(model=vote.output.model, content=f'{{"vote": "{other}", "reason": "changed"}}')
+    result = replay_sample(sample, game)
+    assert not result.ok and "differs" in result.problems[0]
+
+
+def test_a_lost_reply_and_an_edited_final_state_are_caught(logged) -> None:  # type: ignore[no-untyped-def]
+    sample = samples(logged)[0]
+    game = final_state(sample)
+    keys = list(recorded_replies(sample))
+    dropped = next(i for i, e in enumerate(sample.events) if e.event == "model" and e.input[-1].metadata
+                   and "wolf_eval" in e.input[-1].metadata)
+    lost = sample.model_copy(update={"events": sample.events[:dropped] + sample.events[dropped + 1:]})
+    result = replay_sample(lost, game)
+    assert not result.ok and "missing a call" in result.problems[0] and keys
+    edited = game.model_copy(update={"waves": game.waves + 1})
+    result = replay_sample(sample, edited)
+    assert not result.ok and any("final state differs in: waves" in p for p in result.problems)
+
+
+def test_replay_refuses_what_is_not_a_log(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["replay", str(tmp_path / "missing.eval")]) == 2
+    assert "no log file" in capsys.readouterr().err

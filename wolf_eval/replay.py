@@ -1,0 +1,116 @@
+"""Replay a logged game: feed its recorded replies back through the engine and check where it lands.
+
+A game is a pure function of its rules, its seed and its players' replies, so re-running the
+engine with the replies the log recorded (each turned into a decision or a fallback exactly as in
+play) must reproduce every game record, the final state and the scores computed from it. Any
+difference means the log and the code disagree: a changed rule, a lost reply, a hand-edited log.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_ai.log import EvalSample
+
+from wolf_eval.agents.player import decision_from_reply
+from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.engine import Action, GameState, Phase, Request, advance, new_game, pending
+from wolf_eval.scorers.calibration import calibration_values
+from wolf_eval.scorers.quality import quality_values
+from wolf_eval.scorers.sabotage import sabotage_values
+
+#: Scores that are functions of the game alone, recomputed from the replayed game.
+GAME_SCORES = {"self_sabotage": sabotage_values, "calibration": calibration_values, "quality": quality_values}
+
+
+@dataclass
+class Replay:
+    sample: Any
+    problems: list[str] = field(default_factory=list)
+    replies: int = 0
+    waves: int = 0
+    records: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def recorded_replies(sample: EvalSample) -> dict[str, str]:
+    """Each game decision's raw reply, by request key (the lessons call is not a game decision)."""
+    replies: dict[str, str] = {}
+    for e in sample.events:
+        if e.event != "model" or not e.input:
+            continue
+        meta = (e.input[-1].metadata or {}).get(METADATA_KEY)
+        if not meta or meta.get("action") == "lessons":
+            continue
+        request = Request(seat=meta["seat"], action=Action(meta["action"]), day=meta["day"], phase=Phase(meta["phase"]),
+                          turn=meta["turn"], subject=meta.get("subject"))
+        replies[request.key] = e.output.completion or ""
+    return replies
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+def replay_sample(sample: EvalSample, logged: GameState) -> Replay:
+    """Re-play one logged game; ``problems`` lists every way the replay differs from the log."""
+    out = Replay(sample=sample.id)
+    replies = recorded_replies(sample)
+    state = new_game(logged.config, logged.seed)
+    used: set[str] = set()
+    while not state.over:
+        decisions = []
+        for request in pending(state):
+            raw = replies.get(request.key)
+            if raw is None:
+                out.problems.append(f"no recorded reply for {request.key}: the log is missing a call")
+                return out
+            used.add(request.key)
+            decisions.append(decision_from_reply(state, request, raw))
+        state = advance(state, decisions)
+        n = len(state.records)
+        if state.records != logged.records[:n]:
+            i = next((i for i, (a, b) in enumerate(zip(state.records, logged.records)) if a != b), len(logged.records))
+            got = state.records[i] if i < n else None
+            want = logged.records[i] if i < len(logged.records) else None
+            out.problems.append(f"record {i} differs: replay {_brief(got)}, log {_brief(want)}")
+            return out
+    out.replies, out.waves, out.records = len(used), state.waves, len(state.records)
+    if state != logged:
+        diff = [k for k in GameState.model_fields if getattr(state, k) != getattr(logged, k)]
+        out.problems.append(f"final state differs in: {', '.join(diff)}")
+    unused = sorted(set(replies) - used)
+    if unused:
+        out.problems.append(f"{len(unused)} recorded replies were never asked for, e.g. {unused[0]}")
+    scores = sample.scores or {}
+    for name, values in GAME_SCORES.items():
+        if name not in scores:
+            out.problems.append(f"the log has no {name} score")
+            continue
+        logged_values = scores[name].value
+        again = values(state)
+        bad = [k for k in again if not isinstance(logged_values, dict) or not _same(again[k], logged_values.get(k))]
+        if bad:
+            out.problems.append(f"{name} differs in {len(bad)} values, e.g. {bad[0]}: "
+                                f"replay {again[bad[0]]}, log {logged_values.get(bad[0]) if isinstance(logged_values, dict) else logged_values}")
+    outcome = scores.get("outcome")
+    if outcome is None or not isinstance(outcome.value, dict):
+        out.problems.append("the log has no outcome score")
+    elif state.outcome is not None:
+        fallbacks = sum(1 for r in state.records if r.kind == "fallback")
+        if outcome.value.get(state.outcome.winner) != 1.0 or outcome.value.get("days") != state.outcome.days \
+                or outcome.value.get("fallbacks") != fallbacks:
+            out.problems.append(f"outcome differs: replay {state.outcome.winner} in {state.outcome.days} days with "
+                                f"{fallbacks} fallbacks, log {outcome.value}")
+    return out
+
+
+def _brief(r: Any) -> str:
+    return "nothing" if r is None else f"{r.kind} by {r.actor} ({(r.text or '')[:40]!r})"
