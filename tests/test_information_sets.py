@@ -19,6 +19,7 @@ from helpers import final_state, run
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from wolf_eval.engine import GameState, Role
+from wolf_eval.providers.chaos import chaos_reply
 from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 
@@ -30,13 +31,22 @@ def canary_model(policy: str):
 
     def answer(input, tools, tool_choice, config):
         obs = find_observation(input)
-        reply = POLICIES[policy](obs, random.Random(config.seed))
+        if policy == "chaos":  # hostile replies; those that are JSON objects carry the canaries too
+            raw, _ = chaos_reply(obs, random.Random(config.seed))
+            try:
+                reply = json.loads(raw)
+            except ValueError:
+                reply = raw
+        else:
+            reply = POLICIES[policy](obs, random.Random(config.seed))
         n = next(counter)
-        reply["notes"] = f"CANARY-NOTE-{obs.seat}-{n}"
-        channel = {"night_kill": "PACK", "protect": "DOC", "investigate": "SEER"}.get(obs.action)
-        if channel:
-            reply["reason"] = f"CANARY-{channel}-{obs.seat}-{n}"
-        out = ModelOutput.from_content(model="canary", content=json.dumps(reply))
+        if isinstance(reply, dict):
+            reply["notes"] = f"CANARY-NOTE-{obs.seat}-{n}"
+            channel = {"night_kill": "PACK", "protect": "DOC", "investigate": "SEER"}.get(obs.action)
+            if channel:
+                reply["reason"] = f"CANARY-{channel}-{obs.seat}-{n}"
+        content = json.dumps(reply) if isinstance(reply, dict) else str(reply)
+        out = ModelOutput.from_content(model="canary", content=content)
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out
 
@@ -64,7 +74,7 @@ def prompts(sample):
 
 
 @pytest.mark.parametrize("task", ["wolf", "triadic", "dyadic"])
-@pytest.mark.parametrize("policy", ["random", "cue", "tom"])
+@pytest.mark.parametrize("policy", ["random", "cue", "tom", "chaos"])
 def test_every_prompt_respects_the_information_set(tmp_path, task, policy):
     log = run(task, canary_model(policy), tmp_path,
               task_args={"games": 1, "max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "seed": 3})
