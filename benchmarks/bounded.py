@@ -1,0 +1,101 @@
+"""Does a long game stay bounded? The largest prompt per day and the peak memory of a game capped at 10 days.
+
+    python benchmarks/bounded.py
+    python benchmarks/bounded.py --days 10 --history full,compact --debate 12
+
+Plays one triadic game that cannot end before its day cap: 16 seats with a single Werewolf
+(`-T roles=villager:13,doctor:1,werewolf:1,jester:1`), every ballot split in a ring so nobody is
+exiled, every statement and private note at its word limit. The players are a scripted model
+(deterministic, no network). For each history setting it prints, per day, the calls and the
+largest prompt in characters (about 4 characters a token), then the game's wall time, the peak
+resident memory of the process and the sample's size in the log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import tempfile
+import time
+import zipfile
+from collections import defaultdict
+from random import Random
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log, resolve_sample_attachments
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+from wolf_eval.providers.wolfbot import find_observation
+
+WORDS = ("quiet", "careful", "vote", "night", "doctor", "village", "trust", "doubt", "watch", "listen")
+
+
+def stall(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
+    """Long speech, split ballots, valid analyses: a game that lasts to its cap."""
+    obs = find_observation(input)
+    assert obs is not None
+    rng = Random(config.seed)
+    talk = " ".join(rng.choice(WORDS) for _ in range(obs.max_statement_words))
+    note = " ".join(rng.choice(WORDS) for _ in range(80))
+    if obs.action == "bid":
+        reply = {"bid": rng.randint(1, 10), "notes": note}
+    elif obs.action in ("statement", "defence"):
+        reply = {"statement": f"{obs.seat}: {talk}"}
+    elif obs.action == "vote":
+        ring = list(obs.alive)
+        reply = {"vote": ring[(ring.index(obs.seat) + 1) % len(ring)], "reason": talk}
+    elif obs.action in ("night_kill", "protect", "investigate"):
+        reply = {"target": rng.choice(list(obs.options)), "reason": talk}
+    elif obs.action == "self_analysis":
+        reply = {"is_deceptive": False, "confidence": 0.5, "deception_type": "none", "reasoning": talk}
+    else:
+        reply = {"is_deceptive": False, "confidence": 0.5, "deception_type": "none", "suspicion": rng.random(),
+                 "reasoning": talk}
+    out = ModelOutput.from_content(model="stall", content=json.dumps(reply))
+    out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--days", type=int, default=10)
+    ap.add_argument("--debate", type=int, default=12, help="max_debate_turns")
+    ap.add_argument("--explanation", type=int, default=6, help="max_explanation_turns")
+    ap.add_argument("--history", default="full,compact")
+    ap.add_argument("--analysis", action=argparse.BooleanOptionalAction, default=True, help="deception analysis")
+    args = ap.parse_args()
+    for history in args.history.split(","):
+        task_args = {"games": 1, "max_days": args.days, "max_debate_turns": args.debate,
+                     "max_explanation_turns": args.explanation, "roles": "villager:13,doctor:1,werewolf:1,jester:1",
+                     "deception_analysis": args.analysis, "history": history}
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            [log] = inspect_eval("wolf_eval/triadic", model=get_model("mockllm/model", custom_outputs=stall, memoize=False),
+                                 task_args=task_args, log_dir=tmp, display="none")
+            wall = time.perf_counter() - start
+            if log.status != "success":
+                raise SystemExit(f"the eval failed: {log.error}")
+            with zipfile.ZipFile(log.location) as z:
+                kb = sum(i.compress_size for i in z.infolist() if i.filename.startswith("samples/")) / 1024
+            sample = resolve_sample_attachments(read_eval_log(log.location).samples[0])
+        calls: dict[int, int] = defaultdict(int)
+        largest: dict[int, int] = defaultdict(int)
+        for e in sample.events:
+            if e.event == "model":
+                day = e.input[-1].metadata["wolf_eval"]["day"]
+                calls[day] += 1
+                largest[day] = max(largest[day], sum(len(m.text) for m in e.input))
+        outcome = sample.scores["outcome"].value
+        print(f"\nhistory={history}: {sum(calls.values())} calls over {int(outcome['days'])} days "
+              f"({'draw at the cap' if outcome['draw'] == 1 else 'decided'}), wall {wall:.0f} s, "
+              f"peak memory of the process so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
+              f"log {kb:.0f} KB")
+        print("| day | calls | largest prompt (chars) |")
+        print("|---|---|---|")
+        for day in sorted(calls):
+            print(f"| {day} | {calls[day]} | {largest[day]:,} |")
+
+
+if __name__ == "__main__":
+    main()
