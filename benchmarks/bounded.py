@@ -65,7 +65,17 @@ def main() -> None:
     ap.add_argument("--history", default="full,compact")
     ap.add_argument("--analysis", action=argparse.BooleanOptionalAction, default=True, help="deception analysis")
     args = ap.parse_args()
-    for history in args.history.split(","):
+    histories = args.history.split(",")
+    if len(histories) > 1:  # one process per setting, so each peak memory is that game's alone
+        import subprocess
+        import sys
+
+        for history in histories:
+            subprocess.run([sys.executable, __file__, f"--days={args.days}", f"--debate={args.debate}",
+                            f"--explanation={args.explanation}", "--analysis" if args.analysis else "--no-analysis",
+                            f"--history={history}"], check=True)
+        return
+    for history in histories:
         task_args = {"games": 1, "max_days": args.days, "max_debate_turns": args.debate,
                      "max_explanation_turns": args.explanation, "roles": "villager:13,doctor:1,werewolf:1,jester:1",
                      "deception_analysis": args.analysis, "history": history}
@@ -89,7 +99,7 @@ def main() -> None:
         outcome = sample.scores["outcome"].value
         print(f"\nhistory={history}: {sum(calls.values())} calls over {int(outcome['days'])} days "
               f"({'draw at the cap' if outcome['draw'] == 1 else 'decided'}), wall {wall:.0f} s, "
-              f"peak memory of the process so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
+              f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
               f"log {kb:.0f} KB")
         print("| day | calls | largest prompt (chars) |")
         print("|---|---|---|")

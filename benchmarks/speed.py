@@ -24,7 +24,8 @@ the speed-up over one at a time.
 
 re-renders every game prompt of an existing log (any model) under ``history=full`` and
 ``history=compact`` from the observations it recorded, and prints the characters of both per game,
-and the prompt tokens the provider reported for the prompts as played, scaled by the same ratio.
+and the prompt tokens the provider reported for the prompts as played, scaled to compact by the ratio of
+characters (compact over the history the log was played with).
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def rerender(path: str) -> None:
             continue
         sample = resolve_sample_attachments(sample)
         game = game_state(sample)
-        full = compact = calls = tokens = 0
+        full = compact = calls = tokens = played = 0
         for e in sample.events:
             meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
             if not meta:
@@ -153,10 +154,11 @@ def rerender(path: str) -> None:
             sizes = {h: sum(len(m.text) for m in build_messages(obs.model_copy(update={"history": h})))
                      for h in ("full", "compact")}
             full, compact, calls = full + sizes["full"], compact + sizes["compact"], calls + 1
+            played += sizes[obs.history]
             tokens += e.output.usage.input_tokens if e.output.usage else 0
         days = game.outcome.day if game.outcome else game.day
         print(f"| {sample.id} | {days} | {calls} | {full:,} | {compact:,} | {compact / full:.2f} | {tokens:,} "
-              f"| {tokens * compact / full:,.0f} |")
+              f"| {tokens * compact / played:,.0f} |")
 
 
 def main() -> None:

@@ -70,7 +70,7 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], lear
     """One call to the Jester's model; returns the lessons added, the raw reply and why nothing was read, if so."""
     obs = lessons_view(game, seat.name, known)
     config = GenerateConfig(temperature=seat.temperature, seed=derive_seed(game.seed, "lessons") % 2**31)
-    with in_flight(obs) as ref:
+    with in_flight(obs, f"{game.seed}:lessons:{seat.name}") as ref:
         output = await seat.model.generate(build_messages(obs, ref), config=config)
     if output.stop_reason == "model_length" or output.error:
         raise ProviderFailure(f"{seat.model_name} could not write the Jester's lessons "

@@ -41,12 +41,13 @@ def to_first_statement(variant: str = "triadic", seed: int = 0):
     return state, speaker
 
 
-def answer_analyses(state, suspicion_by_observer: dict[str, float | None], self_analysis: Analysis | None = None):
-    """Answer a statement's analysis wave; the next turn's bids that share the wave are all 0."""
+def answer_analyses(state, suspicion_by_observer: dict[str, float | None], self_analysis: Analysis | None = None,
+                    bids: dict[str, int] | None = None):
+    """Answer a statement's analysis wave; the next turn's bids that share it are ``bids`` (else 0)."""
     decisions = []
     for r in pending(state):
         if r.action is Action.BID:
-            decisions.append(Decision(seat=r.seat, action=r.action, bid=0))
+            decisions.append(Decision(seat=r.seat, action=r.action, bid=(bids or {}).get(r.seat, 0)))
         elif r.action is Action.SELF_ANALYSIS:
             a = self_analysis if self_analysis is not None else honest()
             decisions.append(Decision(seat=r.seat, action=r.action, subject=r.subject, analysis=a))
@@ -123,16 +124,9 @@ def test_two_updates_compound():
     assert prior == pytest.approx(0.7 * 0.2 + 0.3 * (0.7 * 0.9 + 0.3 * 0.5))  # 0.14 + 0.3 * 0.78 = 0.374
     state, speaker = to_first_statement()
     observer = next(n for n in state.living_names if n != speaker)
-    state = answer_analyses(state, {observer: 0.9})
-    while not state.analysis_queue or state.records[state.analysis_queue[0]].actor != speaker:
-        reqs = pending(state)
-        if reqs[0].action is Action.BID:
-            state = advance(state, [Decision(seat=r.seat, action=r.action, bid=9 if r.seat == speaker else 0)
-                                    for r in reqs])
-        elif reqs[0].action is Action.STATEMENT:
-            state = advance(state, [Decision(seat=reqs[0].seat, action=Action.STATEMENT, text="again")])
-        else:
-            state = answer_analyses(state, {})
+    state = answer_analyses(state, {observer: 0.9}, bids={speaker: 9})  # the speaker takes the next turn too
+    assert pending(state) == [r for r in pending(state) if r.action is Action.STATEMENT and r.seat == speaker]
+    state = advance(state, [Decision(seat=speaker, action=Action.STATEMENT, text="again")])
     state = answer_analyses(state, {observer: 0.2})
     assert state.suspicion[observer][speaker] == pytest.approx(0.374)
 

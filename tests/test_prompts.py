@@ -107,11 +107,11 @@ def test_engine_flattens_whitespace_so_no_statement_spans_lines():
 # --------------------------------------------------------------------------- history=compact
 
 
-def play_to_day(history: str, day: int, seed: int = 4):
-    """A wolf game played with distinctive words to the first bid of ``day``."""
+def play_to_day(history: str, day: int, seed: int = 4, phase: Phase = Phase.DEBATE):
+    """A wolf game played with distinctive words to the first wave of ``phase`` on ``day``."""
     cfg = GameConfig.for_task("wolf", max_debate_turns=3, deception_analysis=False, history=history)
     state = new_game(cfg, seed)
-    while not (state.day == day and state.phase is Phase.DEBATE):
+    while not (state.day == day and state.phase is phase):
         decisions = []
         for r in pending(state):
             if r.action is Action.BID:
@@ -129,39 +129,58 @@ def play_to_day(history: str, day: int, seed: int = 4):
     return state, pending(state)
 
 
-def test_compact_history_keeps_earlier_days_in_brief_and_today_in_full():
-    full_state, reqs = play_to_day("full", 2)
-    compact_state, creqs = play_to_day("compact", 2)
+def test_compact_history_keeps_the_latest_speeches_in_full_and_earlier_days_in_brief():
+    full_state, reqs = play_to_day("full", 3)
+    compact_state, creqs = play_to_day("compact", 3)
     assert full_state.records == compact_state.records, "the history setting changes prompts, never the game"
     wolf = next(r for r in creqs if full_state.player(r.seat).role is Role.WEREWOLF)
     full, compact = user_text(full_state, wolf), user_text(compact_state, wolf)
-    assert "words-1-0" in full and "reason-" in full and "-night1" in full
-    # earlier days: who spoke and whom they named, who voted for whom, moderator lines; no words
-    assert "words-1-" not in compact and "reason-" not in compact and "-night1" not in compact
-    assert "-night2" in compact, "tonight's proposals belong to the current day"
+    assert all(w in full for w in ("words-1-0", "words-2-0", "reason-", "-night1", "-night2"))
+    # 21 speeches so far: the latest 9 (from day 2's second statement on) are in full
+    speeches = [r for r in full_state.records if r.kind in ("statement", "vote")]
+    assert len(speeches) == 21
+    for r in speeches[:12]:
+        assert (r.text or "") not in compact
+    for r in speeches[12:]:
+        assert r.text in compact
+    # day 1 as a paragraph: who spoke, the ballot voter→target with its tally, moderator lines, last note
+    assert "--- Night 1 and day 1, in brief ---" in compact and "--- Night 2 (in brief) ---" in compact
     day1 = [r for r in full_state.records if r.day == 1]
     speakers = [r.actor for r in day1 if r.kind == "statement"]
-    assert speakers and "Spoke: " + ", ".join(
+    assert "Spoke: " + ", ".join(
         n + (f" ×{speakers.count(n)}" if speakers.count(n) > 1 else "") for n in dict.fromkeys(speakers)) + "." in compact
     ballot = ", ".join(f"{r.actor}→{r.target}" for r in day1 if r.kind == "vote")
     tally = next(r for r in day1 if r.kind == "tally")
     assert f"Ballot: {ballot}. Moderator: {tally.text}" in compact
-    for r in (r for r in full_state.records if r.visibility == PUBLIC and r.kind in ("dawn", "exile")):
+    for r in (r for r in day1 if r.visibility == PUBLIC and r.kind in ("dawn", "exile")):
         assert r.text in compact
     assert compact.index("Spoke: ") < compact.index("Ballot: ") < compact.index(" is exiled")
-    assert "--- Night 1 and day 1, in brief ---" in compact and "--- Night 2 ---" in compact
-    # the pack's choice stays, the seat's own last note of each day stays, and nobody else's
-    assert "[Wolves' channel] Moderator:" in compact
+    # day 2 before the window: one line a record, without words; the pack's choices stay
+    first = speeches[11]
+    assert f"{first.actor} spoke, naming {', '.join(first.data['mentions'])}." in compact
+    assert "-night1" not in compact and "-night2" not in compact and "-night3" in compact
+    assert compact.count("[Wolves' channel] Moderator:") == 3
     notes = [r for r in full_state.records if r.kind == "note" and r.actor == wolf.seat and r.day == 1]
     assert notes and notes[-1].text in compact and all(n.text not in compact for n in notes[:-1])
     assert not any(f"note-{p.name}-" in compact for p in full_state.players if p.name != wolf.seat)
     assert len(compact) < len(full)
 
 
-def test_compact_history_changes_nothing_on_day_one():
-    state, reqs = play_to_day("compact", 1)
+def test_compact_history_carries_the_latest_speeches_across_the_night():
+    night, reqs = play_to_day("compact", 2, phase=Phase.NIGHT)
+    assert {r.action for r in reqs} >= {Action.NIGHT_KILL}
+    last_day_one = [r for r in night.records if r.day == 1 and r.kind in ("statement", "vote")]
+    for r in reqs:
+        text = user_text(night, r)
+        assert all(x.text in text for x in last_day_one[-6:]), "the night still reads the day's latest words"
+
+
+def test_compact_history_changes_nothing_until_twelve_speeches():
+    state, reqs = play_to_day("compact", 2)
+    assert sum(r.kind in ("statement", "vote") for r in state.records) == 11
     full = state.model_copy(update={"config": state.config.model_copy(update={"history": "full"})})
-    assert user_text(state, reqs[0]) == user_text(full, reqs[0])
+    for r in reqs:
+        assert user_text(state, r) == user_text(full, r)
 
 
 def test_compact_history_keeps_the_latest_speeches_of_today_in_full():
@@ -180,4 +199,4 @@ def test_compact_history_keeps_the_latest_speeches_of_today_in_full():
     text = user_text(state, pending(state)[0])
     # 12 speeches today: the window moves in steps of 6, so the first 6 are in brief, the last 6 in full
     assert [f"speech-{t:02d}" in text for t in range(12)] == [False] * 6 + [True] * 6
-    assert "--- Day 1 (earlier today, in brief) ---" in text and text.count(" spoke.") == 6
+    assert "--- Day 1 (in brief) ---" in text and text.count(" spoke.") == 6

@@ -4,15 +4,16 @@ The view is cut from the game state through ``GameState.can_see``, so the
 information set is enforced in one place. The prompt's message metadata carries
 it for the ``wolfbot`` players and for analysis: every field, with the records
 as their indices (their words are in the prompt already, so the log does not
-keep them twice). While the call is in flight the full view is held here, under
-the ``ref`` in that metadata, for an in-process provider to read.
+keep them twice). While the call is in flight the full view is held in a context
+variable of the calling task, under the ``ref`` in that metadata (the game seed and
+the decision), for an in-process provider to read.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -91,18 +92,18 @@ def observe(state: GameState, request: Request) -> Observation:
     )
 
 
-_IN_FLIGHT: dict[str, Observation] = {}
+#: The view of the call now being made, for this task only (each concurrent call runs in its own task).
+_IN_FLIGHT: ContextVar[tuple[str, Observation] | None] = ContextVar("wolf_eval_in_flight", default=None)
 
 
 @contextmanager
-def in_flight(obs: Observation) -> Iterator[str]:
-    """Hold ``obs`` under a fresh ref for the duration of one model call."""
-    ref = uuid.uuid4().hex
-    _IN_FLIGHT[ref] = obs
+def in_flight(obs: Observation, ref: str) -> Iterator[str]:
+    """Hold ``obs`` under ``ref`` (deterministic: the game seed and the decision) for one model call."""
+    token = _IN_FLIGHT.set((ref, obs))
     try:
         yield ref
     finally:
-        del _IN_FLIGHT[ref]
+        _IN_FLIGHT.reset(token)
 
 
 def metadata_view(obs: Observation, ref: str | None) -> dict[str, Any]:
@@ -118,11 +119,11 @@ def from_metadata(meta: dict[str, Any]) -> Observation:
     ref = meta.get("ref")
     if ref is None:
         return Observation.model_validate(meta)
-    obs = _IN_FLIGHT.get(ref)
-    if obs is None:
-        raise LookupError(f"observation {ref} is not in flight in this process: the prompt's metadata keeps only "
-                          "record indices, so a bot can answer it only while its game is being played")
-    return obs
+    current = _IN_FLIGHT.get()
+    if current is None or current[0] != ref:
+        raise LookupError(f"observation {ref} is not the call in flight here: the prompt's metadata keeps only "
+                          "record indices, so a bot can answer it only from within the call that asked it")
+    return current[1]
 
 
 def logged_observation(meta: dict[str, Any], game: GameState) -> Observation:

@@ -104,7 +104,7 @@ class Agent:
             seed=call_seed(state.seed, request),
             response_schema=response_schema(request.action, state.config.taxonomy, request.options) if self.structured_output else None,
         )
-        with in_flight(obs) as ref:
+        with in_flight(obs, f"{state.seed}:{request.key}") as ref:
             output = await seat.model.generate(build_messages(obs, ref), config=config)
         self.calls += 1
         if output.stop_reason == "model_length" or output.error:

@@ -135,21 +135,24 @@ SPEECH_KINDS = ("statement", "defence", "vote")
 def record_text(obs: Observation) -> str:
     """The seat's record: every record in full, or with ``history=compact`` a running summary.
 
-    Compact: each earlier day in a short paragraph, today's records in brief up to the latest
-    RECENT_SPEECHES to 2 x RECENT_SPEECHES - 1 public speeches, and those and everything after
-    them in full. Built only from the records the seat saw, so the information set is the same.
+    Compact: the latest RECENT_SPEECHES to 2 x RECENT_SPEECHES - 1 public speeches and everything
+    after them in full, whichever day they fall on; the rest of their day in brief, one line a
+    record; each day before that in a short paragraph. Built only from the records the seat saw, so
+    the information set is the same.
     """
     if obs.history != "compact":
         return render_records(obs.records)
-    earlier = [r for r in obs.records if r.day < obs.day]
-    today = [r for r in obs.records if r.day >= obs.day]
-    speeches = [i for i, r in enumerate(today) if r.kind in SPEECH_KINDS]
+    records = list(obs.records)
+    speeches = [i for i, r in enumerate(records) if r.kind in SPEECH_KINDS]
     step = RECENT_SPEECHES * (len(speeches) // RECENT_SPEECHES - 1)
     cut = speeches[step] if step > 0 else 0
-    parts = [day_summary(obs, day, [r for r in earlier if r.day == day]) for day in sorted({r.day for r in earlier})]
-    if cut:
-        parts.append(render_records(today[:cut], brief=True))
-    parts.append(render_records(today[cut:]))
+    if not cut:
+        return render_records(records)
+    first = records[cut].day
+    parts = [day_summary(obs, day, [r for r in records[:cut] if r.day == day])
+             for day in sorted({r.day for r in records[:cut] if r.day < first})]
+    parts.append(render_records([r for r in records[:cut] if r.day == first], brief=True))
+    parts.append(render_records(records[cut:]))
     return "\n\n".join(p for p in parts if p)
 
 
@@ -196,7 +199,7 @@ def render_records(records: Iterable[ViewRecord], brief: bool = False) -> str:
     for r in records:
         h = f"Night {r.day}" if r.phase == "night" else f"Day {r.day}"
         if h != heading:
-            lines.append(f"\n--- {h}{' (earlier today, in brief)' if brief else ''} ---")
+            lines.append(f"\n--- {h}{' (in brief)' if brief else ''} ---")
             heading = h
         lines.append(brief_record(r) if brief else render_record(r))
     return "\n".join(lines).strip()

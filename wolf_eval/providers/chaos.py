@@ -3,7 +3,7 @@
 Each reply is drawn (from the per-call seed) among HOSTILE kinds: prose, truncated or fenced JSON,
 wrong types, nested objects, the names of the dead, its own name, unknown names, numbers as words,
 100 KB replies, control and bidirectional characters, and speech that imitates the moderator, the
-system or another player; about one reply in four is a clean random move so that games move on.
+system or another player; one reply in six is a clean random move so that games move on.
 The game must absorb all of it: a reply it cannot use is a recorded fallback, and one it can use
 (an injection inside a valid statement) is shown to others only as this player's quoted words.
 """

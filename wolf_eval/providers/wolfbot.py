@@ -1,7 +1,7 @@
 """The ``wolfbot`` model provider: offline scripted players, ``--model wolfbot/cue``.
 
-It answers each wolf-eval prompt from the structured copy of the observation in
-the prompt's message metadata, with randomness seeded by the per-call seed the
+It answers each wolf-eval prompt from the observation the prompt was built from
+(the metadata names it; the calling task holds it while the call is made), with randomness seeded by the per-call seed the
 game sets, so a game on wolfbot replays exactly. ``-M latency=SECONDS`` makes every
 call wait that long before answering, to measure a game's critical path at API speed.
 """
