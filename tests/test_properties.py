@@ -132,6 +132,8 @@ def test_any_sequence_of_moves_ends_in_one_outcome_within_the_rules(
         assert waves < 2000
 
     assert state.outcome is not None and state.outcome.day <= days
+    assert [r.index for r in state.records] == list(range(len(state.records))), "records are numbered in order"
+    assert all(a.wave <= b.wave for a, b in zip(state.records, state.records[1:])) and state.records[-1].wave == waves
     kinds = [r.kind for r in state.records]
     assert kinds.count("game_over") == 1
     assert set(kinds[kinds.index("game_over") + 1:]) <= {"note"}, "only the last wave's private notes follow the end"
