@@ -8,7 +8,9 @@ Plays one triadic game that cannot end before its day cap: 16 seats with a singl
 exiled, every statement and private note at its word limit. The players are a scripted model
 (deterministic, no network). For each history setting it prints, per day, the calls and the
 largest prompt in characters (about 4 characters a token), then the game's wall time, the peak
-resident memory of the process and the sample's size in the log.
+resident memory of its process, the sample's size in the log and the prompt characters of the
+whole game (every statement at its word limit, as language models tend to speak: compare
+``history=full`` with ``compact``).
 """
 
 from __future__ import annotations
@@ -91,16 +93,19 @@ def main() -> None:
             sample = resolve_sample_attachments(read_eval_log(log.location).samples[0])
         calls: dict[int, int] = defaultdict(int)
         largest: dict[int, int] = defaultdict(int)
+        total = 0
         for e in sample.events:
             if e.event == "model":
                 day = e.input[-1].metadata["wolf_eval"]["day"]
+                size = sum(len(m.text) for m in e.input)
                 calls[day] += 1
-                largest[day] = max(largest[day], sum(len(m.text) for m in e.input))
+                largest[day] = max(largest[day], size)
+                total += size
         outcome = sample.scores["outcome"].value
         print(f"\nhistory={history}: {sum(calls.values())} calls over {int(outcome['days'])} days "
               f"({'draw at the cap' if outcome['draw'] == 1 else 'decided'}), wall {wall:.0f} s, "
               f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
-              f"log {kb:.0f} KB")
+              f"log {kb:.0f} KB, prompt characters in all {total:,} (about {total // 4:,} tokens)")
         print("| day | calls | largest prompt (chars) |")
         print("|---|---|---|")
         for day in sorted(calls):
