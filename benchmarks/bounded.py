@@ -2,6 +2,7 @@
 
     python benchmarks/bounded.py
     python benchmarks/bounded.py --days 10 --history full,compact --debate 12
+    python benchmarks/bounded.py --roles default --debate 2 --explanation 1   # the 10-seat triadic roster
 
 Plays one triadic game that cannot end before its day cap: 16 seats with a single Werewolf
 (`-T roles=villager:13,doctor:1,werewolf:1,jester:1`), every ballot split in a ring so nobody is
@@ -65,6 +66,8 @@ def main() -> None:
     ap.add_argument("--debate", type=int, default=12, help="max_debate_turns")
     ap.add_argument("--explanation", type=int, default=6, help="max_explanation_turns")
     ap.add_argument("--history", default="full,compact")
+    ap.add_argument("--roles", default="villager:13,doctor:1,werewolf:1,jester:1",
+                    help="the roster ('default' for the task's own, which can end before the cap)")
     ap.add_argument("--analysis", action=argparse.BooleanOptionalAction, default=True, help="deception analysis")
     args = ap.parse_args()
     histories = args.history.split(",")
@@ -75,11 +78,13 @@ def main() -> None:
         for history in histories:
             subprocess.run([sys.executable, __file__, f"--days={args.days}", f"--debate={args.debate}",
                             f"--explanation={args.explanation}", "--analysis" if args.analysis else "--no-analysis",
+                            f"--roles={args.roles}",
                             f"--history={history}"], check=True)
         return
     for history in histories:
         task_args = {"games": 1, "max_days": args.days, "max_debate_turns": args.debate,
-                     "max_explanation_turns": args.explanation, "roles": "villager:13,doctor:1,werewolf:1,jester:1",
+                     "max_explanation_turns": args.explanation,
+                     "roles": None if args.roles == "default" else args.roles,
                      "deception_analysis": args.analysis, "history": history}
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
