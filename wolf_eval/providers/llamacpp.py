@@ -73,8 +73,9 @@ class _Runtime:
         """The context sharing the longest prefix with ``text``; a fresh or the least recently used one
         when no context shares at least half of it. Called under the lock."""
         self.clock += 1
-        best = max(self.slots, key=lambda s: (len(os.path.commonprefix([s.last, text])), s.used))
-        if 2 * len(os.path.commonprefix([best.last, text])) < len(text):
+        shared, _, i = max((len(os.path.commonprefix([s.last, text])), s.used, i) for i, s in enumerate(self.slots))
+        best = self.slots[i]
+        if 2 * shared < len(text):
             idle = [s for s in self.slots if not s.last]
             if idle:
                 best = idle[0]
