@@ -129,74 +129,83 @@ def play_to_day(history: str, day: int, seed: int = 4, phase: Phase = Phase.DEBA
     return state, pending(state)
 
 
-def test_compact_history_keeps_the_latest_speeches_in_full_and_earlier_days_in_brief():
+def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief():
     full_state, reqs = play_to_day("full", 3)
     compact_state, creqs = play_to_day("compact", 3)
     assert full_state.records == compact_state.records, "the history setting changes prompts, never the game"
     wolf = next(r for r in creqs if full_state.player(r.seat).role is Role.WEREWOLF)
     full, compact = user_text(full_state, wolf), user_text(compact_state, wolf)
     assert all(w in full for w in ("words-1-0", "words-2-0", "reason-", "-night1", "-night2"))
-    # 21 speeches so far: the latest 9 (from day 2's second statement on) are in full
-    speeches = [r for r in full_state.records if r.kind in ("statement", "vote")]
-    assert len(speeches) == 21
-    for r in speeches[:12]:
-        assert (r.text or "") not in compact
-    for r in speeches[12:]:
-        assert r.text in compact
-    # day 1 as a paragraph: who spoke, the ballot voter→target with its tally, moderator lines, last note
-    assert "--- Night 1 and day 1, in brief ---" in compact and "--- Night 2 (in brief) ---" in compact
-    day1 = [r for r in full_state.records if r.day == 1]
-    speakers = [r.actor for r in day1 if r.kind == "statement"]
-    assert "Spoke: " + ", ".join(
-        n + (f" ×{speakers.count(n)}" if speakers.count(n) > 1 else "") for n in dict.fromkeys(speakers)) + "." in compact
-    ballot = ", ".join(f"{r.actor}→{r.target}" for r in day1 if r.kind == "vote")
-    tally = next(r for r in day1 if r.kind == "tally")
-    assert f"Ballot: {ballot}. Moderator: {tally.text}" in compact
-    for r in (r for r in day1 if r.visibility == PUBLIC and r.kind in ("dawn", "exile")):
-        assert r.text in compact
+    # no earlier day's words, and the current night and day verbatim as full history shows them
+    for r in full_state.records:
+        if r.kind in ("statement", "vote", "wolf_proposal") and r.day < 3:
+            assert (r.text or "") not in compact
+    today = full[full.index("--- Night 3 ---"):]
+    assert compact.endswith(today) and "-night3" in today and "Dawn of day 3" in today
+    # each earlier night and day as a paragraph: who spoke, the ballot voter→target with its tally,
+    # moderator lines, the pack's choice and the seat's last note
+    assert "--- Night 1 and day 1, in brief ---" in compact and "--- Night 2 and day 2, in brief ---" in compact
+    for day in (1, 2):
+        records = [r for r in full_state.records if r.day == day]
+        speakers = [r.actor for r in records if r.kind == "statement"]
+        assert "Spoke: " + ", ".join(n + (f" ×{speakers.count(n)}" if speakers.count(n) > 1 else "")
+                                     for n in dict.fromkeys(speakers)) + "." in compact
+        ballot = ", ".join(f"{r.actor}→{r.target}" for r in records if r.kind == "vote")
+        tally = next(r for r in records if r.kind == "tally")
+        assert f"Ballot: {ballot}. Moderator: {tally.text}" in compact
+        for r in (r for r in records if r.visibility == PUBLIC and r.kind in ("dawn", "exile")):
+            assert r.text in compact
+        notes = [r for r in records if r.kind == "note" and r.actor == wolf.seat]
+        assert notes and notes[-1].text in compact and all(n.text not in compact for n in notes[:-1])
     assert compact.index("Spoke: ") < compact.index("Ballot: ") < compact.index(" is exiled")
-    # day 2 before the window: one line a record, without words; the pack's choices stay
-    first = speeches[11]
-    assert f"{first.actor} spoke, naming {', '.join(first.data['mentions'])}." in compact
-    assert "-night1" not in compact and "-night2" not in compact and "-night3" in compact
     assert compact.count("[Wolves' channel] Moderator:") == 3
-    notes = [r for r in full_state.records if r.kind == "note" and r.actor == wolf.seat and r.day == 1]
-    assert notes and notes[-1].text in compact and all(n.text not in compact for n in notes[:-1])
     assert not any(f"note-{p.name}-" in compact for p in full_state.players if p.name != wolf.seat)
+    # the opening lines are the system prompt's to state, not the summary's
+    assert "The game begins" in full and "The game begins" not in compact
+    system = system_text(compact_state, wolf)
+    assert "Your role: Werewolf" in system and "Roles in play: 4 Villagers, 2 Werewolves" in system
+    assert f"8 players: {', '.join(p.name for p in full_state.players)}." in system
     assert len(compact) < len(full)
 
 
-def test_compact_history_carries_the_latest_speeches_across_the_night():
-    night, reqs = play_to_day("compact", 2, phase=Phase.NIGHT)
+def test_compact_history_reads_the_day_just_ended_in_full_at_night():
+    night, reqs = play_to_day("compact", 3, phase=Phase.NIGHT)
+    full = night.model_copy(update={"config": night.config.model_copy(update={"history": "full"})})
     assert {r.action for r in reqs} >= {Action.NIGHT_KILL}
-    last_day_one = [r for r in night.records if r.day == 1 and r.kind in ("statement", "vote")]
     for r in reqs:
         text = user_text(night, r)
-        assert all(x.text in text for x in last_day_one[-6:]), "the night still reads the day's latest words"
+        assert "--- Night 1 and day 1, in brief ---" in text and "--- Night 2 and day 2, in brief ---" not in text
+        assert text.endswith(user_text(full, r)[user_text(full, r).index("--- Night 2 ---"):])
+        assert all(x.text in text for x in night.records if x.day == 2 and x.kind in ("statement", "vote"))
 
 
-def test_compact_history_changes_nothing_until_twelve_speeches():
+def test_compact_history_changes_nothing_until_the_second_day():
+    for phase, day in ((Phase.VOTE, 1), (Phase.NIGHT, 2)):
+        state, reqs = play_to_day("compact", day, phase=phase)
+        full = state.model_copy(update={"config": state.config.model_copy(update={"history": "full"})})
+        for r in reqs:
+            assert user_text(state, r) == user_text(full, r)
     state, reqs = play_to_day("compact", 2)
-    assert sum(r.kind in ("statement", "vote") for r in state.records) == 11
     full = state.model_copy(update={"config": state.config.model_copy(update={"history": "full"})})
-    for r in reqs:
-        assert user_text(state, r) == user_text(full, r)
+    assert all(user_text(state, r) != user_text(full, r) for r in reqs)
 
 
-def test_compact_history_keeps_the_latest_speeches_of_today_in_full():
-    cfg = GameConfig.for_task("triadic", max_debate_turns=12, deception_analysis=False, history="compact")
-    state = new_game(cfg, 2)
-    while state.phase is not Phase.VOTE:
+def test_a_seats_compact_prompts_share_one_prefix_all_day():
+    state, reqs = play_to_day("compact", 3)
+    seat = reqs[0].seat
+    earlier = user_text(state, reqs[0])
+    head = earlier[:earlier.index("--- Night 3 ---")]
+    while state.day == 3 and state.phase is not Phase.NIGHT:
         decisions = []
         for r in pending(state):
             if r.action is Action.BID:
                 decisions.append(Decision(seat=r.seat, action=r.action, bid=5))
             elif r.action is Action.STATEMENT:
-                decisions.append(Decision(seat=r.seat, action=r.action, text=f"speech-{state.turn:02d} here"))
+                decisions.append(Decision(seat=r.seat, action=r.action, text="more words"))
             else:
                 decisions.append(Decision(seat=r.seat, action=r.action, target=r.options[0]))
+            if r.seat == seat:
+                assert user_text(state, r).startswith(head)
         state = advance(state, decisions)
-    text = user_text(state, pending(state)[0])
-    # 12 speeches today: the window moves in steps of 6, so the first 6 are in brief, the last 6 in full
-    assert [f"speech-{t:02d}" in text for t in range(12)] == [False] * 6 + [True] * 6
-    assert "--- Day 1 (in brief) ---" in text and text.count(" spoke.") == 6
+        if state.over:
+            break

@@ -126,39 +126,28 @@ def render_record(r: ViewRecord) -> str:
     return f"Moderator: {r.text}"
 
 
-#: ``history=compact`` keeps this many of the latest public speeches in full; it moves its window in
-#: steps of this size, so a seat's prompts keep a stable prefix between steps.
-RECENT_SPEECHES = 6
-SPEECH_KINDS = ("statement", "defence", "vote")
-
-
 def record_text(obs: Observation) -> str:
     """The seat's record: every record in full, or with ``history=compact`` a running summary.
 
-    Compact: the latest RECENT_SPEECHES to 2 x RECENT_SPEECHES - 1 public speeches and everything
-    after them in full, whichever day they fall on; the rest of their day in brief, one line a
-    record; each day before that in a short paragraph. Built only from the records the seat saw, so
-    the information set is the same.
+    Compact: the current day (by night, the day just ended, so the pack and the Doctor still
+    read its words) and everything after it in full; each earlier night and day as a short
+    paragraph. Built only from the records the seat saw, so the information set is the same; a
+    seat's prompts keep one stable prefix for a whole day.
     """
     if obs.history != "compact":
         return render_records(obs.records)
-    records = list(obs.records)
-    speeches = [i for i, r in enumerate(records) if r.kind in SPEECH_KINDS]
-    step = RECENT_SPEECHES * (len(speeches) // RECENT_SPEECHES - 1)
-    cut = speeches[step] if step > 0 else 0
-    if not cut:
-        return render_records(records)
-    first = records[cut].day
-    parts = [day_summary(obs, day, [r for r in records[:cut] if r.day == day])
-             for day in sorted({r.day for r in records[:cut] if r.day < first})]
-    parts.append(render_records([r for r in records[:cut] if r.day == first], brief=True))
-    parts.append(render_records(records[cut:]))
+    current = obs.day - 1 if obs.phase == "night" else obs.day
+    earlier = sorted({r.day for r in obs.records if r.day < current})
+    parts = [day_summary(obs, day, [r for r in obs.records if r.day == day]) for day in earlier]
+    parts.append(render_records([r for r in obs.records if r.day >= current]))
     return "\n\n".join(p for p in parts if p)
 
 
 def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
     """One earlier night and day: moderator lines and the seat's private results verbatim, who spoke
-    and how often, the ballots as voter-to-target lists, and the seat's last private note."""
+    and how often, the ballots as voter-to-target lists, and the seat's last private note. The
+    game's opening lines (players, roles in play, the seat's role) are left to the system prompt,
+    which states them."""
     lines = [f"--- Night {day} and day {day}, in brief ---"]
     speakers: dict[str, int] = {}
     ballots: dict[str, list[str]] = {}
@@ -171,7 +160,7 @@ def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
                 f"{r.actor}→{r.target}" if r.target else f"{r.actor} abstained")
         elif r.kind == "note":
             note = r.text
-        elif r.kind != "wolf_proposal":
+        elif r.kind not in ("wolf_proposal", "game_start", "role"):
             if speakers:
                 lines.append(_speakers_line(speakers))
                 speakers = {}
@@ -192,30 +181,17 @@ def _speakers_line(speakers: dict[str, int]) -> str:
     return "Spoke: " + ", ".join(f"{n}" + (f" ×{k}" if k > 1 else "") for n, k in speakers.items()) + "."
 
 
-def render_records(records: Iterable[ViewRecord], brief: bool = False) -> str:
+def render_records(records: Iterable[ViewRecord]) -> str:
     """Records in order under a heading per night and day."""
     lines: list[str] = []
     heading = None
     for r in records:
         h = f"Night {r.day}" if r.phase == "night" else f"Day {r.day}"
         if h != heading:
-            lines.append(f"\n--- {h}{' (in brief)' if brief else ''} ---")
+            lines.append(f"\n--- {h} ---")
             heading = h
-        lines.append(brief_record(r) if brief else render_record(r))
+        lines.append(render_record(r))
     return "\n".join(lines).strip()
-
-
-def brief_record(r: ViewRecord) -> str:
-    """A record without its words: who spoke and whom they named, who voted for whom."""
-    if r.kind in ("statement", "defence"):
-        named = [str(n) for n in r.data.get("mentions", [])]
-        verb = "spoke in their defence" if r.kind == "defence" else "spoke"
-        return f"{r.actor} {verb}" + (f", naming {', '.join(named)}." if named else ".")
-    if r.kind == "vote":
-        return f"{r.actor} abstained." if r.target is None else f"{r.actor} voted for {r.target}."
-    if r.kind == "wolf_proposal":
-        return f"[Wolves' channel] {r.actor} proposed killing {r.target}."
-    return render_record(r)
 
 
 _PHASE_TURNS = {"debate": "debate", "explanation": "discussion"}
