@@ -3,7 +3,9 @@
 It answers each wolf-eval prompt from the observation the prompt was built from
 (the metadata names it; the calling task holds it while the call is made), with randomness seeded by the per-call seed the
 game sets, so a game on wolfbot replays exactly. ``-M latency=SECONDS`` makes every
-call wait that long before answering, to measure a game's critical path at API speed.
+call wait that long before answering, to measure a game's critical path at API speed;
+``-M words=N`` makes every statement, defence and vote reason N words long (the game
+is otherwise unchanged), to measure its tokens at the length models speak.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.providers.chaos import chaos_reply
 from wolf_eval.providers.judging import judge_policy
+from wolf_eval.providers.padding import lengthen
 from wolf_eval.providers.policies import POLICIES
 
 
@@ -71,18 +74,24 @@ class WolfBot(ModelAPI):
         api_key: str | None = None,
         config: GenerateConfig = GenerateConfig(),
         latency: float = 0.0,
+        words: int = 0,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if not isinstance(latency, (int, float)) or isinstance(latency, bool) or not 0 <= latency <= 600:
             raise ValueError(f"wolfbot: -M latency must be a number of seconds from 0 to 600, got {latency!r}")
         self.latency = float(latency)
+        if not isinstance(words, int) or isinstance(words, bool) or not 0 <= words <= 1000:
+            raise ValueError(f"wolfbot: -M words must be a whole number of words from 0 to 1000, got {words!r}")
+        if words and model_name == "chaos":
+            raise ValueError("wolfbot/chaos writes its own replies; -M words applies to the other players")
+        self.words = words
         if model_name not in PLAYERS:
             raise ValueError(
                 f"wolfbot has no policy {model_name!r}; use one of: " + ", ".join(f"wolfbot/{p}" for p in PLAYERS)
             )
         if model_args:
-            raise ValueError(f"wolfbot takes only -M latency=SECONDS, got: {', '.join(model_args)}")
+            raise ValueError(f"wolfbot takes only -M latency=SECONDS and -M words=N, got: {', '.join(model_args)}")
         self.player = PLAYERS[model_name]
 
     def max_connections(self) -> int:
@@ -102,7 +111,7 @@ class WolfBot(ModelAPI):
         obs = find_observation(input)
         jv = find_judge_view(input) if obs is None else None
         if obs is not None:
-            content = self.player(obs, Random(seed))
+            content = lengthen(self.player(obs, Random(seed)), obs, self.words, Random(f"{seed}:words"))
         elif jv is not None:
             content = CHAOS_JUDGE if self.model_name == "chaos" else json.dumps(judge_policy(self.model_name, jv, Random(seed)))
         else:
