@@ -2,10 +2,14 @@
 
     python benchmarks/speed.py --task wolf --games 3 --latency 0,1 -T max_debate_turns=6
     python benchmarks/speed.py --task triadic --games 3 --latency 0,1 --history full,compact --concurrent 3
+    python benchmarks/speed.py --task triadic --games 3 --latency 0 --history full,compact --words 0,20,50
 
 Plays ``wolfbot`` games whose every call waits ``--latency`` seconds (``-M latency``, an
-asynchronous sleep, so a wave's calls overlap as they would against an API). For each latency and
-history it plays the games one at a time and prints one row per game:
+asynchronous sleep, so a wave's calls overlap as they would against an API). ``--words N`` has the
+bots speak N words a statement (``-M words``; vote reasons at most 20), as models do, where their own
+lines are five to ten words: the games are the same games, decision for decision, so only the
+tokens change. For each latency, length and history it plays the games one at a time and prints one
+row per game:
 
 - calls, and calls by action;
 - waves: the game's sequential waves of model calls, counted from its own record (``GameState.waves``),
@@ -15,7 +19,9 @@ history it plays the games one at a time and prints one row per game:
 - the sample's compressed size in the ``.eval`` log, in KB;
 - the mean shared-prefix fraction between each seat's consecutive prompts (what a provider's prompt
   cache can reuse);
-- at latency 0, milliseconds of wolf-eval and Inspect time per call.
+- at latency 0, milliseconds of wolf-eval and Inspect time per call;
+
+then the means, with each history's prompt tokens over ``history=full``'s for the same games.
 
 With ``--concurrent M`` it then plays the same games M at a time (``--max-samples M``) and prints
 the speed-up over one at a time.
@@ -124,9 +130,11 @@ def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[
     }
 
 
-def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_samples: int, log_dir: str) -> tuple[EvalLog, float]:
+def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_samples: int, log_dir: str,
+         words: int = 0) -> tuple[EvalLog, float]:
     start = time.perf_counter()
-    [log] = inspect_eval(f"wolf_eval/{task}", model=model, model_args={"latency": latency}, task_args=task_args,
+    model_args = {"latency": latency, **({"words": words} if words else {})}
+    [log] = inspect_eval(f"wolf_eval/{task}", model=model, model_args=model_args, task_args=task_args,
                          max_samples=max_samples, log_dir=log_dir, display="none")
     wall = time.perf_counter() - start
     if log.status != "success":
@@ -168,6 +176,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--latency", default="0,1", help="seconds per call, comma-separated")
     ap.add_argument("--history", default="full", help="full, compact or both (comma-separated)")
+    ap.add_argument("--words", default="0", help="words per statement (-M words; 0 = the bots' own), comma-separated")
     ap.add_argument("--concurrent", type=int, default=0, help="also play the games M at a time and print the speed-up")
     ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="task parameter (YAML value)")
     ap.add_argument("--prompts-from", metavar="LOG", help="re-render the prompts of this log, full against compact")
@@ -179,35 +188,41 @@ def main() -> None:
 
     extra = {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}
     model = f"wolfbot/{args.policy}"
-    header = ("| latency s | history | game | winner | days | calls | waves | waves/day | wall s | wall/(waves×lat) "
-              "| prompt tok | completion tok | log KB | shared prefix | ms/call at 0 |")
+    header = ("| latency s | words | history | game | winner | days | calls | waves | waves/day | wall s "
+              "| wall/(waves×lat) | prompt tok | completion tok | log KB | shared prefix | ms/call at 0 |")
     print(f"task {args.task}, {model}, {args.games} games, parameters {extra}\n")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
-    totals: dict[tuple[float, str], list[dict[str, Any]]] = defaultdict(list)
+    totals: dict[tuple[float, int, str], list[dict[str, Any]]] = defaultdict(list)
     actions: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
         for latency in (float(x) for x in args.latency.split(",")):
-            for history in args.history.split(","):
-                task_args = {"games": args.games, **extra, "history": history}
-                log, _ = play(args.task, model, latency, task_args, 1, tmp)
-                sizes = sample_sizes(log.location)
-                breakdown = sample_breakdown(log.location)
-                for sample in log.samples or []:
-                    row = game_row(sample, latency, sizes)
-                    totals[(latency, history)].append(row)
-                    actions.update(row["by_action"])
-                    print(f"| {latency:g} | {history} | {row['id']} | {row['winner']} | {row['days']} | {row['calls']} "
-                          f"| {row['waves']} | {row['waves_per_day']:.1f} | {row['wall']:.1f} | {_f(row['ratio'])} "
-                          f"| {row['prompt']:,} | {row['completion']:,} | {row['kb']:.0f} | {row['prefix']:.2f} "
-                          f"| {_f(row['ms_per_call'], 1)} |")
-        print("\nmean per game:\n")
-        print("| latency s | history | calls | waves/day | wall s | wall/(waves×lat) | prompt tok | log KB | shared prefix |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        for (latency, history), rows in totals.items():
-            m = {k: statistics.fmean(r[k] for r in rows) for k in ("calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix")}
-            print(f"| {latency:g} | {history} | {m['calls']:.0f} | {m['waves_per_day']:.1f} | {m['wall']:.1f} | {_f(m['ratio'])} "
-                  f"| {m['prompt']:,.0f} | {m['kb']:.0f} | {m['prefix']:.2f} |")
+            for words in (int(x) for x in args.words.split(",")):
+                for history in args.history.split(","):
+                    task_args = {"games": args.games, **extra, "history": history}
+                    log, _ = play(args.task, model, latency, task_args, 1, tmp, words)
+                    sizes = sample_sizes(log.location)
+                    breakdown = sample_breakdown(log.location)
+                    for sample in log.samples or []:
+                        row = game_row(sample, latency, sizes)
+                        totals[(latency, words, history)].append(row)
+                        actions.update(row["by_action"])
+                        print(f"| {latency:g} | {words or 'own'} | {history} | {row['id']} | {row['winner']} | {row['days']} "
+                              f"| {row['calls']} | {row['waves']} | {row['waves_per_day']:.1f} | {row['wall']:.1f} "
+                              f"| {_f(row['ratio'])} | {row['prompt']:,} | {row['completion']:,} | {row['kb']:.0f} "
+                              f"| {row['prefix']:.2f} | {_f(row['ms_per_call'], 1)} |")
+        print("\nmean per game (compact / full: the ratio of mean prompt tokens to history=full's at the same latency and words):\n")
+        print("| latency s | words | history | days | calls | waves/day | wall s | wall/(waves×lat) | prompt tok "
+              "| compact / full | log KB | shared prefix |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        means = {key: {k: statistics.fmean(r[k] for r in rows)
+                       for k in ("days", "calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix")}
+                 for key, rows in totals.items()}
+        for (latency, words, history), m in means.items():
+            full = means.get((latency, words, "full"))
+            versus = _f(m["prompt"] / full["prompt"]) if full and history != "full" else "–"
+            print(f"| {latency:g} | {words or 'own'} | {history} | {m['days']:.1f} | {m['calls']:.0f} | {m['waves_per_day']:.1f} "
+                  f"| {m['wall']:.1f} | {_f(m['ratio'])} | {m['prompt']:,.0f} | {versus} | {m['kb']:.0f} | {m['prefix']:.2f} |")
         print(f"\nbytes of game 1 in the last log (uncompressed KB; {breakdown['compressed']:.0f} KB compressed): "
               + ", ".join(f"{k} {v:,.0f}" for k, v in breakdown.items() if k != "compressed"))
         calls = sum(actions.values())
