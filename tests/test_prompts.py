@@ -160,8 +160,10 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
     assert compact.index("Spoke: ") < compact.index("Ballot: ") < compact.index(" is exiled")
     assert compact.count("[Wolves' channel] Moderator:") == 3
     assert not any(f"note-{p.name}-" in compact for p in full_state.players if p.name != wolf.seat)
-    # the opening lines are the system prompt's to state, not the summary's
+    # the opening announcement is the system prompt's to state, not the summary's; the seat's own
+    # role line stays (it names the pack as dealt, which the system prompt does not once one is dead)
     assert "The game begins" in full and "The game begins" not in compact
+    assert compact.count("[Private] Moderator: Your role is werewolf. Your fellow werewolves: ") == 1
     system = system_text(compact_state, wolf)
     assert "Your role: Werewolf" in system and "Roles in play: 4 Villagers, 2 Werewolves" in system
     assert f"8 players: {', '.join(p.name for p in full_state.players)}." in system

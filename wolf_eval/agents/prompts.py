@@ -146,8 +146,7 @@ def record_text(obs: Observation) -> str:
 def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
     """One earlier night and day: moderator lines and the seat's private results verbatim, who spoke
     and how often, the ballots as voter-to-target lists, and the seat's last private note. The
-    game's opening lines (players, roles in play, the seat's role) are left to the system prompt,
-    which states them."""
+    opening announcement (players, roles in play) is left to the system prompt, which states it."""
     lines = [f"--- Night {day} and day {day}, in brief ---"]
     speakers: dict[str, int] = {}
     ballots: dict[str, list[str]] = {}
@@ -160,7 +159,7 @@ def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
                 f"{r.actor}→{r.target}" if r.target else f"{r.actor} abstained")
         elif r.kind == "note":
             note = r.text
-        elif r.kind not in ("wolf_proposal", "game_start", "role"):
+        elif r.kind not in ("wolf_proposal", "game_start"):
             if speakers:
                 lines.append(_speakers_line(speakers))
                 speakers = {}
