@@ -9,7 +9,7 @@ from random import Random
 import pytest
 from inspect_ai.log import read_eval_log, resolve_sample_attachments
 
-from tests.helpers import final_state, run
+from helpers import final_state, run
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.engine.roles import NAMES
