@@ -20,6 +20,10 @@ row per game:
 - the mean shared-prefix fraction between each seat's consecutive prompts (what a provider's prompt
   cache can reuse);
 - at latency 0, milliseconds of wolf-eval and Inspect time per call;
+- compact / full: the game's own prompts re-rendered from the observations it logged, characters under
+  ``history=compact`` over ``history=full`` (the same game, whichever history it was played with);
+- fixed part: the share of the full prompts' characters that is rules, role and instruction, which no
+  history can cut (a floor under compact / full);
 
 then the means, with each history's prompt tokens over ``history=full``'s for the same games.
 
@@ -30,8 +34,8 @@ the speed-up over one at a time.
 
 re-renders every game prompt of an existing log (any model) under ``history=full`` and
 ``history=compact`` from the observations it recorded, and prints the characters of both per game,
-and the prompt tokens the provider reported for the prompts as played, scaled to compact by the ratio of
-characters (compact over the history the log was played with).
+their fixed part, and the prompt tokens the provider reported for the prompts as played, scaled to compact by
+the ratio of characters (compact over the history the log was played with).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
 
 from wolf_eval.agents.observation import logged_observation
-from wolf_eval.agents.prompts import build_messages
+from wolf_eval.agents.prompts import build_messages, instruction, system_prompt
 from wolf_eval.cli import game_state
 from wolf_eval.engine import GameState
 
@@ -119,6 +123,7 @@ def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[
         by_action[meta["action"] if meta else "other"] += 1
     days = game.outcome.day if game.outcome else game.day
     wall = sample.total_time or float("nan")
+    chars = prompt_chars(sample)
     return {
         "id": sample.id, "winner": game.outcome.winner if game.outcome else "?", "days": days,
         "calls": len(calls), "by_action": by_action, "waves": game.waves, "waves_per_day": game.waves / max(days, 1),
@@ -127,6 +132,7 @@ def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[
         "completion": sum(e.output.usage.output_tokens for e in calls if e.output.usage),
         "kb": sizes.get(str(sample.id), 0) / 1024, "prefix": shared_prefix_fraction(sample),
         "ms_per_call": 1000 * wall / len(calls) if calls and not latency else float("nan"),
+        "compact_ratio": chars["compact"] / chars["full"], "fixed": chars["fixed"] / chars["full"],
     }
 
 
@@ -142,31 +148,40 @@ def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_s
     return read_eval_log(log.location), wall
 
 
+def prompt_chars(sample: EvalSample) -> dict[str, int]:
+    """Characters of a game's prompts re-rendered from the observations it logged: under ``full``, under
+    ``compact``, as played, and their fixed part (rules, role and instruction: what no history can cut)."""
+    game = game_state(sample)
+    chars = Counter({"full": 0, "compact": 0, "played": 0, "fixed": 0, "calls": 0})
+    for e in sample.events:
+        meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
+        if not meta:
+            continue
+        obs = logged_observation(meta, game)
+        sizes = {h: sum(len(m.text) for m in build_messages(obs.model_copy(update={"history": h})))
+                 for h in ("full", "compact")}
+        chars.update(full=sizes["full"], compact=sizes["compact"], played=sizes[obs.history],
+                     fixed=len(system_prompt(obs)) + len(instruction(obs)), calls=1)
+    return dict(chars)
+
+
 def rerender(path: str) -> None:
     """Characters of every game prompt of a log under full and compact history, per game."""
     log = read_eval_log(path)
     print(f"{path}: {log.eval.model}, task {log.eval.task}, parameters {log.eval.task_args}\n")
-    print("| game | days | calls | full chars | compact chars | compact / full | reported prompt tokens | compact, scaled |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| game | days | calls | full chars | compact chars | compact / full | fixed part of full "
+          "| reported prompt tokens | compact, scaled |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for sample in log.samples or []:
         if sample.error is not None:
             continue
         sample = resolve_sample_attachments(sample)
         game = game_state(sample)
-        full = compact = calls = tokens = played = 0
-        for e in sample.events:
-            meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
-            if not meta:
-                continue
-            obs = logged_observation(meta, game)
-            sizes = {h: sum(len(m.text) for m in build_messages(obs.model_copy(update={"history": h})))
-                     for h in ("full", "compact")}
-            full, compact, calls = full + sizes["full"], compact + sizes["compact"], calls + 1
-            played += sizes[obs.history]
-            tokens += e.output.usage.input_tokens if e.output.usage else 0
+        c = prompt_chars(sample)
+        tokens = sum(e.output.usage.input_tokens for e in sample.events if e.event == "model" and e.output.usage)
         days = game.outcome.day if game.outcome else game.day
-        print(f"| {sample.id} | {days} | {calls} | {full:,} | {compact:,} | {compact / full:.2f} | {tokens:,} "
-              f"| {tokens * compact / played:,.0f} |")
+        print(f"| {sample.id} | {days} | {c['calls']} | {c['full']:,} | {c['compact']:,} | {c['compact'] / c['full']:.2f} "
+              f"| {c['fixed'] / c['full']:.2f} | {tokens:,} | {tokens * c['compact'] / c['played']:,.0f} |")
 
 
 def main() -> None:
@@ -189,7 +204,8 @@ def main() -> None:
     extra = {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}
     model = f"wolfbot/{args.policy}"
     header = ("| latency s | words | history | game | winner | days | calls | waves | waves/day | wall s "
-              "| wall/(waves×lat) | prompt tok | completion tok | log KB | shared prefix | ms/call at 0 |")
+              "| wall/(waves×lat) | prompt tok | completion tok | log KB | shared prefix | ms/call at 0 "
+              "| compact / full | fixed part |")
     print(f"task {args.task}, {model}, {args.games} games, parameters {extra}\n")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
@@ -210,19 +226,21 @@ def main() -> None:
                         print(f"| {latency:g} | {words or 'own'} | {history} | {row['id']} | {row['winner']} | {row['days']} "
                               f"| {row['calls']} | {row['waves']} | {row['waves_per_day']:.1f} | {row['wall']:.1f} "
                               f"| {_f(row['ratio'])} | {row['prompt']:,} | {row['completion']:,} | {row['kb']:.0f} "
-                              f"| {row['prefix']:.2f} | {_f(row['ms_per_call'], 1)} |")
+                              f"| {row['prefix']:.2f} | {_f(row['ms_per_call'], 1)} | {row['compact_ratio']:.2f} "
+                              f"| {row['fixed']:.2f} |")
         print("\nmean per game (compact / full: the ratio of mean prompt tokens to history=full's at the same latency and words):\n")
         print("| latency s | words | history | days | calls | waves/day | wall s | wall/(waves×lat) | prompt tok "
-              "| compact / full | log KB | shared prefix |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| compact / full | fixed part | log KB | shared prefix |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         means = {key: {k: statistics.fmean(r[k] for r in rows)
-                       for k in ("days", "calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix")}
+                       for k in ("days", "calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix", "fixed")}
                  for key, rows in totals.items()}
         for (latency, words, history), m in means.items():
             full = means.get((latency, words, "full"))
             versus = _f(m["prompt"] / full["prompt"]) if full and history != "full" else "–"
             print(f"| {latency:g} | {words or 'own'} | {history} | {m['days']:.1f} | {m['calls']:.0f} | {m['waves_per_day']:.1f} "
-                  f"| {m['wall']:.1f} | {_f(m['ratio'])} | {m['prompt']:,.0f} | {versus} | {m['kb']:.0f} | {m['prefix']:.2f} |")
+                  f"| {m['wall']:.1f} | {_f(m['ratio'])} | {m['prompt']:,.0f} | {versus} | {m['fixed']:.2f} | {m['kb']:.0f} "
+                  f"| {m['prefix']:.2f} |")
         print(f"\nbytes of game 1 in the last log (uncompressed KB; {breakdown['compressed']:.0f} KB compressed): "
               + ", ".join(f"{k} {v:,.0f}" for k, v in breakdown.items() if k != "compressed"))
         calls = sum(actions.values())
