@@ -79,6 +79,38 @@ def test_a_statement_is_analysed_by_its_speaker_and_every_other_living_player_at
     assert {r.action for r in wave if r not in analyses} == {Action.BID}
 
 
+def _play_answering_everything(state):
+    """One wave, every seat answering: bids of 5 (so every debate turn is taken), plain statements,
+    honest analyses, ballots for the first legal name, night actions on the first legal target."""
+    decisions = []
+    for r in pending(state):
+        if r.action is Action.BID:
+            decisions.append(Decision(seat=r.seat, action=r.action, bid=5))
+        elif r.action in (Action.STATEMENT, Action.DEFENCE):
+            decisions.append(Decision(seat=r.seat, action=r.action, text="I have nothing new."))
+        elif r.action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS):
+            a = honest(0.5 if r.action is Action.PEER_ANALYSIS else None)
+            decisions.append(Decision(seat=r.seat, action=r.action, subject=r.subject, analysis=a))
+        else:
+            decisions.append(Decision(seat=r.seat, action=r.action, target=r.options[0], reason="a reason"))
+    return advance(state, decisions)
+
+
+def test_a_wolf_game_day_of_six_debate_turns_takes_sixteen_waves():
+    """The critical path at API latency: night, 6 x (bids, statement) with each statement's analyses
+    sharing the next bids' wave, the last statement's analyses, the ballot, its reasons' analyses."""
+    state = new_game(GameConfig.for_task("wolf", shuffle_roles=False, max_debate_turns=6), 3)
+    per_day, start = {}, 0
+    while not state.over and state.day <= 2:
+        day = state.day
+        state = _play_answering_everything(state)
+        if state.day != day or state.over:
+            per_day[day], start = state.waves - start, state.waves
+    statements = [r for r in state.records if r.kind == "statement"]
+    assert [sum(r.day == d for r in statements) for d in (1, 2)] == [6, 6]
+    assert per_day == {1: 16, 2: 16}
+
+
 def test_every_vote_reason_of_a_ballot_is_analysed_in_one_wave():
     state, _ = to_first_statement()
     state = answer_analyses(state, {})
