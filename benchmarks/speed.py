@@ -24,6 +24,9 @@ row per game:
   ``history=compact`` over ``history=full`` (the same game, whichever history it was played with);
 - fixed part: the share of the full prompts' characters that is rules, role and instruction, which no
   history can cut (a floor under compact / full);
+- today-in-full floor: the fixed part plus the current day's records (by night, the day just ended) over
+  the full prompts: the least that any history keeping the current day in full could send, were every
+  earlier day summed up in nothing;
 
 then the means, with each history's prompt tokens over ``history=full``'s for the same games.
 
@@ -53,7 +56,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
 
 from wolf_eval.agents.observation import logged_observation
-from wolf_eval.agents.prompts import build_messages, instruction, system_prompt
+from wolf_eval.agents.prompts import build_messages, current_day, instruction, render_records, system_prompt
 from wolf_eval.cli import game_state
 from wolf_eval.engine import GameState
 
@@ -133,6 +136,7 @@ def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[
         "kb": sizes.get(str(sample.id), 0) / 1024, "prefix": shared_prefix_fraction(sample),
         "ms_per_call": 1000 * wall / len(calls) if calls and not latency else float("nan"),
         "compact_ratio": chars["compact"] / chars["full"], "fixed": chars["fixed"] / chars["full"],
+        "floor": chars["floor"] / chars["full"],
     }
 
 
@@ -150,9 +154,11 @@ def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_s
 
 def prompt_chars(sample: EvalSample) -> dict[str, int]:
     """Characters of a game's prompts re-rendered from the observations it logged: under ``full``, under
-    ``compact``, as played, and their fixed part (rules, role and instruction: what no history can cut)."""
+    ``compact``, as played; their fixed part (rules, role and instruction: what no history can cut); and
+    the floor of any history that keeps the current day in full (the fixed part and that day's records,
+    as if every earlier day were summed up in nothing)."""
     game = game_state(sample)
-    chars = Counter({"full": 0, "compact": 0, "played": 0, "fixed": 0, "calls": 0})
+    chars = Counter({"full": 0, "compact": 0, "played": 0, "fixed": 0, "floor": 0, "calls": 0})
     for e in sample.events:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
         if not meta:
@@ -160,8 +166,10 @@ def prompt_chars(sample: EvalSample) -> dict[str, int]:
         obs = logged_observation(meta, game)
         sizes = {h: sum(len(m.text) for m in build_messages(obs.model_copy(update={"history": h})))
                  for h in ("full", "compact")}
-        chars.update(full=sizes["full"], compact=sizes["compact"], played=sizes[obs.history],
-                     fixed=len(system_prompt(obs)) + len(instruction(obs)), calls=1)
+        fixed = len(system_prompt(obs)) + len(instruction(obs))
+        today = render_records(r for r in obs.records if r.day >= current_day(obs))
+        chars.update(full=sizes["full"], compact=sizes["compact"], played=sizes[obs.history], fixed=fixed,
+                     floor=fixed + len(today), calls=1)
     return dict(chars)
 
 
@@ -170,8 +178,8 @@ def rerender(path: str) -> None:
     log = read_eval_log(path)
     print(f"{path}: {log.eval.model}, task {log.eval.task}, parameters {log.eval.task_args}\n")
     print("| game | days | calls | full chars | compact chars | compact / full | fixed part of full "
-          "| reported prompt tokens | compact, scaled |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| today-in-full floor | reported prompt tokens | compact, scaled |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for sample in log.samples or []:
         if sample.error is not None:
             continue
@@ -181,7 +189,7 @@ def rerender(path: str) -> None:
         tokens = sum(e.output.usage.input_tokens for e in sample.events if e.event == "model" and e.output.usage)
         days = game.outcome.day if game.outcome else game.day
         print(f"| {sample.id} | {days} | {c['calls']} | {c['full']:,} | {c['compact']:,} | {c['compact'] / c['full']:.2f} "
-              f"| {c['fixed'] / c['full']:.2f} | {tokens:,} | {tokens * c['compact'] / c['played']:,.0f} |")
+              f"| {c['fixed'] / c['full']:.2f} | {c['floor'] / c['full']:.2f} | {tokens:,} | {tokens * c['compact'] / c['played']:,.0f} |")
 
 
 def main() -> None:
@@ -205,7 +213,7 @@ def main() -> None:
     model = f"wolfbot/{args.policy}"
     header = ("| latency s | words | history | game | winner | days | calls | waves | waves/day | wall s "
               "| wall/(waves×lat) | prompt tok | completion tok | log KB | shared prefix | ms/call at 0 "
-              "| compact / full | fixed part |")
+              "| compact / full | fixed part | today-in-full floor |")
     print(f"task {args.task}, {model}, {args.games} games, parameters {extra}\n")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
@@ -227,19 +235,19 @@ def main() -> None:
                               f"| {row['calls']} | {row['waves']} | {row['waves_per_day']:.1f} | {row['wall']:.1f} "
                               f"| {_f(row['ratio'])} | {row['prompt']:,} | {row['completion']:,} | {row['kb']:.0f} "
                               f"| {row['prefix']:.2f} | {_f(row['ms_per_call'], 1)} | {row['compact_ratio']:.2f} "
-                              f"| {row['fixed']:.2f} |")
+                              f"| {row['fixed']:.2f} | {row['floor']:.2f} |")
         print("\nmean per game (compact / full: the ratio of mean prompt tokens to history=full's at the same latency and words):\n")
         print("| latency s | words | history | days | calls | waves/day | wall s | wall/(waves×lat) | prompt tok "
-              "| compact / full | fixed part | log KB | shared prefix |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| compact / full | fixed part | today-in-full floor | log KB | shared prefix |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         means = {key: {k: statistics.fmean(r[k] for r in rows)
-                       for k in ("days", "calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix", "fixed")}
+                       for k in ("days", "calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix", "fixed", "floor")}
                  for key, rows in totals.items()}
         for (latency, words, history), m in means.items():
             full = means.get((latency, words, "full"))
             versus = _f(m["prompt"] / full["prompt"]) if full and history != "full" else "–"
             print(f"| {latency:g} | {words or 'own'} | {history} | {m['days']:.1f} | {m['calls']:.0f} | {m['waves_per_day']:.1f} "
-                  f"| {m['wall']:.1f} | {_f(m['ratio'])} | {m['prompt']:,.0f} | {versus} | {m['fixed']:.2f} | {m['kb']:.0f} "
+                  f"| {m['wall']:.1f} | {_f(m['ratio'])} | {m['prompt']:,.0f} | {versus} | {m['fixed']:.2f} | {m['floor']:.2f} | {m['kb']:.0f} "
                   f"| {m['prefix']:.2f} |")
         print(f"\nbytes of game 1 in the last log (uncompressed KB; {breakdown['compressed']:.0f} KB compressed): "
               + ", ".join(f"{k} {v:,.0f}" for k, v in breakdown.items() if k != "compressed"))

@@ -136,11 +136,16 @@ def record_text(obs: Observation) -> str:
     """
     if obs.history != "compact":
         return render_records(obs.records)
-    current = obs.day - 1 if obs.phase == "night" else obs.day
+    current = current_day(obs)
     earlier = sorted({r.day for r in obs.records if r.day < current})
     parts = [day_summary(obs, day, [r for r in obs.records if r.day == day]) for day in earlier]
     parts.append(render_records([r for r in obs.records if r.day >= current]))
     return "\n\n".join(p for p in parts if p)
+
+
+def current_day(obs: Observation) -> int:
+    """The day ``history=compact`` keeps in full: today, or by night the day just ended."""
+    return obs.day - 1 if obs.phase == "night" else obs.day
 
 
 def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
