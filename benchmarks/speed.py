@@ -167,7 +167,8 @@ def prompt_chars(sample: EvalSample) -> dict[str, int]:
         sizes = {h: sum(len(m.text) for m in build_messages(obs.model_copy(update={"history": h})))
                  for h in ("full", "compact")}
         fixed = len(system_prompt(obs)) + len(instruction(obs))
-        today = render_records(r for r in obs.records if r.day >= current_day(obs))
+        today_from = current_day(obs)
+        today = render_records(r for r in obs.records if r.day >= today_from)
         chars.update(full=sizes["full"], compact=sizes["compact"], played=sizes[obs.history], fixed=fixed,
                      floor=fixed + len(today), calls=1)
     return dict(chars)
