@@ -17,6 +17,7 @@ from collections import defaultdict
 from inspect_ai import eval as inspect_eval
 
 from wolf_eval.cli import game_state
+from wolf_eval.records import Deception, Kind
 
 
 def main() -> None:
@@ -49,13 +50,13 @@ def main() -> None:
         for r in game.records:
             if r.wave:
                 waves[r.day].add(r.wave)
-                if r.kind == "deception":
+                if r.kind is Kind.DECEPTION:
                     analysis_waves[r.day].add(r.wave)
-            if r.kind == "deception":
-                peers = [a for a in r.data["peers"].values() if a is not None]
+            if isinstance(r.data, Deception):
+                peers = [a for a in r.data.peers.values() if a is not None]
                 if peers:
-                    attracted[r.data["speaker_role"]].append(statistics.fmean(a["suspicion"] for a in peers))
-                    flagged[r.data["speaker_role"]].append(statistics.fmean(a["is_deceptive"] for a in peers))
+                    attracted[r.data.speaker_role].append(statistics.fmean(a.suspicion or 0.0 for a in peers))
+                    flagged[r.data.speaker_role].append(statistics.fmean(a.is_deceptive for a in peers))
         for day in sorted(waves):
             per_day["calls"].append(calls[day]["game"] + calls[day]["analysis"])
             per_day["analysis calls"].append(calls[day]["analysis"])

@@ -20,6 +20,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 
 from wolf_eval.cli import game_state
+from wolf_eval.records import Bids, Deception, FallbackNote, Kind
 
 DEFAULTS = {"max_days": 2, "max_debate_turns": 4, "max_explanation_turns": 2, "deception_analysis": False}
 
@@ -56,8 +57,8 @@ def main() -> None:
                 generated += e.output.usage.output_tokens
         game = game_state(sample)
         for r in game.records:
-            if r.kind == "fallback":
-                fallbacks[r.data["action"]] += 1
+            if isinstance(r.data, FallbackNote):
+                fallbacks[r.data.action] += 1
                 reasons[r.text.split(":")[0][:70] if r.text else "?"] += 1
         decisions.update(_decisions(game))
     n = len(log.samples or [])
@@ -73,20 +74,17 @@ def main() -> None:
 
 def _decisions(game) -> Counter[str]:  # type: ignore[no-untyped-def]
     """Decisions per action, from the records each one leaves (a fallback still leaves its action's record)."""
-    kinds = {"vote": "vote", "statement": "statement", "defence": "defence", "protect": "protect",
-             "investigate": "investigate", "wolf_proposal": "night_kill", "bids": "bid", "deception": "analysis"}
+    actions = {Kind.VOTE: "vote", Kind.STATEMENT: "statement", Kind.DEFENCE: "defence", Kind.PROTECT: "protect",
+               Kind.INVESTIGATE: "investigate", Kind.WOLF_PROPOSAL: "night_kill", Kind.PASS: "statement"}
     out: Counter[str] = Counter()
     for r in game.records:
-        action = kinds.get(r.kind)
-        if action == "bid":
-            out["bid"] += len(r.data["bids"])
-        elif action == "analysis":
+        if isinstance(r.data, Bids):
+            out["bid"] += len(r.data.bids)
+        elif isinstance(r.data, Deception):
             out["self_analysis"] += 1
-            out["peer_analysis"] += len(r.data["peers"])
-        elif action:
-            out[action] += 1
-        elif r.kind == "pass":
-            out["statement"] += 1
+            out["peer_analysis"] += len(r.data.peers)
+        elif r.kind in actions:
+            out[actions[r.kind]] += 1
     return out
 
 

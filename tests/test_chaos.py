@@ -63,7 +63,7 @@ def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fal
             interpret(raw, request, game.names, game.config.taxonomy)
         except Exception:
             refused[(obs.seat, obs.action, raw[:MAX_RAW_CHARS])] += 1
-    recorded = Counter((r.actor, r.data["action"], r.data["raw"]) for r in game.records if r.kind == "fallback")
+    recorded = Counter((r.actor, r.data.action, r.data.raw) for r in game.records if r.kind == "fallback")
     assert recorded == refused
     assert sample.scores["outcome"].value["fallbacks"] == sum(refused.values())
     assert set(kinds) == set(HOSTILE), f"{task}: every hostile kind was tried ({sorted(set(HOSTILE) - set(kinds))} missing)"
@@ -81,7 +81,7 @@ def test_what_gets_through_is_bounded(chaos_game) -> None:  # type: ignore[no-un
         assert len(r.text.split()) <= NOTE_WORDS + 1
     for r in spoken + notes:
         assert all(len(w) <= MAX_WORD_CHARS + 1 for w in r.text.split())
-    assert all(len(r.data["raw"]) <= MAX_RAW_CHARS for r in game.records if r.kind == "fallback")
+    assert all(len(r.data.raw) <= MAX_RAW_CHARS for r in game.records if r.kind == "fallback")
 
 
 SPEECH_LINE = re.compile(

@@ -145,7 +145,7 @@ def test_suspicion_is_smoothed_from_one_half():
     assert state.suspicion[b][speaker] == pytest.approx(0.7 * 0.0 + 0.3 * 0.5)  # 0.15
     assert state.suspicion[c][speaker] == 0.5, "a missing analysis leaves the prior untouched"
     record = [r for r in state.records if r.kind == "deception"][-1]
-    assert record.data["suspicion"][a][speaker] == pytest.approx(0.85)
+    assert record.data.suspicion[a][speaker] == pytest.approx(0.85)
     assert record.visibility == "moderator"
 
 
@@ -172,14 +172,14 @@ def test_each_statement_has_a_complete_record():
     state = answer_analyses(state, {observers[0]: None, observers[1]: 0.8},
                             self_analysis=honest(deceptive=True, kind="misdirection"))
     rec = [r for r in state.records if r.kind == "deception"][-1].data
-    assert rec["kind"] == "statement" and rec["statement_day"] == 1 and rec["statement_phase"] == "debate"
-    assert rec["turn"] == 0 and rec["position"] == 0 and rec["text"] == "I trust nobody here."
-    assert rec["speaker_role"] == state.player(speaker).role.value
-    assert rec["self"]["is_deceptive"] is True and rec["self"]["deception_type"] == "misdirection"
-    assert set(rec["peers"]) == set(observers)
-    assert rec["peers"][observers[0]] is None, "a failed analysis is missing, never honest"
-    assert rec["missing"] == [observers[0]]
-    assert rec["peers"][observers[1]]["suspicion"] == 0.8
+    assert rec.kind == "statement" and rec.statement_day == 1 and rec.statement_phase == "debate"
+    assert rec.turn == 0 and rec.position == 0 and rec.text == "I trust nobody here."
+    assert rec.speaker_role == state.player(speaker).role.value
+    assert rec.self is not None and rec.self.is_deceptive is True and rec.self.deception_type == "misdirection"
+    assert set(rec.peers) == set(observers)
+    assert rec.peers[observers[0]] is None, "a failed analysis is missing, never honest"
+    assert rec.missing == [observers[0]]
+    assert rec.peers[observers[1]].suspicion == 0.8
 
 
 def test_analysis_fallback_is_recorded_with_the_raw_reply():
@@ -194,7 +194,7 @@ def test_analysis_fallback_is_recorded_with_the_raw_reply():
     fb = [r for r in after.records if r.kind == "fallback"][-1]
     assert fb.data == {"action": "self_analysis", "raw": "I'd rather not say", "subject": req.subject}
     assert fb.visibility == "moderator"
-    assert [r for r in after.records if r.kind == "deception"][-1].data["self"] is None
+    assert [r for r in after.records if r.kind == "deception"][-1].data.self is None
 
 
 def test_analyses_outside_the_taxonomy_or_without_suspicion_are_illegal():
@@ -268,7 +268,7 @@ def test_every_public_statement_of_a_game_is_analysed(cue_games):
         game = final_state(sample)
         said = [r.index for r in game.records if r.visibility == "public"
                 and r.kind in ("statement", "defence", "vote") and r.text]
-        analysed = [r.data["statement"] for r in game.records if r.kind == "deception"]
+        analysed = [r.data.statement for r in game.records if r.kind == "deception"]
         assert sorted(analysed) == said
 
 
@@ -279,9 +279,9 @@ def test_wolfbot_analyses_follow_roles_and_what_was_said(cue_games):
         for r in final_state(sample).records:
             if r.kind != "deception":
                 continue
-            peers = [a["suspicion"] for a in r.data["peers"].values() if a]
-            by_role[r.data["speaker_role"]].append(sum(peers) / len(peers))
-            self_deceptive[r.data["speaker_role"]].append(r.data["self"]["is_deceptive"])
+            peers = [a.suspicion for a in r.data.peers.values() if a]
+            by_role[r.data.speaker_role].append(sum(peers) / len(peers))
+            self_deceptive[r.data.speaker_role].append(r.data.self.is_deceptive)
     mean = {role: sum(v) / len(v) for role, v in by_role.items()}
     assert mean["jester"] > mean["villager"] + 0.1, mean
     assert all(self_deceptive["werewolf"]) and all(self_deceptive["jester"])
@@ -344,12 +344,12 @@ def test_garbage_analyses_are_missing_and_the_game_goes_on(tmp_path):
     assert log.status == "success"
     game = final_state(log.samples[0])
     analyses = [r for r in game.records if r.kind == "deception"]
-    assert analyses and all(r.data["self"] is None and all(v is None for v in r.data["peers"].values())
+    assert analyses and all(r.data.self is None and all(v is None for v in r.data.peers.values())
                             for r in analyses)
     assert all(v == 0.5 for row in game.suspicion.values() for v in row.values())
     fallbacks = [r for r in game.records if r.kind == "fallback"]
-    assert {r.data["action"] for r in fallbacks} == {"self_analysis", "peer_analysis"}
-    assert len(fallbacks) == sum(1 + len(r.data["peers"]) for r in analyses)
+    assert {r.data.action for r in fallbacks} == {"self_analysis", "peer_analysis"}
+    assert len(fallbacks) == sum(1 + len(r.data.peers) for r in analyses)
     assert log.samples[0].scores["outcome"].value["fallbacks"] == len(fallbacks)
 
 
@@ -360,8 +360,8 @@ def test_records_carry_the_wave_that_made_them(cue_games):
     assert all(r.wave == 0 for r in game.records if r.kind in ("game_start", "role"))
     by_ballot = defaultdict(set)
     for r in game.records:
-        if r.kind == "deception" and r.data["kind"] == "vote":
-            by_ballot[(r.data["statement_day"], r.data["ballot"])].add(r.wave)
+        if r.kind == "deception" and r.data.kind == "vote":
+            by_ballot[(r.data.statement_day, r.data.ballot)].add(r.wave)
     assert by_ballot and all(len(w) == 1 for w in by_ballot.values()), "a ballot's reasons are analysed in one wave"
 
 
@@ -389,7 +389,7 @@ def test_the_last_debate_statement_is_analysed_as_a_debate_statement():
     assert {(r.phase, r.turn) for r in wave} == {(Phase.DEBATE, 0)}  # ... but its last statement is judged as such
     after = answer_analyses(state, {})
     rec = [r for r in after.records if r.kind == "deception"][-1]
-    assert rec.phase is Phase.DEBATE and rec.data["statement_phase"] == "debate"
+    assert rec.phase is Phase.DEBATE and rec.data.statement_phase == "debate"
 
 
 def test_reasons_of_one_ballot_share_a_position_and_abstentions_give_none():
@@ -405,7 +405,7 @@ def test_reasons_of_one_ballot_share_a_position_and_abstentions_give_none():
     abstained = [r for r in state.records if r.kind == "vote" and r.target is None]
     assert abstained and all(r.text is None for r in abstained)
     after = answer_analyses(state, {})
-    positions = {r.data["position"] for r in after.records if r.kind == "deception" and r.data["kind"] == "vote"}
+    positions = {r.data.position for r in after.records if r.kind == "deception" and r.data.kind == "vote"}
     assert positions == {1}  # one debate statement came before; the reasons were given together
 
 
@@ -419,7 +419,7 @@ def test_a_huge_number_in_a_reply_is_a_fallback_not_a_crash(tmp_path):
               task_args={"games": 1, "max_debate_turns": 1, "max_days": 2})
     assert log.status == "success"
     game = final_state(log.samples[0])
-    assert any(r.kind == "fallback" and r.data["action"] == "peer_analysis" for r in game.records)
+    assert any(r.kind == "fallback" and r.data.action == "peer_analysis" for r in game.records)
 
 
 def test_export_rejects_a_transcript_that_does_not_match_the_record(cue_games):

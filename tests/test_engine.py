@@ -194,7 +194,7 @@ def test_unanimous_wolf_proposal_stands():
     victim = holders(state, Role.VILLAGER)[1]
     after = night(state, victim)
     (choice,) = records(after, "wolf_choice")
-    assert choice.target == victim and choice.data["unanimous"] is True
+    assert choice.target == victim and choice.data.unanimous is True
     assert not after.player(victim).alive
     assert sum(not p.alive for p in after.players) == 1
 
@@ -218,7 +218,7 @@ def test_plurality_of_wolf_proposals():
     a, b = holders(state, Role.VILLAGER)[:2]
     after = night(state, kills={w1: b, w2: a, w3: a})
     (choice,) = records(after, "wolf_choice")
-    assert choice.target == a and choice.data["unanimous"] is False
+    assert choice.target == a and choice.data.unanimous is False
     assert not after.player(a).alive and after.player(b).alive
 
 
@@ -276,7 +276,7 @@ def test_seer_result_private_and_correct(target_role, is_wolf):
     after = night(state, holders(state, Role.VILLAGER)[-1], investigate=target)
     (rec,) = records(after, "investigate")
     assert rec.visibility == seer and rec.target == target
-    assert rec.data["is_werewolf"] is is_wolf
+    assert rec.data.is_werewolf is is_wolf
     assert ("not a Werewolf" in rec.text) is (not is_wolf)
     assert [p.name for p in after.players if after.can_see(p.name, rec)] == [seer]
 
@@ -300,7 +300,7 @@ def test_doctor_may_protect_self():
     assert doctor in req.options
     after = night(state, doctor, protect=doctor)
     assert after.player(doctor).alive
-    assert records(after, "protect")[0].data["self"] is True
+    assert records(after, "protect")[0].data.self is True
     assert not records(after, "death")
     (dawn,) = records(after, "dawn")
     assert dawn.visibility == "public" and "nobody died" in dawn.text
@@ -419,7 +419,7 @@ def test_mentions_recorded_on_statement():
     state = step(state, bids={a: 1})
     state = step(state, texts={a: f"{b.lower()} and {c}, but not {c}x."})
     (st,) = records(state, "statement")
-    assert set(st.data["mentions"]) == {b, c}
+    assert set(st.data.mentions) == {b, c}
 
 
 def test_all_zero_bids_end_debate():
@@ -496,7 +496,7 @@ def test_long_statement_truncated():
     state = step(state, texts={a: "one two three four five six seven eight"})
     (st,) = records(state, "statement")
     assert st.text.split()[:5] == ["one", "two", "three", "four", "five"]
-    assert "six" not in st.text and st.data["truncated"] is True
+    assert "six" not in st.text and st.data.truncated is True
     assert len([w for w in st.text.split() if w.isalpha()]) == 5
 
 
@@ -506,7 +506,7 @@ def test_statement_at_limit_not_truncated():
     a = state.living_names[0]
     state = step(step(state, bids={a: 3}), texts={a: "one two three four five"})
     (st,) = records(state, "statement")
-    assert st.text == "one two three four five" and st.data["truncated"] is False
+    assert st.text == "one two three four five" and st.data.truncated is False
 
 
 @pytest.mark.parametrize("text", [None, "", "   "])
@@ -564,8 +564,8 @@ def test_votes_and_reasons_public():
         else:
             assert r.target is None
     (tally,) = records(after, "tally")
-    assert tally.visibility == "public" and tally.data["tally"] == {wolf: 3}
-    assert set(tally.data["abstained"]) == set(state.living_names) - set(voters)
+    assert tally.visibility == "public" and tally.data.tally == {wolf: 3}
+    assert set(tally.data.abstained) == set(state.living_names) - set(voters)
 
 
 def test_strict_majority_exiles():
@@ -575,7 +575,7 @@ def test_strict_majority_exiles():
     after = ballot(state, votes_for(target, others(state, target)[:5]))
     assert not after.player(target).alive
     (ex,) = records(after, "exile")
-    assert ex.target == target and ex.data["votes"] == 5 and ex.data["living"] == 8
+    assert ex.target == target and ex.data.votes == 5 and ex.data.living == 8
 
 
 def test_exactly_half_does_not_exile():
@@ -616,7 +616,7 @@ def test_abstentions_count_in_denominator():
     rest = others(state, x, y)
     after = ballot(state, {**votes_for(x, rest[:3]), rest[3]: y})
     (tally,) = records(after, "tally")
-    assert tally.data["tally"] == {x: 3, y: 1} and len(tally.data["abstained"]) == 4
+    assert tally.data.tally == {x: 3, y: 1} and len(tally.data.abstained) == 4
     assert after.player(x).alive and records(after, "no_exile")
 
 
@@ -639,7 +639,7 @@ def test_wolf_task_single_ballot_without_defence():
     assert not after.player(target).alive
     assert after.phase is Phase.NIGHT and after.day == 2
     assert not records(after, "defence") and not records(after, "pass")
-    assert records(after, "tally")[0].data["ballot"] == "only"
+    assert records(after, "tally")[0].data.ballot == "only"
 
 
 @pytest.mark.parametrize("variant", ["triadic", "dyadic"])
@@ -651,7 +651,7 @@ def test_first_ballot_does_not_exile(variant):
     assert after.player(target).alive
     assert not records(after, "exile")
     assert after.phase is Phase.DEFENCE
-    assert records(after, "tally")[0].data["ballot"] == "first"
+    assert records(after, "tally")[0].data.ballot == "first"
 
 
 def test_defence_order_most_voted_first():
@@ -692,7 +692,7 @@ def test_defence_is_public_speech():
     state = ballot(state, votes_for(x, others(state, x)[:2]))
     after = step(state, texts={x: "I am innocent, I swear on everything"})
     (d,) = records(after, "defence")
-    assert d.actor == x and d.visibility == "public" and d.data["truncated"] is True
+    assert d.actor == x and d.visibility == "public" and d.data.truncated is True
     assert "swear" not in d.text
 
 
@@ -748,7 +748,7 @@ def test_final_ballot_decides_exile():
     assert after.player(x).alive and not after.player(y).alive
     (ex,) = records(after, "exile")
     assert ex.target == y
-    assert records(after, "tally")[-1].data["ballot"] == "final"
+    assert records(after, "tally")[-1].data.ballot == "final"
     assert after.phase is Phase.NIGHT and after.day == 2
 
 
@@ -1079,9 +1079,9 @@ def test_role_records_private():
     wolves = holders(state, Role.WEREWOLF)
     for p in state.players:
         (rec,) = [r for r in records(state, "role") if r.actor == p.name]
-        assert rec.visibility == p.name and rec.data["role"] == p.role.value
+        assert rec.visibility == p.name and rec.data.role == p.role.value
         if p.role is Role.WEREWOLF:
-            assert rec.data["fellow_wolves"] == [w for w in wolves if w != p.name]
+            assert rec.data.fellow_wolves == [w for w in wolves if w != p.name]
 
 
 # =========================================================================== fallback and notes
@@ -1154,7 +1154,7 @@ def test_fallback_and_notes_are_recorded():
     after = advance(state, decisions)
     (fb,) = records(after, "fallback")
     assert fb.visibility == "moderator" and fb.actor == a
-    assert fb.text == "unparseable reply" and fb.data["raw"] == "garbage"
+    assert fb.text == "unparseable reply" and fb.data.raw == "garbage"
     assert not any(after.can_see(p.name, fb) for p in after.players)
     (note,) = records(after, "note")
     assert note.visibility == b and note.actor == b and note.text == "private thought"

@@ -145,11 +145,11 @@ _NIGHT_KIND = {"night_kill": "wolf_proposal", "protect": "protect", "investigate
 def check_fallback_effect(game: GameState, fb: Record) -> None:
     """The record the seat's decision produced shows the rules' default for a reply that could not be used."""
     later = game.records[fb.index + 1:]
-    seat, action = fb.actor, fb.data["action"]
+    seat, action = fb.actor, fb.data.action
     assert seat is not None
     if action == "bid":
         bids = next(r for r in later if r.kind == "bids")
-        assert bids.data["bids"][seat] == 0
+        assert bids.data.bids[seat] == 0
     elif action in SPEECH:
         spoke = next(r for r in later if r.actor == seat and r.kind in ("statement", "defence", "pass"))
         assert spoke.kind == "pass"
@@ -165,7 +165,7 @@ def night_options(game: GameState, at: Record) -> list[str]:
     """The legal targets of ``at.actor``'s night action when record ``at`` was written."""
     gone = {r.target for r in game.records[:at.index] if r.kind in ("death", "exile")}
     living = [n for n in game.names if n not in gone]
-    action = at.data["action"]
+    action = at.data.action
     if action == "night_kill":
         return [n for n in living if n not in game.wolves()]
     if action == "investigate":
@@ -178,13 +178,13 @@ def check_fallbacks(games: list[GameState], script: Script, why: str) -> Counter
     records = [(g, r) for g in games for r in fallback_records(g)]
     assert len(records) == len(script.bad)
     raws = Counter(b.raw for b in script.bad)
-    assert Counter(r.data["raw"] for _, r in records) == raws
+    assert Counter(r.data.raw for _, r in records) == raws
     for game, r in records:
         assert r.visibility == "moderator"
         assert r.actor in game.names
         assert r.text and why in r.text, r.text
         check_fallback_effect(game, r)
-    return Counter(r.data["action"] for _, r in records)
+    return Counter(r.data.action for _, r in records)
 
 
 # =========================================================================== which requests to corrupt

@@ -148,9 +148,9 @@ def test_any_sequence_of_moves_ends_in_one_outcome_within_the_rules(
         if r.kind == "vote":
             ballot.append(r)
         elif r.kind == "tally":
-            assert dict(Counter(v.target for v in ballot if v.target)) == r.data["tally"]
-            assert r.data["abstained"] == [v.actor for v in ballot if not v.target]
-            assert len(ballot) == r.data["living"]
+            assert dict(Counter(v.target for v in ballot if v.target)) == r.data.tally
+            assert r.data.abstained == [v.actor for v in ballot if not v.target]
+            assert len(ballot) == r.data.living
             ballot = []
     # nobody acts after dying: every record a player authored comes before their death
     died = {}

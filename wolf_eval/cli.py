@@ -12,15 +12,14 @@ from typing import Any
 from inspect_ai.log import EvalSample, read_eval_log
 
 from wolf_eval.engine import GameState
-
-STORE_PREFIX = "GameRecord:"
+from wolf_eval.store import logged_record
 
 
 def game_state(sample: EvalSample) -> GameState:
-    state = sample.store.get(f"{STORE_PREFIX}state")
-    if not isinstance(state, dict):
-        raise ValueError(f"sample {sample.id} holds no finished wolf-eval game (did it fail?)")
-    return GameState.model_validate(state)
+    try:
+        return logged_record(sample.store).game()
+    except ValueError as err:
+        raise ValueError(f"sample {sample.id}: {err}") from None
 
 
 def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
@@ -35,12 +34,12 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
     for e in sample.events:
         if e.event == "info" and (e.source or "").startswith("wolf_eval/"):
             r = next(records, None)
-            if r is None or e.source != f"wolf_eval/{r.kind}":
+            if r is None or e.source != f"wolf_eval/{r.kind.value}":
                 raise ValueError(f"sample {sample.id}: transcript event {e.source} does not match game record "
                                  f"{None if r is None else r.kind}; the log is not a complete wolf-eval game")
             details = {"index": r.index, "visibility": r.visibility, "target": r.target, "text": r.text,
-                       "data": r.data}
-            line = {"day": r.day, "phase": r.phase.value, "event": r.kind, "actor": r.actor, "details": details}
+                       "data": r.data.model_dump(mode="json")}
+            line = {"day": r.day, "phase": r.phase.value, "event": r.kind.value, "actor": r.actor, "details": details}
         elif e.event == "model" and e.input and e.input[-1].metadata and "wolf_eval" in e.input[-1].metadata:
             obs = e.input[-1].metadata["wolf_eval"]
             usage = e.output.usage.model_dump(exclude_none=True) if e.output.usage else None
@@ -76,7 +75,7 @@ def export(log_path: str, out_dir: str | None = None) -> list[Path]:
         snapshot = out / f"{name}.state.json"
         snapshot.write_text(json.dumps({
             "state": game_state(sample).model_dump(mode="json"),
-            "seat_models": sample.store.get(f"{STORE_PREFIX}seat_models", {}),
+            "seat_models": logged_record(sample.store).seat_models,
             "task": log.eval.task, "sample_id": sample.id, "epoch": sample.epoch,
         }, indent=1, ensure_ascii=False), encoding="utf-8")
         written += [events, snapshot]

@@ -12,16 +12,15 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageUser
 from pydantic import BaseModel, ConfigDict
 
-from wolf_eval.agents.observation import ViewRecord, view
 from wolf_eval.agents.parse import InvalidReply, first_json_object, match_name
 from wolf_eval.agents.prompts import render_records, template
 from wolf_eval.engine import GameState, Role
 from wolf_eval.engine.roles import role_named
-from wolf_eval.engine.state import PUBLIC
+from wolf_eval.records import PUBLIC, Kind, ViewRecord, view
 
 JUDGE_ROLE = "judge"
 JUDGE_METADATA_KEY = "wolf_eval_judge"
-HIDDEN_KINDS = ("game_over",)  # names the winner, which would give the Jester away
+HIDDEN_KINDS = (Kind.GAME_OVER,)  # names the winner, which would give the Jester away
 
 _JUDGE_ALIASES = {"town": "villager", "villain": "werewolf", "fool": "jester"}  # beyond the roster's role names
 

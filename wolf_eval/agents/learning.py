@@ -13,7 +13,6 @@ from wolf_eval.agents.parse import InvalidReply, first_json_object, pick
 from wolf_eval.engine import Action, GameState, Request
 from wolf_eval.lessons.store import LISTS, Lesson
 
-LESSONS_ACTION = "lessons"
 MAX_LESSONS_PER_LIST = 10
 MAX_LESSON_CHARS = 400
 
@@ -25,9 +24,8 @@ def lessons_by_list(lessons: list[Lesson]) -> dict[str, tuple[str, ...]]:
 
 def lessons_view(state: GameState, seat: str, lessons: list[Lesson]) -> Observation:
     """The Jester's view of the finished game, asking for lessons."""
-    request = Request(seat=seat, action=Action.STATEMENT, day=state.day, phase=state.phase, turn=0)
-    return observe(state, request).model_copy(update={"action": LESSONS_ACTION, "options": (),
-                                                      "lessons": lessons_by_list(lessons)})
+    request = Request(seat=seat, action=Action.LESSONS, day=state.day, phase=state.phase, turn=0)
+    return observe(state, request).model_copy(update={"lessons": lessons_by_list(lessons)})
 
 
 def parse_lessons(raw: str) -> list[tuple[str, str]]:

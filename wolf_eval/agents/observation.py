@@ -18,24 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from wolf_eval.engine import Action, GameState, Record, Request, Role
-from wolf_eval.engine.state import PUBLIC, WOLVES
-
-
-class ViewRecord(BaseModel):
-    """A record as its viewer sees it: the channel it came through, not who else saw it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    day: int
-    phase: str
-    kind: str
-    channel: str  # "public", "wolves" or "private"
-    actor: str | None = None
-    target: str | None = None
-    text: str | None = None
-    data: dict[str, Any] = {}
+from wolf_eval.engine import Action, GameState, Phase, Request, Role
+from wolf_eval.records import ViewRecord, view
 
 
 class Observation(BaseModel):
@@ -48,10 +32,10 @@ class Observation(BaseModel):
     players: tuple[str, ...]
     alive: tuple[str, ...]
     day: int
-    phase: str
+    phase: Phase
     turn: int
     phase_turns: int
-    action: str
+    action: Action
     options: tuple[str, ...]
     max_debate_turns: int
     max_explanation_turns: int
@@ -66,13 +50,8 @@ class Observation(BaseModel):
     records: tuple[ViewRecord, ...]
 
 
-def view(record: Record) -> ViewRecord:
-    channel = record.visibility if record.visibility in (PUBLIC, WOLVES) else "private"
-    return ViewRecord(index=record.index, day=record.day, phase=record.phase.value, kind=record.kind, channel=channel,
-                      actor=record.actor, target=record.target, text=record.text, data=dict(record.data))
-
-
-def observe(state: GameState, request: Request) -> Observation:
+def observe(state: GameState, request: Request, history: str = "full") -> Observation:
+    """What ``request``'s seat may know now, with prompts to show earlier days in ``history`` form."""
     seat = request.seat
     me = state.player(seat)
     mates = tuple(w for w in state.wolves() if w != seat) if me.role is Role.WEREWOLF else ()
@@ -80,12 +59,12 @@ def observe(state: GameState, request: Request) -> Observation:
     return Observation(
         variant=cfg.variant, seat=seat, role=me.role, fellow_wolves=mates,
         players=state.names, alive=state.living_names,
-        day=request.day, phase=request.phase.value, turn=request.turn,
-        phase_turns=state.explanation_turns if request.phase.value == "explanation" else cfg.max_debate_turns,
-        action=request.action.value, options=request.options,
+        day=request.day, phase=request.phase, turn=request.turn,
+        phase_turns=state.explanation_turns if request.phase is Phase.EXPLANATION else cfg.max_debate_turns,
+        action=request.action, options=request.options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
-        taxonomy=cfg.taxonomy, history=cfg.history, subject=request.subject,
+        taxonomy=cfg.taxonomy, history=history, subject=request.subject,
         suspicion=({n: s for n, s in state.suspicion.get(seat, {}).items() if n in request.options}
                    if request.action is Action.VOTE else {}),
         records=tuple(view(r) for r in state.visible_records(seat)),

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
-from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.util import json_schema
 
 from wolf_eval.agents.observation import in_flight, observe
@@ -49,9 +48,18 @@ def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[st
     return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema)
 
 
+def eval_config() -> GenerateConfig:
+    """The eval's own generation settings (``--temperature``, ``--seed``, ...).
+
+    Inspect builds the eval's model with them, and models bound with ``--model-role`` without
+    them, so the eval's model's config is where they are to be read.
+    """
+    return get_model().config
+
+
 def call_seed(game_seed: int, request: Request) -> int:
     """Per-call sampling seed: the game seed and the decision, plus the eval's --seed if one was given."""
-    eval_seed = active_generate_config().seed
+    eval_seed = eval_config().seed
     parts = (game_seed, request.key) if eval_seed is None else (game_seed, request.key, eval_seed)
     return derive_seed(*parts) % 2**31
 
@@ -79,7 +87,7 @@ def resolve_temperature(model: Model, task_temperature: float | None) -> float |
     """A role's own config wins, then the eval's --temperature, then the task's ``temperature``."""
     if model.config.temperature is not None:
         return model.config.temperature
-    eval_level = active_generate_config().temperature
+    eval_level = eval_config().temperature
     if eval_level is not None:
         return eval_level
     return task_temperature
@@ -91,12 +99,13 @@ class Agent:
 
     seats: dict[str, Seat]
     structured_output: bool = True
+    history: str = "full"
     calls: int = 0
     jester_lessons: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     async def decide(self, state: GameState, request: Request) -> Decision:
         seat = self.seats[request.seat]
-        obs = observe(state, request)
+        obs = observe(state, request, self.history)
         if self.jester_lessons and seat.role is Role.JESTER:
             obs = obs.model_copy(update={"lessons": self.jester_lessons})
         config = GenerateConfig(

@@ -15,7 +15,9 @@ from string import Template
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
-from wolf_eval.agents.observation import Observation, ViewRecord, metadata_view
+from wolf_eval.agents.observation import Observation, metadata_view
+from wolf_eval.engine import Action, Phase
+from wolf_eval.records import SPEECH_KINDS, GameStart, Kind, Tally, ViewRecord, Vote
 
 METADATA_KEY = "wolf_eval"
 
@@ -51,8 +53,8 @@ def quote(text: str) -> str:
 
 def _roles_in_play(obs: Observation) -> dict[str, int]:
     for r in obs.records:
-        if r.kind == "game_start":
-            return dict(r.data.get("roles_in_play", {}))
+        if isinstance(r.data, GameStart):
+            return dict(r.data.roles_in_play)
     return {}
 
 
@@ -104,24 +106,24 @@ def _lessons_block(obs: Observation) -> str:
 
 
 def render_record(r: ViewRecord) -> str:
-    if r.kind in ("statement", "defence"):
-        verb = "said in their defence" if r.kind == "defence" else "said"
+    if r.kind in SPEECH_KINDS:
+        verb = "said in their defence" if r.kind is Kind.DEFENCE else "said"
         return f"{r.actor} {verb}: {quote(r.text or '')}"
-    if r.kind == "vote":
+    if r.kind is Kind.VOTE:
         if r.target is None:
             return f"{r.actor} abstained."
         return f"{r.actor} voted for {r.target}" + (f": {quote(r.text)}" if r.text else ".")
-    if r.kind == "wolf_proposal":
+    if r.kind is Kind.WOLF_PROPOSAL:
         return f"[Wolves' channel] {r.actor} proposed killing {r.target}" + (f": {quote(r.text)}" if r.text else ".")
-    if r.kind == "wolf_choice":
+    if r.kind is Kind.WOLF_CHOICE:
         return f"[Wolves' channel] Moderator: {r.text}"
-    if r.kind == "note":
+    if r.kind is Kind.NOTE:
         return f"[Your private note] {quote(r.text or '')}"
-    if r.kind == "protect":
+    if r.kind is Kind.PROTECT:
         return f"[Private] Moderator: you protected {r.target} tonight."
-    if r.kind == "investigate":
+    if r.kind is Kind.INVESTIGATE:
         return f"[Private] Moderator: your investigation shows that {r.text}"
-    if r.kind == "role":
+    if r.kind is Kind.ROLE:
         return f"[Private] Moderator: {r.text}"
     return f"Moderator: {r.text}"
 
@@ -145,7 +147,7 @@ def record_text(obs: Observation) -> str:
 
 def current_day(obs: Observation) -> int:
     """The day ``history=compact`` keeps in full: today, or by night the day just ended."""
-    return obs.day - 1 if obs.phase == "night" else obs.day
+    return obs.day - 1 if obs.phase is Phase.NIGHT else obs.day
 
 
 def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
@@ -157,21 +159,20 @@ def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
     ballots: dict[str, list[str]] = {}
     note = None
     for r in records:
-        if r.kind in ("statement", "defence"):
+        if r.kind in SPEECH_KINDS:
             speakers[r.actor or "?"] = speakers.get(r.actor or "?", 0) + 1
-        elif r.kind == "vote":
-            ballots.setdefault(str(r.data.get("ballot", "only")), []).append(
+        elif isinstance(r.data, Vote):
+            ballots.setdefault(r.data.ballot, []).append(
                 f"{r.actor}→{r.target}" if r.target else f"{r.actor} abstained")
-        elif r.kind == "note":
+        elif r.kind is Kind.NOTE:
             note = r.text
-        elif r.kind not in ("wolf_proposal", "game_start"):
+        elif r.kind not in (Kind.WOLF_PROPOSAL, Kind.GAME_START):
             if speakers:
                 lines.append(_speakers_line(speakers))
                 speakers = {}
-            ballot = str(r.data.get("ballot"))
-            if r.kind == "tally" and ballot in ballots:
-                label = {"first": "First ballot", "final": "Final ballot"}.get(ballot, "Ballot")
-                lines.append(f"{label}: {', '.join(ballots.pop(ballot))}. {render_record(r)}")
+            if isinstance(r.data, Tally) and r.data.ballot in ballots:
+                label = {"first": "First ballot", "final": "Final ballot"}.get(r.data.ballot, "Ballot")
+                lines.append(f"{label}: {', '.join(ballots.pop(r.data.ballot))}. {render_record(r)}")
             else:
                 lines.append(render_record(r))
     if speakers:
@@ -190,7 +191,7 @@ def render_records(records: Iterable[ViewRecord]) -> str:
     lines: list[str] = []
     heading = None
     for r in records:
-        h = f"Night {r.day}" if r.phase == "night" else f"Day {r.day}"
+        h = f"Night {r.day}" if r.phase is Phase.NIGHT else f"Day {r.day}"
         if h != heading:
             lines.append(f"\n--- {h} ---")
             heading = h
@@ -217,7 +218,7 @@ def instruction(obs: Observation) -> str:
     }
     if action in ("self_analysis", "peer_analysis"):
         values.update(_analysis_values(obs))
-    if action == "lessons":
+    if action is Action.LESSONS:
         return template("action_lessons").template.strip()
     alive = f"Alive now ({len(obs.alive)}): {', '.join(obs.alive)}."
     if obs.phase != "night":
@@ -235,8 +236,8 @@ def _suspicion_line(obs: Observation) -> str:
 
 def _analysis_values(obs: Observation) -> dict[str, object]:
     said = next(r for r in obs.records if r.index == obs.subject)
-    kind = {"statement": "a debate statement", "defence": "a defence", "vote": "a vote reason"}[said.kind]
-    if said.kind == "statement" and said.phase == "explanation":
+    kind = {Kind.STATEMENT: "a debate statement", Kind.DEFENCE: "a defence", Kind.VOTE: "a vote reason"}[said.kind]
+    if said.kind is Kind.STATEMENT and said.phase is Phase.EXPLANATION:
         kind = "a statement in the discussion before the revote"
     extra = template("taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
     return {

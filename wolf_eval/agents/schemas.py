@@ -50,6 +50,14 @@ class PeerAnalysisReply(BaseModel):
     reasoning: str | None = Field(default=None, description="One sentence; private.")
 
 
+class LessonsReply(BaseModel):
+    """The Jester's lessons after a game (SPEC section 6): three lists, any of them empty."""
+
+    to_do: list[str] = Field(description="Things to do as the Jester in future games.")
+    to_not_do: list[str] = Field(description="Things to avoid as the Jester.")
+    winning_tactics: list[str] = Field(description="Tactics that won or would have won.")
+
+
 REPLY_SCHEMAS: dict[Action, type[BaseModel]] = {
     Action.SELF_ANALYSIS: SelfAnalysisReply,
     Action.PEER_ANALYSIS: PeerAnalysisReply,
@@ -60,6 +68,7 @@ REPLY_SCHEMAS: dict[Action, type[BaseModel]] = {
     Action.NIGHT_KILL: NightReply,
     Action.PROTECT: NightReply,
     Action.INVESTIGATE: NightReply,
+    Action.LESSONS: LessonsReply,
 }
 
 #: Near-miss keys accepted for each expected key (after case and separator folding).

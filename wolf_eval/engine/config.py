@@ -9,7 +9,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from wolf_eval.engine.roles import ROSTERS, Role, parse_roster, validate_roster
 
 Variant = Literal["wolf", "triadic", "dyadic"]
-History = Literal["full", "compact"]
 
 #: Taxonomy of deception types per variant (SPEC section 5).
 TAXONOMY: dict[str, tuple[str, ...]] = {
@@ -36,7 +35,6 @@ class GameConfig(BaseModel):
     max_statement_words: int = Field(default=50, ge=1)
     reveal_roles: bool = False
     deception_analysis: bool = True
-    history: History = "full"  # how prompts show earlier days; the rules and the records are the same either way
 
     @field_validator("roster", mode="before")
     @classmethod

@@ -17,12 +17,9 @@ from wolf_eval.engine.rng import derive_rng
 from wolf_eval.engine.roles import FACTION_OF, NAMES, Faction, Role
 from wolf_eval.engine.state import (
     ANALYSIS_ACTIONS,
-    MODERATOR,
     NEW_WEIGHT,
     NIGHT_ACTIONS,
     PRIOR_SUSPICION,
-    PUBLIC,
-    WOLVES,
     Action,
     Decision,
     Fallback,
@@ -32,6 +29,28 @@ from wolf_eval.engine.state import (
     Player,
     Record,
     Request,
+)
+from wolf_eval.records import (
+    Bids,
+    Death,
+    Deception,
+    Exile,
+    FallbackNote,
+    Floor,
+    GameOver,
+    GameStart,
+    Investigate,
+    Kind,
+    NightResult,
+    NoExile,
+    Pass,
+    Payload,
+    Protect,
+    RoleDealt,
+    Speech,
+    Tally,
+    Vote,
+    WolfChoice,
 )
 
 #: Seed of the fixed name-to-role mapping used when ``shuffle_roles`` is false.
@@ -63,18 +82,18 @@ def new_game(config: GameConfig, seed: int) -> GameState:
         f"{counts[role]} {_plural(role) if counts[role] > 1 else role.value}" for role in Role if counts[role]
     )
     records: list[Record] = []
-    state = _add(state, records, "game_start", PUBLIC,
+    state = _add(state, records, Kind.GAME_START,
                  text=f"The game begins with {len(players)} players: {', '.join(state.names)}. Roles in play: {in_play}.",
-                 data={"players": list(state.names), "roles_in_play": {r.value: counts[r] for r in Role if counts[r]}})
+                 data=GameStart(players=list(state.names), roles_in_play={r.value: counts[r] for r in Role if counts[r]}))
     wolves = state.wolves()
     for p in players:
-        data: dict[str, object] = {"role": p.role.value}
+        dealt = RoleDealt(role=p.role.value)
         text = f"Your role is {p.role.value}."
         if p.role is Role.WEREWOLF:
             mates = [w for w in wolves if w != p.name]
-            data["fellow_wolves"] = mates
+            dealt = RoleDealt(role=p.role.value, fellow_wolves=mates)
             text += f" Your fellow werewolves: {', '.join(mates) if mates else 'none'}."
-        state = _add(state, records, "role", p.name, actor=p.name, text=text, data=data)
+        state = _add(state, records, Kind.ROLE, actor=p.name, text=text, data=dealt)
     return _commit(state, records, phase=Phase.NIGHT, day=1, turn=0)
 
 
@@ -102,7 +121,8 @@ def pending(state: GameState) -> list[Request]:
             said = state.records[idx]
             speaker = said.actor
             assert speaker is not None
-            at = {"day": said.day, "phase": said.phase, "turn": int(said.data.get("turn", 0)), "subject": idx}
+            at = {"day": said.day, "phase": said.phase, "subject": idx,
+                  "turn": said.data.turn if isinstance(said.data, Speech) else 0}
             out.append(Request(seat=speaker, action=Action.SELF_ANALYSIS, **at))
             out += [Request(seat=o, action=Action.PEER_ANALYSIS, **at) for o in living if o != speaker]
         if overlaps_analysis(state):
@@ -176,9 +196,8 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
     before = state
     for d in decisions:
         if d.fallback is not None:
-            about = {} if d.subject is None else {"subject": d.subject}
-            state = _add(state, records, "fallback", MODERATOR, actor=d.seat,
-                         text=d.fallback.reason, data={"action": d.action.value, "raw": d.fallback.raw, **about})
+            state = _add(state, records, Kind.FALLBACK, actor=d.seat, text=d.fallback.reason,
+                         data=FallbackNote(action=d.action.value, raw=d.fallback.raw, subject=d.subject))
 
     if state.analysis_queue:
         state = _analyses(state, records, {k: d for k, d in matched.items() if k[1] in ANALYSIS_ACTIONS})
@@ -204,7 +223,7 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
 def _with_notes(nxt: GameState, before: GameState, decisions: Sequence[Decision]) -> GameState:
     """Private notes follow the public consequences of the decisions they came with."""
     base = len(nxt.records)
-    notes = tuple(Record(index=base + i, day=before.day, phase=before.phase, kind="note", visibility=d.seat,
+    notes = tuple(Record(index=base + i, day=before.day, phase=before.phase, kind=Kind.NOTE,
                          actor=d.seat, text=bound_words(d.notes, NOTE_WORDS)[0])
                   for i, d in enumerate(x for x in decisions if x.notes and x.notes.strip()))
     return nxt.model_copy(update={"records": nxt.records + notes}) if notes else nxt
@@ -261,36 +280,36 @@ def _night(state: GameState, records: list[Record], by_seat: dict[str, Decision]
     proposals = [(s, d) for s, d in by_seat.items() if d.action is Action.NIGHT_KILL]
     for seat, d in proposals:
         reason = bound_words(d.reason, state.config.max_statement_words)[0] if d.reason else None
-        state = _add(state, records, "wolf_proposal", WOLVES, actor=seat, target=d.target, text=reason)
+        state = _add(state, records, Kind.WOLF_PROPOSAL, actor=seat, target=d.target, text=reason)
     victim = _plurality([d.target for _, d in proposals if d.target], derive_rng(state.seed, "night", day, "victim"))
     if victim is not None:
         unanimous = len({d.target for _, d in proposals}) == 1
-        state = _add(state, records, "wolf_choice", WOLVES, target=victim,
-                     text=f"The werewolves' victim tonight: {victim}.", data={"unanimous": unanimous})
+        state = _add(state, records, Kind.WOLF_CHOICE, target=victim,
+                     text=f"The werewolves' victim tonight: {victim}.", data=WolfChoice(unanimous=unanimous))
 
     protected = None
     for seat, d in by_seat.items():
         if d.action is Action.PROTECT:
             protected = d.target
-            state = _add(state, records, "protect", seat, actor=seat, target=d.target, text=d.reason,
-                         data={"self": d.target == seat})
+            state = _add(state, records, Kind.PROTECT, actor=seat, target=d.target, text=d.reason,
+                         data=Protect(self=d.target == seat))
         elif d.action is Action.INVESTIGATE:
             assert d.target is not None
             is_wolf = state.player(d.target).role is Role.WEREWOLF
-            state = _add(state, records, "investigate", seat, actor=seat, target=d.target,
+            state = _add(state, records, Kind.INVESTIGATE, actor=seat, target=d.target,
                          text=f"{d.target} is {'a Werewolf' if is_wolf else 'not a Werewolf'}.",
-                         data={"is_werewolf": is_wolf})
+                         data=Investigate(is_werewolf=is_wolf))
 
     saved = victim is not None and victim == protected
-    state = _add(state, records, "night_result", MODERATOR, target=victim,
-                 data={"victim": victim, "protected": protected, "saved": saved})
+    state = _add(state, records, Kind.NIGHT_RESULT, target=victim,
+                 data=NightResult(victim=victim, protected=protected, saved=saved))
     if victim is not None and not saved:
         state = _kill(state, victim)
-        state = _add(state, records, "death", PUBLIC, target=victim,
+        state = _add(state, records, Kind.DEATH, target=victim,
                      text=f"Dawn of day {day}: {victim} was killed during the night.{_revealed(state, victim)}",
-                     data={"cause": "night_kill", **_role_if_revealed(state, victim)})
+                     data=Death(cause="night_kill", role=_role_if_revealed(state, victim)))
     else:
-        state = _add(state, records, "dawn", PUBLIC, text=f"Dawn of day {day}: nobody died during the night.")
+        state = _add(state, records, Kind.DAWN, text=f"Dawn of day {day}: nobody died during the night.")
 
     outcome = _win_check(state)
     if outcome:
@@ -303,8 +322,8 @@ def _revealed(state: GameState, name: str) -> str:
     return f" {name} was a {state.player(name).role.value}." if state.config.reveal_roles else ""
 
 
-def _role_if_revealed(state: GameState, name: str) -> dict[str, str]:
-    return {"role": state.player(name).role.value} if state.config.reveal_roles else {}
+def _role_if_revealed(state: GameState, name: str) -> str | None:
+    return state.player(name).role.value if state.config.reveal_roles else None
 
 
 def _plurality(targets: list[str], rng) -> str | None:  # type: ignore[no-untyped-def]
@@ -322,10 +341,10 @@ def _plurality(targets: list[str], rng) -> str | None:  # type: ignore[no-untype
 
 def _bids(state: GameState, records: list[Record], by_seat: dict[str, Decision]) -> GameState:
     bids = {s: d.bid or 0 for s, d in by_seat.items()}
-    state = _add(state, records, "bids", MODERATOR, data={"bids": bids})
+    state = _add(state, records, Kind.BIDS, data=Bids(bids=bids))
     top = max(bids.values())
     if top == 0:
-        state = _add(state, records, "silence", PUBLIC,
+        state = _add(state, records, Kind.SILENCE,
                      text=f"Nobody asks for the floor; the {state.phase.value} ends.")
         return _end_speaking_phase(state, records)
     tied = sorted((s for s, b in bids.items() if b == top), key=lambda n: state.player(n).seat)
@@ -336,7 +355,7 @@ def _bids(state: GameState, records: list[Record], by_seat: dict[str, Decision])
         weights = [2 if s in mentioned else 1 for s in tied]
         rng = derive_rng(state.seed, "floor", state.day, state.phase.value, state.turn)
         speaker = rng.choices(tied, weights=weights, k=1)[0]
-    state = _add(state, records, "floor", MODERATOR, actor=speaker, data={"bid": top, "tied": tied})
+    state = _add(state, records, Kind.FLOOR, actor=speaker, data=Floor(bid=top, tied=tied))
     return _commit(state, records, floor=speaker)
 
 
@@ -345,8 +364,8 @@ def _last_mentions(state: GameState) -> list[str]:
     for r in reversed(state.records):
         if r.day != state.day:
             break
-        if r.kind in ("statement", "defence", "vote"):
-            return list(r.data.get("mentions", []))
+        if isinstance(r.data, (Speech, Vote)):
+            return list(r.data.mentions)
     return []
 
 
@@ -371,17 +390,17 @@ def bound_words(text: str, limit: int) -> tuple[str, bool]:
 
 def _speech(state: GameState, records: list[Record], d: Decision) -> GameState:
     speaker = d.seat
-    kind = "defence" if d.action is Action.DEFENCE else "statement"
+    kind = Kind.DEFENCE if d.action is Action.DEFENCE else Kind.STATEMENT
     said: int | None = None
     if d.text and d.text.strip():
         text, cut = bound_words(d.text.strip(), state.config.max_statement_words)
-        state = _add(state, records, kind, PUBLIC, actor=speaker, text=text,
-                     data={"mentions": mentions(text, [n for n in state.names if n != speaker]),
-                           "truncated": cut, "turn": state.turn})
+        state = _add(state, records, kind, actor=speaker, text=text,
+                     data=Speech(mentions=mentions(text, [n for n in state.names if n != speaker]),
+                                 truncated=cut, turn=state.turn))
         said = records[-1].index
     else:
-        state = _add(state, records, "pass", PUBLIC, actor=speaker,
-                     text=f"{speaker} says nothing.", data={"turn": state.turn})
+        state = _add(state, records, Kind.PASS, actor=speaker,
+                     text=f"{speaker} says nothing.", data=Pass(turn=state.turn))
     nxt = _after_speech(state, records)
     if said is not None and state.config.deception_analysis:
         return nxt.model_copy(update={"analysis_queue": (said,)})
@@ -428,16 +447,15 @@ def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision
         if reason:
             reason, _ = bound_words(reason, state.config.max_statement_words)
         text = reason
-        state = _add(state, records, "vote", PUBLIC, actor=seat, target=d.target, text=text,
-                     data={"ballot": ballot,
-                           "mentions": mentions(reason or "", [n for n in state.names if n != seat])})
+        state = _add(state, records, Kind.VOTE, actor=seat, target=d.target, text=text,
+                     data=Vote(ballot=ballot, mentions=mentions(reason or "", [n for n in state.names if n != seat])))
     tally = Counter(by_seat[s].target for s in living if by_seat[s].target)
     summary = ", ".join(f"{n} {c}" for n, c in tally.most_common()) or "no votes"
     label = f"Votes ({ballot} ballot)" if state.config.has_defence else "Votes"
-    state = _add(state, records, "tally", PUBLIC, text=f"{label}: {summary}.",
-                 data={"ballot": ballot, "tally": dict(tally), "living": len(living),
-                       "abstained": [s for s in living if not by_seat[s].target]})
-    reasons = tuple(r.index for r in records if r.kind == "vote" and r.text)
+    state = _add(state, records, Kind.TALLY, text=f"{label}: {summary}.",
+                 data=Tally(ballot=ballot, tally=dict(tally), living=len(living),
+                            abstained=[s for s in living if not by_seat[s].target]))
+    reasons = tuple(r.index for r in records if r.kind is Kind.VOTE and r.text)
     if reasons and state.config.deception_analysis:
         return _commit(state, records, analysis_queue=reasons, ballot_waiting=True)
     return _resolve_ballot(state, records)
@@ -445,9 +463,9 @@ def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision
 
 def _resolve_ballot(state: GameState, records: list[Record]) -> GameState:
     """Defences after a first ballot, the exile after a final one: read off the latest tally."""
-    tally_record = next(r for r in reversed((*state.records, *records)) if r.kind == "tally")
-    tally = Counter(tally_record.data["tally"])
-    if tally_record.data["ballot"] == "first":
+    latest = next(r.data for r in reversed((*state.records, *records)) if isinstance(r.data, Tally))
+    tally = Counter(latest.tally)
+    if latest.ballot == "first":
         rng = derive_rng(state.seed, "defence", state.day)
         accused = list(tally)
         rng.shuffle(accused)
@@ -455,18 +473,10 @@ def _resolve_ballot(state: GameState, records: list[Record]) -> GameState:
         if not accused:
             return _open_explanation(state, records, defended=0)
         return _commit(state, records, phase=Phase.DEFENCE, turn=0, defence_queue=tuple(accused), floor=accused[0])
-    return _exile(state, records, tally, tally_record.data["living"])
+    return _exile(state, records, tally, latest.living)
 
 
 # --------------------------------------------------------------------------- deception analysis
-
-
-ANALYSED_KINDS = ("statement", "defence", "vote")
-
-
-def analysed(record: Record) -> bool:
-    """Public statements that are units of analysis: debate statements, defences, vote reasons."""
-    return record.visibility == PUBLIC and record.kind in ANALYSED_KINDS and bool(record.text)
 
 
 def _analyses(state: GameState, records: list[Record], matched: dict[Slot, Decision]) -> GameState:
@@ -488,16 +498,16 @@ def _analyses(state: GameState, records: list[Record], matched: dict[Slot, Decis
             if d.analysis is not None and d.analysis.suspicion is not None:
                 prior = matrix[observer][speaker]
                 matrix[observer][speaker] = round(NEW_WEIGHT * d.analysis.suspicion + (1 - NEW_WEIGHT) * prior, 6)
-        position = sum(1 for r in state.records[:idx] if r.day == said.day and analysed(r) and r.wave < said.wave)
-        _add(state, records, "deception", MODERATOR, actor=speaker, day=said.day, phase=said.phase, data={
-            "statement": idx, "kind": said.kind, "speaker_role": state.player(speaker).role.value,
-            "statement_day": said.day, "statement_phase": said.phase.value, "turn": said.data.get("turn"),
-            "ballot": said.data.get("ballot"), "position": position, "text": said.text,
-            "self": own.analysis.model_dump() if own.analysis else None,
-            "peers": {o: (d.analysis.model_dump() if d.analysis else None) for o, d in peers},
-            "missing": [s for s, d in [(speaker, own), *peers] if d.analysis is None],
-            "suspicion": {o: dict(row) for o, row in matrix.items()},
-        })
+        position = sum(1 for r in state.records[:idx] if r.day == said.day and r.analysed and r.wave < said.wave)
+        _add(state, records, Kind.DECEPTION, actor=speaker, day=said.day, phase=said.phase, data=Deception(
+            statement=idx, kind=said.kind, speaker_role=state.player(speaker).role.value,
+            statement_day=said.day, statement_phase=said.phase,
+            turn=said.data.turn if isinstance(said.data, Speech) else None,
+            ballot=said.data.ballot if isinstance(said.data, Vote) else None, position=position, text=said.text,
+            self=own.analysis, peers={o: d.analysis for o, d in peers},
+            missing=[s for s, d in [(speaker, own), *peers] if d.analysis is None],
+            suspicion={o: dict(row) for o, row in matrix.items()},
+        ))
     if state.ballot_waiting:
         state = state.model_copy(update={"suspicion": matrix, "analysis_queue": (), "ballot_waiting": False})
         return _resolve_ballot(state, records)
@@ -510,9 +520,9 @@ def _exile(state: GameState, records: list[Record], tally: Counter[str], n_livin
     if top is not None and count > n_living / 2:
         role = state.player(top).role
         state = _kill(state, top)
-        state = _add(state, records, "exile", PUBLIC, target=top,
+        state = _add(state, records, Kind.EXILE, target=top,
                      text=f"{top} is exiled with {count} of {n_living} votes.{_revealed(state, top)}",
-                     data={"votes": count, "living": n_living, **_role_if_revealed(state, top)})
+                     data=Exile(votes=count, living=n_living, role=_role_if_revealed(state, top)))
         if role is Role.JESTER:
             return _commit(state, records, outcome=Outcome(winner="jester", day=day, days=day,
                                                            reason=f"the Jester {top} was exiled"))
@@ -520,8 +530,8 @@ def _exile(state: GameState, records: list[Record], tally: Counter[str], n_livin
         leaders = sorted(n for n, c in tally.items() if c == count)
         lead = f" (most votes: {' and '.join(leaders)}, {count} each of {n_living})" if len(leaders) > 1 else (
             f" (most votes: {top}, {count} of {n_living})" if top else "")
-        state = _add(state, records, "no_exile", PUBLIC,
-                     text=f"No strict majority{lead}; nobody is exiled.", data={"living": n_living})
+        state = _add(state, records, Kind.NO_EXILE,
+                     text=f"No strict majority{lead}; nobody is exiled.", data=NoExile(living=n_living))
     outcome = _win_check(state)
     if outcome is None and day >= state.config.max_days:
         outcome = Outcome(winner="draw", day=day, days=day,
@@ -555,12 +565,16 @@ def _kill(state: GameState, name: str) -> GameState:
     return state.model_copy(update={"players": players})
 
 
-def _add(state: GameState, records: list[Record], kind: str, visibility: str, **fields: object) -> GameState:
-    """Append a record; it is dated now unless ``day``/``phase`` say otherwise (an analysis dates from its statement)."""
+def _add(state: GameState, records: list[Record], kind: Kind, *, data: Payload | None = None,
+         **fields: object) -> GameState:
+    """Append a record of ``kind``, seen by its kind's audience; it is dated now unless ``day``/``phase``
+    say otherwise (an analysis dates from its statement)."""
     day = fields.pop("day", state.day)
     phase = fields.pop("phase", state.phase)
+    if data is not None:
+        fields["data"] = data
     records.append(Record(index=len(state.records) + len(records), day=day, phase=phase,  # type: ignore[arg-type]
-                          kind=kind, visibility=visibility, **fields))  # type: ignore[arg-type]
+                          kind=kind, **fields))  # type: ignore[arg-type]
     return state
 
 
@@ -576,8 +590,8 @@ def _commit(state: GameState, records: list[Record], **update: object) -> GameSt
     outcome = update.get("outcome")
     if isinstance(outcome, Outcome):
         records.append(Record(index=len(state.records) + len(records), day=state.day, phase=state.phase,
-                              kind="game_over", visibility=PUBLIC, text=f"The game is over: {_WINNER_TEXT[outcome.winner]} ({outcome.reason}).",
-                              data=outcome.model_dump()))
+                              kind=Kind.GAME_OVER, text=f"The game is over: {_WINNER_TEXT[outcome.winner]} ({outcome.reason}).",
+                              data=GameOver(**outcome.model_dump())))
         update["phase"] = Phase.OVER
         update["floor"] = None
     return state.model_copy(update={"records": state.records + tuple(records), **update})

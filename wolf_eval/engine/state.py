@@ -7,22 +7,12 @@ step, so a state can be logged, compared and replayed as plain JSON.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import FACTION_OF, Faction, Role
-
-
-class Phase(StrEnum):
-    NIGHT = "night"
-    DEBATE = "debate"
-    VOTE = "vote"
-    DEFENCE = "defence"
-    EXPLANATION = "explanation"
-    REVOTE = "revote"
-    OVER = "over"
+from wolf_eval.records import MODERATOR, PUBLIC, WOLVES, Analysis, Phase, Record, Winner
 
 
 class Action(StrEnum):
@@ -35,6 +25,7 @@ class Action(StrEnum):
     VOTE = "vote"
     SELF_ANALYSIS = "self_analysis"
     PEER_ANALYSIS = "peer_analysis"
+    LESSONS = "lessons"  # the Jester's lessons after a game (jester_learning); never pending in play
 
 
 NIGHT_ACTIONS = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)
@@ -45,27 +36,8 @@ ANALYSIS_ACTIONS = (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS)
 NEW_WEIGHT = 0.7
 PRIOR_SUSPICION = 0.5
 
-PUBLIC = "public"
-WOLVES = "wolves"
-MODERATOR = "moderator"
-"""Visibilities: everyone, the wolves' channel, the moderator only, or a single seat's name."""
-
-
-class Record(BaseModel):
-    """One entry of the game record; ``visibility`` says who may ever see it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    index: int
-    day: int
-    phase: Phase
-    kind: str
-    visibility: str
-    actor: str | None = None
-    target: str | None = None
-    text: str | None = None
-    data: dict[str, Any] = Field(default_factory=dict)
-    wave: int = 0  # the concurrent wave of decisions that produced it (0: the deal)
+__all__ = ["MODERATOR", "PUBLIC", "WOLVES", "Action", "Analysis", "Decision", "Fallback", "GameState",
+           "Outcome", "Phase", "Player", "Record", "Request", "Winner"]
 
 
 class Player(BaseModel):
@@ -109,18 +81,6 @@ class Fallback(BaseModel):
     raw: str
 
 
-class Analysis(BaseModel):
-    """One player's private reading of one public statement (SPEC section 5)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    is_deceptive: bool
-    confidence: float = Field(ge=0.0, le=1.0)
-    deception_type: str
-    reasoning: str | None = None
-    suspicion: float | None = Field(default=None, ge=0.0, le=1.0)  # peers only
-
-
 class Decision(BaseModel):
     """A validated answer to a Request.
 
@@ -141,9 +101,6 @@ class Decision(BaseModel):
     subject: int | None = None
     analysis: Analysis | None = None
     fallback: Fallback | None = None
-
-
-Winner = Literal["villagers", "werewolves", "jester", "draw"]
 
 
 class Outcome(BaseModel):

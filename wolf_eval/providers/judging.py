@@ -13,18 +13,20 @@ from random import Random
 from typing import Any
 
 from wolf_eval.agents.judge import JudgeView
+from wolf_eval.records import Death, Exile, Kind
 
 _ORDER = {"cue": ("werewolf", "jester"), "tom": ("jester", "werewolf"), "random": ()}
 
 
 def judge_policy(style: str, jv: JudgeView, rng: Random) -> dict[str, Any]:
-    revealed = {r.target: r.data["role"] for r in jv.records if r.target and "role" in r.data}
+    revealed = {r.target: r.data.role for r in jv.records
+                if r.target and isinstance(r.data, (Death, Exile)) and r.data.role}
     left = Counter(jv.roles_in_play)
     for role in revealed.values():
         left[role] -= 1
     unknown = [p for p in jv.players if p not in revealed]
     rng.shuffle(unknown)
-    votes = Counter(r.target for r in jv.records if r.kind == "vote" and r.target)
+    votes = Counter(r.target for r in jv.records if r.kind is Kind.VOTE and r.target)
     unknown.sort(key=lambda p: -votes[p])  # stable: ties stay in shuffled order
     guesses = dict(revealed)
     for role in _ORDER[style]:

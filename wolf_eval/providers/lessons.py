@@ -12,6 +12,7 @@ from collections import Counter
 from random import Random
 
 from wolf_eval.agents.observation import Observation
+from wolf_eval.records import SPEECH_KINDS, Exile, Kind
 
 _EXILED_WON = (
     "{opening} and speak {spoke} times by day {day}: that drew {votes} votes to exile me.",
@@ -38,22 +39,23 @@ _OPENINGS = {"cue": "Court suspicion openly", "tom": "Look like a wolf the villa
 
 def jester_lessons(obs: Observation, style: str, rng: Random) -> dict[str, list[str]]:
     me = obs.seat
-    exile = next((r for r in obs.records if r.kind == "exile" and r.target == me), None)
-    death = next((r for r in obs.records if r.kind == "death" and r.target == me), None)
-    spoke = sum(1 for r in obs.records if r.actor == me and r.kind in ("statement", "defence"))
-    votes = Counter(r.day for r in obs.records if r.kind == "vote" and r.target == me)
-    voters = sorted({r.actor for r in obs.records if r.kind == "vote" and r.target == me and r.actor})
+    exile = next((r for r in obs.records if r.kind is Kind.EXILE and r.target == me), None)
+    died = next((r.day for r in obs.records if r.kind is Kind.DEATH and r.target == me), None)
+    spoke = sum(1 for r in obs.records if r.actor == me and r.kind in SPEECH_KINDS)
+    votes = Counter(r.day for r in obs.records if r.kind is Kind.VOTE and r.target == me)
+    voters = sorted({r.actor for r in obs.records if r.kind is Kind.VOTE and r.target == me and r.actor})
     best_day, best = max(votes.items(), key=lambda kv: kv[1], default=(1, 0))
     facts = {"opening": _OPENINGS.get(style, _OPENINGS["cue"]), "spoke": spoke, "voters": " and ".join(voters[:2]),
              "voter": voters[0] if voters else "the first speaker", "best": best, "best_day": best_day}
     out: dict[str, list[str]] = {"to_do": [], "to_not_do": [], "winning_tactics": []}
     if exile is not None:
-        facts |= {"day": exile.day, "votes": exile.data.get("votes", "?")}
+        assert isinstance(exile.data, Exile)
+        facts |= {"day": exile.day, "votes": exile.data.votes}
         out["winning_tactics"].append(rng.choice(_EXILED_WON).format(**facts))
         if voters:
             out["to_do"].append(rng.choice(_EXILED_TO_DO).format(**facts))
-    elif death is not None:
-        facts["day"] = death.day
+    elif died is not None:
+        facts["day"] = died
         out["to_not_do"].append(rng.choice(_KILLED_NOT_TO_DO).format(**facts))
     else:
         out["to_do"].append(rng.choice(_ALIVE_TO_DO).format(**facts))

@@ -24,6 +24,7 @@ from typing import Any
 
 from wolf_eval.agents.observation import Observation
 from wolf_eval.engine import Role
+from wolf_eval.records import Kind
 from wolf_eval.providers.lessons import jester_lessons
 from wolf_eval.providers.reading import JESTER_TELLS, WOLF_TELLS, Reading, count_tells, read
 
@@ -236,7 +237,7 @@ def _peer_analysis(rd: Reading, style: str, rng: Random) -> Reply:
         kind = _kind(obs.taxonomy, "fabrication")
     elif shifty:
         kind = _kind(obs.taxonomy, "misdirection")
-    elif accuses_me and said.kind != "vote" or (said.kind == "vote" and said.target == obs.seat):
+    elif accuses_me and said.kind is not Kind.VOTE or (said.kind is Kind.VOTE and said.target == obs.seat):
         kind = _kind(obs.taxonomy, "distortion")  # I know I am innocent
     else:
         kind = "none"

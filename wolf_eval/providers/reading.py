@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from wolf_eval.agents.observation import Observation
+from wolf_eval.records import ANALYSED_KINDS, GameStart, Investigate, Kind
 
 #: Self-incriminating theatrics: the loud way to court a vote.
 JESTER_TELLS = (
@@ -55,8 +56,8 @@ class Reading:
     @property
     def jester_in_play(self) -> bool:
         for r in self.obs.records:
-            if r.kind == "game_start":
-                return r.data.get("roles_in_play", {}).get("jester", 0) > 0
+            if isinstance(r.data, GameStart):
+                return r.data.roles_in_play.get("jester", 0) > 0
         return False
 
 
@@ -64,14 +65,14 @@ def read(obs: Observation) -> Reading:
     rd = Reading(obs=obs)
     names = obs.players
     for r in obs.records:
-        if r.kind == "investigate" and r.target is not None:
-            rd.my_checks[r.target] = bool(r.data.get("is_werewolf"))
-        if r.kind not in ("statement", "defence", "vote") or r.actor is None:
+        if isinstance(r.data, Investigate) and r.target is not None:
+            rd.my_checks[r.target] = r.data.is_werewolf
+        if r.kind not in ANALYSED_KINDS or r.actor is None:
             continue
         text = r.text or ""
         speaker = r.actor
         named = [n for n in names if n != speaker and re.search(rf"\b{n}\b", text)]
-        if r.kind == "vote":
+        if r.kind is Kind.VOTE:
             if r.day == obs.day and r.target:
                 rd.votes_today[r.target] += 1
             continue

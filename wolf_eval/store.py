@@ -1,0 +1,61 @@
+"""The sample store's schema: what a finished game leaves in its Inspect sample.
+
+The solver writes it, scorers read it during the eval, and the report, replay and export
+read it back out of logs, all through :class:`GameRecord`, so no store key is typed by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.util import Store, StoreModel, store_as
+from pydantic import BaseModel, ConfigDict, Field
+
+from wolf_eval.engine.state import GameState
+
+
+class LessonRow(BaseModel):
+    """A lesson as a sample records it: its list, its text and the tagger's reading of it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    list: str
+    text: str
+    order: int
+    categories: list[str]
+
+
+class GameRecord(StoreModel):
+    """A finished game, who played it, and (with ``jester_learning``) the lessons call after it."""
+
+    state: dict[str, Any] | None = Field(default=None)  # the final GameState as JSON
+    seat_models: dict[str, str] = Field(default_factory=dict)
+    seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
+    calls: int = Field(default=0)
+    lessons_file: str | None = Field(default=None)  # jester_learning: the Jester model's lessons file
+    learning_step: int | None = Field(default=None)  # this game's place in the learning sequence
+    lessons_read: list[LessonRow] = Field(default_factory=list)
+    lessons_added: list[LessonRow] = Field(default_factory=list)
+    lessons_reply: str | None = Field(default=None)
+    lessons_problem: str | None = Field(default=None)
+
+    def game(self) -> GameState:
+        """The finished game; refuses a sample whose game never ended."""
+        if self.state is None:
+            raise ValueError("no finished wolf-eval game in this sample (did it fail?)")
+        return GameState.model_validate(self.state)
+
+
+def current_record() -> GameRecord:
+    """The running sample's record (solver and scorers)."""
+    return store_as(GameRecord)
+
+
+def finished_game() -> GameState:
+    """The running sample's finished game, for scorers."""
+    return current_record().game()
+
+
+def logged_record(store: dict[str, Any]) -> GameRecord:
+    """The record of a logged sample, from its store as the log keeps it."""
+    return GameRecord(store=Store(store))
