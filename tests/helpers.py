@@ -8,6 +8,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample
 
 from wolf_eval.engine import GameState
+from wolf_eval.store import logged_record
 
 
 def run(task: str, model: Any = "wolfbot/cue", log_dir: Any = None, **kwargs: Any) -> EvalLog:
@@ -20,17 +21,11 @@ def run(task: str, model: Any = "wolfbot/cue", log_dir: Any = None, **kwargs: An
 
 
 def final_state(sample: EvalSample) -> GameState:
-    for key, value in sample.store.items():
-        if key.endswith(":state") and isinstance(value, dict):
-            return GameState.model_validate(value)
-    raise AssertionError(f"no game state in the sample store (keys: {list(sample.store)})")
+    return logged_record(sample.store).game()
 
 
 def store_field(sample: EvalSample, name: str) -> Any:
-    for key, value in sample.store.items():
-        if key.endswith(f":{name}"):
-            return value
-    raise AssertionError(f"no {name} in the sample store")
+    return logged_record(sample.store).model_dump(mode="json")[name]
 
 
 def scripted_model(rewrite: Any = None, policy: str = "cue") -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from collections import defaultdict
 
 import pytest
@@ -14,6 +15,7 @@ from wolf_eval.cli import event_stream, main
 from wolf_eval.engine import (
     Action,
     Analysis,
+    GameState,
     Decision,
     GameConfig,
     IllegalAction,
@@ -327,6 +329,21 @@ def test_export_round_trips_the_game_record(cue_games, tmp_path):
         assert stamps == sorted(stamps)
         [snapshot] = tmp_path.glob(f"*-game{sample.id}.state.json")
         assert json.loads(snapshot.read_text())["state"] == game.model_dump(mode="json")
+
+
+def test_export_reads_a_log_written_by_release_0_1_0(tmp_path):
+    """Logs of the first release keep working: its records load into the typed vocabulary unchanged."""
+    release = Path(__file__).parent / "data" / "release-0.1.0-triadic.eval"
+    assert main(["export", str(release), "--out", str(tmp_path)]) == 0
+    for game in (1, 2):
+        [events] = tmp_path.glob(f"*-game{game}.ndjson")
+        lines = [json.loads(x) for x in events.read_text().splitlines()]
+        assert len(lines) == 335 and sum(x["event"] == "model_call" for x in lines) == 241
+        kinds = [x["event"] for x in lines if x["event"] != "model_call"]
+        assert len(kinds) == 94 and kinds[0] == "game_start" and kinds[-1] == "game_over"
+        [snapshot] = tmp_path.glob(f"*-game{game}.state.json")
+        state = GameState.model_validate(json.loads(snapshot.read_text())["state"])
+        assert state.outcome is not None and state.outcome.winner == "jester"
 
 
 def test_export_refuses_a_sample_without_a_game(cue_games):
