@@ -405,6 +405,13 @@ class TestAnalyses:
         assert (a.is_deceptive, a.confidence, a.deception_type, a.suspicion, a.reasoning) == \
             (True, 0.8, "strategic_deception", 0.7, "too smooth")
 
+    @pytest.mark.parametrize("kind,deceptive", [("none", False), ("misdirection", True)])
+    def test_the_schemas_shape_reads_the_label_off_the_type(self, kind: str, deceptive: bool) -> None:
+        raw = json.dumps({"deception_type": kind, "confidence": 0.85, "suspicion": 0.4, "reasoning": None})
+        a = interpret(raw, self.req(Action.PEER_ANALYSIS), PLAYERS, self.TAX).analysis
+        assert a is not None and (a.is_deceptive, a.deception_type, a.confidence, a.suspicion) == \
+            (deceptive, kind, 0.85, 0.4)
+
     def test_self_analysis_has_no_suspicion(self) -> None:
         raw = '{"is_deceptive": false, "confidence": 0.9, "deception_type": "none"}'
         a = interpret(raw, self.req(Action.SELF_ANALYSIS), PLAYERS, self.TAX).analysis

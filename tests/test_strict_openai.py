@@ -401,7 +401,6 @@ def _schema_actions() -> list[Action]:
     return [a for a in Action if a in REPLY_SCHEMAS]
 
 
-@pytest.mark.xfail(strict=True, reason="schemas are not yet strict-valid (issue 16)")
 @pytest.mark.parametrize("action", _schema_actions(), ids=lambda a: a.value)
 def test_every_project_schema_is_strict_valid_as_sent(action: Action) -> None:
     js = sent_response_format(action)
@@ -481,7 +480,6 @@ def test_the_game_reaches_only_the_stub_and_sends_every_decision_with_a_schema(s
                for r in stub.requests), "every decision is sent with its response schema"
 
 
-@pytest.mark.xfail(strict=True, reason="schemas are not yet strict-valid (issue 16)")
 def test_a_game_through_strict_openai_runs_clean(stub_game: SimpleNamespace) -> None:
     from wolf_eval.store import logged_record
 

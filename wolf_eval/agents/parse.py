@@ -172,14 +172,21 @@ def parse_type(value: Any, taxonomy: tuple[str, ...], deceptive: bool) -> str:
 
 
 def interpret_analysis(obj: dict[str, Any], request: Request, taxonomy: tuple[str, ...]) -> Decision:
+    """An analysis from its deception type ("none" is honest) or, in a free-form reply, an explicit
+    ``is_deceptive`` flag; a flag that contradicts the type is refused."""
     peer = request.action is Action.PEER_ANALYSIS
-    fields = ["is_deceptive", "confidence"] + (["suspicion"] if peer else [])
+    fields = ["confidence"] + (["suspicion"] if peer else [])
     values = {f: pick(obj, f) for f in fields}
-    missing = [f for f, v in values.items() if v is None]
+    flag, named = pick(obj, "is_deceptive"), pick(obj, "deception_type")
+    missing = [f for f, v in values.items() if v is None] + (["deception_type"] if flag is None and named is None else [])
     if missing:
         raise InvalidReply(f"missing {', '.join(map(repr, missing))} (keys: {', '.join(map(str, list(obj)[:8]))})")
-    deceptive = parse_flag(values["is_deceptive"], "is_deceptive")
-    kind = parse_type(pick(obj, "deception_type"), taxonomy, deceptive)
+    if flag is None:
+        kind = parse_type(named, taxonomy, deceptive=False)
+        deceptive = kind != "none"
+    else:
+        deceptive = parse_flag(flag, "is_deceptive")
+        kind = parse_type(named, taxonomy, deceptive)
     if deceptive == (kind == "none"):
         raise InvalidReply(f"contradictory label: is_deceptive={deceptive} with deception_type={kind!r}")
     analysis = Analysis(

@@ -32,7 +32,8 @@ class ProviderFailure(RuntimeError):
 
 @lru_cache(maxsize=512)
 def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[str, ...] = ()) -> ResponseSchema:
-    """Structured-output request for providers that support it; the parser never relies on it.
+    """Structured-output request for providers that support it, strict where the provider offers it;
+    the parser never relies on it.
 
     Closed choices are enums: the deception type from the task's taxonomy, and a ballot's or a
     night action's target from the legal names the prompt lists, so a constrained decoder can
@@ -45,7 +46,7 @@ def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[st
     for key in ("vote", "target"):
         if key in props and options:
             props[key].enum = list(options)
-    return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema)
+    return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema, strict=True)
 
 
 def eval_config() -> GenerateConfig:
