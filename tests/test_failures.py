@@ -3,6 +3,8 @@ which is never scored; ``eval_set`` retries finish the run with every game exact
 
 from __future__ import annotations
 
+import re
+
 import flaky
 from helpers import final_state, run
 from inspect_ai import eval_set
@@ -31,7 +33,11 @@ def test_a_permanent_error_fails_the_sample_with_its_message_and_nothing_is_scor
     log = run("wolf", model, tmp_path, task_args={"games": 1, "seed": 1, **ARGS})
     assert flaky.FAILED_ONCE, "the scripted failure happened"
     assert log.status == "error"
-    assert "400 invalid request (simulated)" in str(log.error.message if log.error else "")
+    message = str(log.error.message if log.error else "")
+    assert "400 invalid request (simulated)" in message
+    # the failure names the model, the seat and its role, the decision and the day it was lost on
+    assert re.search(r"wolfeval_flaky/cue failed in the game of seed \d+, [A-Z][a-z]+ \((villager|werewolf|seer|doctor)\), "
+                     r"[a-z_]+ on day \d", message), message
     for sample in log.samples or []:
         if sample.error is not None:
             assert not sample.scores, "a game cut short is never scored"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
-from inspect_ai.util import json_schema
+from inspect_ai.util import LimitExceededError, json_schema
 
 from wolf_eval.agents.observation import in_flight, observe
 from wolf_eval.agents.parse import InvalidReply, interpret
@@ -103,6 +103,7 @@ class Agent:
     history: str = "full"
     calls: int = 0
     jester_lessons: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    game: str = ""  # how a failure names the game, e.g. "game 3 (seed 1234)"
 
     async def decide(self, state: GameState, request: Request) -> Decision:
         seat = self.seats[request.seat]
@@ -114,12 +115,20 @@ class Agent:
             seed=call_seed(state.seed, request),
             response_schema=response_schema(request.action, state.config.taxonomy, request.options) if self.structured_output else None,
         )
+        where = (f"{self.game or f'the game of seed {state.seed}'}, {seat.name} ({seat.role.value}), "
+                 f"{request.action.value} on day {request.day}")
         with in_flight(obs, f"{state.seed}:{request.key}") as ref:
-            output = await seat.model.generate(build_messages(obs, ref), config=config)
+            try:
+                output = await seat.model.generate(build_messages(obs, ref), config=config)
+            except LimitExceededError:
+                raise
+            except Exception as err:  # after Inspect's own retries: name the decision that was lost
+                raise ProviderFailure(f"{seat.model_name} failed in {where}: {type(err).__name__}: {err}; "
+                                      "the game is not scored") from err
         self.calls += 1
         if output.stop_reason == "model_length" or output.error:
             raise ProviderFailure(
-                f"{seat.model_name} could not answer {request.key} "
+                f"{seat.model_name} could not answer in {where} "
                 f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored"
             )
         return decision_from_reply(state, request, output.completion or "")
