@@ -193,7 +193,7 @@ def test_provider_overflow_fails_the_game_instead_of_scoring_it(tmp_path, fast_a
 
 @pytest.mark.parametrize("task,args,message", [
     ("wolf", {"jester_learning": True}, "needs a Jester"),
-    ("triadic", {"history": "summary"}, "history must be 'full'"),
+    ("triadic", {"history": "summary"}, "history='summary' is not accepted: 'full' or 'compact'"),
     ("wolf", {"max_explanation_turns": 3}, "does not apply"),
 ])
 def test_parameters_not_applicable_or_unknown_are_refused(tmp_path, task, args, message):
