@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from inspect_ai.log import transcript
 from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect, span
 
+from wolf_eval.agents.honoured import ignored_settings, warn_once
 from wolf_eval.agents.player import MAX_RAW_CHARS, Agent, Seat, resolve_temperature, seat_model
 from wolf_eval.agents.prompts import quote, render_record
 from wolf_eval.engine import GameState, Phase, Record, Request, Role, advance, new_game, pending
@@ -69,6 +71,19 @@ def describe_analysis(r: Record, d: Deception) -> str:
             f" self {label} · {others}{missing}")
 
 
+def seating(game: GameState, seats: dict[str, Seat]) -> list[dict[str, Any]]:
+    """Who sat where: each seat's name, role, faction and model, the sampling it asked for and what its
+    provider is known to ignore of it (warned once per model)."""
+    rows = []
+    for p in game.players:
+        seat = seats[p.name]
+        ignored = ignored_settings(seat.model_name, seat.model.config, seat.temperature)
+        warn_once(seat.model_name, ignored)
+        rows.append({"seat": p.seat, "name": p.name, "role": p.role.value, "faction": p.faction.value,
+                     "model": seat.model_name, "temperature": seat.temperature, "ignored": ignored})
+    return rows
+
+
 def _where(state: GameState, requests: list[Request]) -> tuple[str, Phase]:
     """The span a wave belongs to: ("night N" or "day N", phase); an analysis wave belongs to its statement's phase."""
     phase = requests[0].phase if requests else state.phase
@@ -93,6 +108,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record = current_record()
         record.seat_models = {n: s.model_name for n, s in seats.items()}
         record.seat_temperatures = {n: s.temperature for n, s in seats.items()}
+        state.metadata["seats"] = seating(game, seats)
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
@@ -111,7 +127,9 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             source = {"sample_uuid": state.uuid, "sample": state.sample_id, "epoch": state.epoch, "seed": game.seed,
                       "winner": game.outcome.winner if game.outcome else None}
             async with span("lessons", type="phase"):
-                added, raw, problem = await ask_for_lessons(game, jester, known, learning, source, settings.structured_output)
+                added, raw, problem = await ask_for_lessons(game, jester, known, learning, source,
+                                                            settings.structured_output, agent.usage)
+            record.usage = agent.usage
             record.calls += 1
             record.lessons_added = describe_lessons(added)
             record.lessons_reply = raw[:MAX_RAW_CHARS]
@@ -140,6 +158,7 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
 
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
+    record.usage = agent.usage
     assert game.outcome is not None
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."

@@ -21,12 +21,13 @@ from inspect_ai.model import GenerateConfig
 from wolf_eval.agents.learning import lessons_by_list, lessons_view, parse_lessons
 from wolf_eval.agents.observation import in_flight
 from wolf_eval.agents.parse import InvalidReply
-from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure, Seat, response_schema
+from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure, Seat, count_usage, response_schema
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.engine import Action, GameState
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.store import Lesson, append_lessons, lessons_path, read_lessons
 from wolf_eval.lessons.tagger import tag
+from wolf_eval.store import TokenUsage
 
 _TURNSTILES: dict[tuple[int, str], asyncio.Lock] = {}
 _STEPS: dict[str, int] = {}
@@ -66,13 +67,16 @@ def describe_lessons(lessons: list[Lesson]) -> list[dict[str, Any]]:
 
 
 async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], learning: Learning,
-                          source: dict[str, Any], structured_output: bool = True) -> tuple[list[Lesson], str, str | None]:
+                          source: dict[str, Any], structured_output: bool = True,
+                          usage: dict[str, TokenUsage] | None = None) -> tuple[list[Lesson], str, str | None]:
     """One call to the Jester's model; returns the lessons added, the raw reply and why nothing was read, if so."""
     obs = lessons_view(game, seat.name, known)
     config = GenerateConfig(temperature=seat.temperature, seed=derive_seed(game.seed, "lessons") % 2**31,
                             response_schema=response_schema(Action.LESSONS, ()) if structured_output else None)
     with in_flight(obs, f"{game.seed}:lessons:{seat.name}") as ref:
         output = await seat.model.generate(build_messages(obs, ref), config=config)
+    if usage is not None:
+        count_usage(usage, seat.model_name, output)
     if output.stop_reason == "model_length" or output.error:
         raise ProviderFailure(f"{seat.model_name} could not write the Jester's lessons "
                               f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored")

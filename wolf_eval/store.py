@@ -25,6 +25,17 @@ class LessonRow(BaseModel):
     categories: list[str]
 
 
+class TokenUsage(BaseModel):
+    """One seat model's tokens over a game, as its provider reported them to Inspect."""
+
+    calls: int = 0
+    input: int = 0  # charged at the full rate
+    cache_read: int = 0
+    cache_write: int = 0
+    output: int = 0
+    reasoning: int = 0
+
+
 class GameRecord(StoreModel):
     """A finished game, who played it, and (with ``jester_learning``) the lessons call after it."""
 
@@ -32,6 +43,7 @@ class GameRecord(StoreModel):
     seat_models: dict[str, str] = Field(default_factory=dict)
     seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
     calls: int = Field(default=0)
+    usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by seat model (the lessons call included)
     lessons_file: str | None = Field(default=None)  # jester_learning: the Jester model's lessons file
     learning_step: int | None = Field(default=None)  # this game's place in the learning sequence
     lessons_read: list[LessonRow] = Field(default_factory=list)

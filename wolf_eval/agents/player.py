@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
+from inspect_ai.model import GenerateConfig, Model, ModelOutput, ResponseSchema, get_model
 from inspect_ai.util import LimitExceededError, json_schema
 
 from wolf_eval.agents.observation import in_flight, observe
@@ -18,6 +18,7 @@ from wolf_eval.agents.prompts import build_messages
 from wolf_eval.agents.schemas import REPLY_SCHEMAS
 from wolf_eval.engine import Action, Decision, GameState, Request, Role, fallback_decision
 from wolf_eval.engine.rng import derive_seed
+from wolf_eval.store import TokenUsage
 
 #: Raw outputs kept in the game record are cut to this many characters (the model event keeps all of it).
 MAX_RAW_CHARS = 2000
@@ -104,6 +105,7 @@ class Agent:
     calls: int = 0
     jester_lessons: dict[str, tuple[str, ...]] = field(default_factory=dict)
     game: str = ""  # how a failure names the game, e.g. "game 3 (seed 1234)"
+    usage: dict[str, TokenUsage] = field(default_factory=dict)  # by seat model
 
     async def decide(self, state: GameState, request: Request) -> Decision:
         seat = self.seats[request.seat]
@@ -126,12 +128,26 @@ class Agent:
                 raise ProviderFailure(f"{seat.model_name} failed in {where}: {type(err).__name__}: {err}; "
                                       "the game is not scored") from err
         self.calls += 1
+        count_usage(self.usage, seat.model_name, output)
         if output.stop_reason == "model_length" or output.error:
             raise ProviderFailure(
                 f"{seat.model_name} could not answer in {where} "
                 f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored"
             )
         return decision_from_reply(state, request, output.completion or "")
+
+
+def count_usage(usage: dict[str, TokenUsage], model_name: str, output: ModelOutput) -> None:
+    """Add one call's tokens, as the provider reported them, to its model's total."""
+    tally = usage.setdefault(model_name, TokenUsage())
+    tally.calls += 1
+    if output.usage is not None:
+        u = output.usage
+        tally.input += u.input_tokens
+        tally.cache_read += u.input_tokens_cache_read or 0
+        tally.cache_write += u.input_tokens_cache_write or 0
+        tally.output += u.output_tokens
+        tally.reasoning += u.reasoning_tokens or 0
 
 
 def decision_from_reply(state: GameState, request: Request, raw: str) -> Decision:
