@@ -115,6 +115,7 @@ class Agent:
         config = GenerateConfig(
             temperature=seat.temperature,
             seed=call_seed(state.seed, request),
+            cache_prompt=True,  # a seat's calls share its rules, role and record so far: Anthropic caches them
             response_schema=response_schema(request.action, state.config.taxonomy, request.options) if self.structured_output else None,
         )
         where = (f"{self.game or f'the game of seed {state.seed}'}, {seat.name} ({seat.role.value}), "
