@@ -17,8 +17,8 @@ row per game:
 - wall seconds, and wall / (waves x latency): 1.00 would mean no time outside the model calls;
 - prompt and completion tokens, as the provider's usage reports them (wolfbot: 4 characters a token);
 - the sample's compressed size in the ``.eval`` log, in KB;
-- the mean shared-prefix fraction between each seat's consecutive prompts (what a provider's prompt
-  cache can reuse);
+- the shared prefix: the share of the game's prompt characters that repeat the prefix of an earlier
+  prompt of the same seat (at most what a provider's prompt cache can serve);
 - at latency 0, milliseconds of wolf-eval and Inspect time per call;
 - compact / full: the game's own prompts re-rendered from the observations it logged, characters under
   ``history=compact`` over ``history=full`` (the same game, whichever history it was played with);
@@ -66,18 +66,24 @@ def prompt_text(event: Any) -> str:
 
 
 def shared_prefix_fraction(sample: EvalSample) -> float:
-    """Mean over each seat's consecutive prompts of (characters shared with the previous prompt) / (length)."""
-    last: dict[str, str] = {}
-    fractions: list[float] = []
+    """Share of all prompt characters that repeat the prefix of an earlier prompt of the same seat.
+
+    A provider's prompt cache (OpenAI's automatic one, Anthropic's breakpoints) can serve at most this
+    share of a game's input from cache: for each call, the longest prefix it shares with any earlier
+    call of its seat, summed over calls, over the sum of all prompt lengths.
+    """
+    earlier: dict[str, list[str]] = {}
+    shared = total = 0
     for e in sample.events:
         if e.event != "model" or not e.input or not e.input[-1].metadata or "wolf_eval" not in e.input[-1].metadata:
             continue
         seat = e.input[-1].metadata["wolf_eval"]["seat"]
         text = prompt_text(e)
-        if seat in last:
-            fractions.append(len(os.path.commonprefix([last[seat], text])) / len(text))
-        last[seat] = text
-    return statistics.fmean(fractions) if fractions else float("nan")
+        seen = earlier.setdefault(seat, [])
+        shared += max((len(os.path.commonprefix([old, text])) for old in seen), default=0)
+        total += len(text)
+        seen.append(text)
+    return shared / total if total else float("nan")
 
 
 def sample_sizes(path: str) -> dict[str, int]:
