@@ -3,7 +3,7 @@
     python benchmarks/report.py LOGDIR [LOGDIR ...]
 
 Prints the games and cells read, seconds to read the logs (evals_df + samples_df + game
-features), to build the tables, to draw the figures and write the Markdown, and the peak
+per-game values), to build the tables, to draw the figures and write the Markdown, and the peak
 resident memory of the process.
 """
 
@@ -38,7 +38,7 @@ def main() -> None:
     if sys.platform == "darwin":
         peak_mb /= 1024
     print(f"games: {len(corpus.games)} in {len(report.cells(corpus.games))} cells;"
-          f" statements: {len(corpus.statements)}; logs: {size / 1e6:.1f} MB")
+          f" statements: {int(corpus.games['analysed'].sum()) if len(corpus.games) else 0}; logs: {size / 1e6:.1f} MB")
     print(f"read logs: {t1 - t0:.1f} s; tables: {t2 - t1:.2f} s; figures and Markdown: {t3 - t2:.2f} s;"
           f" total: {t3 - t0:.1f} s; peak memory: {peak_mb:.0f} MB")
 

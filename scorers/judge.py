@@ -1,9 +1,7 @@
-"""Judge identification accuracy per true role (SPEC section 8; Triadic Werewolf section 5.4).
+"""Judge identification accuracy per true role (:mod:`wolf_eval.measures.judge`).
 
 Runs only when a model is bound to the ``judge`` role (``--model-role judge=...``); otherwise
-every key is NaN. Per game and true role: ``{role}_n`` seated players and ``{role}_correct``
-the judge named correctly. A reply with no usable mapping scores every guess as wrong and sets
-``unreadable``; the raw reply is kept in the score's metadata.
+every key is NaN. The judge's raw reply is kept in the score's metadata.
 """
 
 from __future__ import annotations
@@ -17,24 +15,13 @@ from inspect_ai.solver import TaskState
 from wolf_eval.agents.judge import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure
-from wolf_eval.engine import GameState, Role
 from wolf_eval.engine.rng import derive_seed
-from wolf_eval.scorers.pooling import mean_where_applicable, pooled_ratio, pooled_sum
-from wolf_eval.solvers.game import finished_game
+from wolf_eval.measures import judge as m
+from wolf_eval.measures.pooling import select
+from wolf_eval.store import finished_game
 
-ROLES = tuple(r.value for r in Role)
-KEYS = (*(f"{r}_{c}" for r in ROLES for c in ("correct", "n")), "unreadable")
-
-
-def judge_values(game: GameState, guesses: dict[str, str | None]) -> dict[str, float]:
-    values = dict.fromkeys(KEYS, math.nan)
-    for p in game.players:
-        role = p.role.value
-        if math.isnan(values[f"{role}_n"]):
-            values[f"{role}_n"] = values[f"{role}_correct"] = 0.0
-        values[f"{role}_n"] += 1
-        values[f"{role}_correct"] += guesses.get(p.name) == role
-    return values
+#: The figures the eval log shows (the judged games are the report's).
+SHOWN = (*m.ROLES, "all", "unreadable")
 
 
 @metric
@@ -42,14 +29,7 @@ def judge_accuracy() -> Metric:
     """Share of players of each true role the judge named correctly, and over all players."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        out = {r: pooled_ratio(scores, f"{r}_correct", f"{r}_n") for r in ROLES}
-        seated = [r for r in ROLES if not math.isnan(pooled_sum(scores, f"{r}_n"))]
-        total = sum(pooled_sum(scores, f"{r}_n") for r in seated)
-        out["all"] = sum(pooled_sum(scores, f"{r}_correct") for r in seated) / total if total else math.nan
-        out["unreadable"] = mean_where_applicable(scores, "unreadable")
-        if math.isnan(out["unreadable"]):
-            return {"all": math.nan}  # no judge was bound: one NaN says so
-        return out
+        return select(m.judge_accuracy([s.score.value for s in scores]), SHOWN)  # type: ignore[misc]
 
     return compute
 
@@ -60,7 +40,7 @@ def judge() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         if JUDGE_ROLE not in model_roles():
-            return Score(value=dict.fromkeys(KEYS, math.nan), explanation="no judge (bind one with --model-role judge=...)")
+            return Score(value=m.no_judge(), explanation="no judge (bind one with --model-role judge=...)")
         game = finished_game()
         model = get_model(role=JUDGE_ROLE)
         jv = judge_view(game)
@@ -72,12 +52,11 @@ def judge() -> Scorer:
         raw = output.completion or ""
         try:
             guesses, problems = parse_guesses(raw, jv.players, tuple(jv.roles_in_play))
-            unreadable = 0.0
+            unreadable = False
         except InvalidReply as err:
-            guesses, problems, unreadable = {}, [str(err)], 1.0
-        values = judge_values(game, guesses)
-        values["unreadable"] = unreadable
-        right = sum(values[f"{r}_correct"] for r in ROLES if not math.isnan(values[f"{r}_n"]))
+            guesses, problems, unreadable = {}, [str(err)], True
+        values = m.judge_values(game, guesses, unreadable)
+        right = sum(values[f"{r}_correct"] for r in m.ROLES if not math.isnan(values[f"{r}_n"]))
         return Score(
             value=values,
             explanation=f"the judge ({model}) named {int(right)} of {len(game.players)} roles"

@@ -1,38 +1,28 @@
-"""The outcome score: who won, on which day, and how clean the game was."""
+"""The outcome score: who won, on which day, and how clean the game was (:mod:`wolf_eval.measures.outcome`)."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
-from inspect_ai.util import store_as
 
-from wolf_eval.engine import GameState
-from wolf_eval.solvers.game import GameRecord, finished_game
-from wolf_eval.stats import wilson
+from wolf_eval.measures import outcome as m
+from wolf_eval.measures.pooling import select
+from wolf_eval.store import current_record
 
-FACTIONS = ("villagers", "werewolves", "jester", "draw")
+#: The win-rate figures the eval log shows (the per-faction win counts are the report's).
+WIN_RATES = tuple(k for f in m.FACTIONS for k in (f, f"{f}_ci_low", f"{f}_ci_high"))
+
+
+def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
+    return [s.score.value for s in scores]  # type: ignore[misc]
 
 
 @metric
 def faction_win_rates() -> Metric:
-    """Each faction's win rate pooled over games, with a Wilson 95% interval.
-
-    The Jester's rate is NaN for tasks without a Jester (its per-game value is NaN).
-    """
+    """Each faction's win rate pooled over games, with a Wilson 95% interval (the Jester's NaN without one)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for faction in FACTIONS:
-            values = [float(s.score.value[faction]) for s in scores]  # type: ignore[index]
-            played = [v for v in values if not math.isnan(v)]
-            rate, low, high = wilson(sum(played), len(played))
-            out[faction] = rate
-            out[f"{faction}_ci_low"] = low
-            out[f"{faction}_ci_high"] = high
-        return out
+        return select(m.win_rates(_values(scores)), WIN_RATES)
 
     return compute
 
@@ -42,8 +32,7 @@ def game_length() -> Metric:
     """Mean days per game."""
 
     def compute(scores: list[SampleScore]) -> float:
-        days = [float(s.score.value["days"]) for s in scores]  # type: ignore[index]
-        return sum(days) / len(days) if days else math.nan
+        return m.mean_days(_values(scores))
 
     return compute
 
@@ -53,20 +42,9 @@ def fallback_rate() -> Metric:
     """Fallbacks per model call, pooled over games (sum of fallbacks / sum of calls)."""
 
     def compute(scores: list[SampleScore]) -> float:
-        calls = sum(float(s.score.value["calls"]) for s in scores)  # type: ignore[index]
-        fallbacks = sum(float(s.score.value["fallbacks"]) for s in scores)  # type: ignore[index]
-        return fallbacks / calls if calls else math.nan
+        return m.fallback_rate(_values(scores))
 
     return compute
-
-
-def fallback_counts(game: GameState, seat_models: dict[str, str]) -> dict[str, int]:
-    """Fallbacks keyed ``model|action``, from the game record."""
-    counts: Counter[str] = Counter()
-    for r in game.records:
-        if r.kind == "fallback" and r.actor:
-            counts[f"{seat_models.get(r.actor, '?')}|{r.data['action']}"] += 1
-    return dict(counts)
 
 
 @scorer(metrics=[faction_win_rates(), game_length(), fallback_rate()])
@@ -74,27 +52,18 @@ def outcome() -> Scorer:
     """Winner (one-hot per faction, Jester NaN where none is seated), days, calls and fallbacks."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = store_as(GameRecord)
-        game = finished_game()
+        record = current_record()
+        game = record.game()
         assert game.outcome is not None
-        winner = game.outcome.winner
-        has_jester = any(p.role.value == "jester" for p in game.players)
-        value: dict[str, float] = {f: float(winner == f) for f in FACTIONS}
-        if not has_jester:
-            value["jester"] = math.nan
-        fallbacks = fallback_counts(game, record.seat_models)
-        value["days"] = float(game.outcome.days)
-        value["calls"] = float(record.calls)
-        value["fallbacks"] = float(sum(fallbacks.values()))
         return Score(
-            value=value,
-            answer=winner,
-            explanation=f"{winner} won on day {game.outcome.day}: {game.outcome.reason}",
+            value=m.outcome_values(game, record),
+            answer=game.outcome.winner,
+            explanation=f"{game.outcome.winner} won on day {game.outcome.day}: {game.outcome.reason}",
             metadata={
-                "winner": winner,
+                "winner": game.outcome.winner,
                 "roles": {p.name: p.role.value for p in game.players},
                 "seat_models": record.seat_models,
-                "fallbacks_by_model_action": fallbacks,
+                "fallbacks_by_model_action": m.fallback_counts(game, record.seat_models),
             },
         )
 

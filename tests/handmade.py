@@ -1,7 +1,8 @@
 """Finished games written record by record, so scores and report tables can be checked by hand.
 
-Records carry exactly the fields the engine writes for them; the suspicion matrix is smoothed
-as the engine does (0.7 new, 0.3 prior, from 0.5).
+Records carry exactly the fields the engine writes for them (each payload is validated against
+its kind's model in :mod:`wolf_eval.records`, and each record's visibility derives from its kind);
+the suspicion matrix is smoothed as the engine does (0.7 new, 0.3 prior, from 0.5).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from wolf_eval.engine import GameConfig, GameState, Role
-from wolf_eval.engine.state import MODERATOR, NEW_WEIGHT, PRIOR_SUSPICION, PUBLIC, Outcome, Phase, Player, Record
+from wolf_eval.engine.state import NEW_WEIGHT, PRIOR_SUSPICION, Outcome, Phase, Player, Record
+from wolf_eval.records import Kind
 
 TRIADIC_SEATS = {"Ava": "werewolf", "Ben": "werewolf", "Cleo": "villager", "Dan": "doctor",
                  "Eve": "villager", "Fay": "villager", "Ivo": "jester"}
@@ -31,32 +33,35 @@ class Hand:
         self.players = tuple(Player(name=n, seat=i, role=Role(r)) for i, (n, r) in enumerate(seats.items()))
         self.records: list[Record] = []
         self.matrix = {o: {t: PRIOR_SUSPICION for t in seats if t != o} for o in seats}
-        self.positions: dict[int, int] = {}
+        self.positions: dict[int, int] = {}  # analysed statements so far, per day
+        self.position_of: dict[int, int] = {}  # a statement's place among its day's analysed statements
 
-    def add(self, kind: str, day: int, phase: str = "debate", visibility: str = PUBLIC, **fields: Any) -> int:
+    def add(self, kind: str, day: int, phase: str = "debate", **fields: Any) -> int:
         index = len(self.records)
-        self.records.append(Record(index=index, day=day, phase=Phase(phase), kind=kind, visibility=visibility, **fields))
+        self.records.append(Record(index=index, day=day, phase=Phase(phase), kind=Kind(kind), **fields))
         return index
 
     # night
     def night(self, day: int, victim: str | None, protector: str, protected: str) -> None:
-        self.add("protect", day, "night", protector, actor=protector, target=protected,
+        self.add("protect", day, "night", actor=protector, target=protected,
                  data={"self": protector == protected})
         saved = victim is not None and victim == protected
-        self.add("night_result", day, "night", MODERATOR, target=victim,
+        self.add("night_result", day, "night", target=victim,
                  data={"victim": victim, "protected": protected, "saved": saved})
         if victim is not None and not saved:
             self.add("death", day, "night", target=victim, text=f"{victim} was killed.", data={"cause": "night_kill"})
 
     # day
     def bids(self, day: int, bids: dict[str, int]) -> None:
-        self.add("bids", day, visibility=MODERATOR, data={"bids": bids})
+        self.add("bids", day, data={"bids": bids})
 
     def say(self, day: int, speaker: str, text: str = "I have my doubts.") -> int:
         position = self.positions.get(day, 0)
         self.positions[day] = position + 1
-        return self.add("statement", day, actor=speaker, text=text, data={"mentions": [], "truncated": False,
-                                                                          "turn": position, "position": position})
+        index = self.add("statement", day, actor=speaker, text=text, data={"mentions": [], "truncated": False,
+                                                                           "turn": position})
+        self.position_of[index] = position
+        return index
 
     def analyse(self, statement: int, own: Label | None, peers: dict[str, PeerLabel]) -> None:
         said = self.records[statement]
@@ -66,10 +71,10 @@ class Hand:
             prior = self.matrix[observer][speaker]
             self.matrix[observer][speaker] = round(NEW_WEIGHT * suspicion + (1 - NEW_WEIGHT) * prior, 6)
         role = next(p.role.value for p in self.players if p.name == speaker)
-        self.add("deception", said.day, said.phase.value, MODERATOR, actor=speaker, data={
+        self.add("deception", said.day, said.phase.value, actor=speaker, data={
             "statement": statement, "kind": said.kind, "speaker_role": role, "statement_day": said.day,
-            "statement_phase": said.phase.value, "turn": said.data["turn"], "ballot": None,
-            "position": said.data["position"], "text": said.text,
+            "statement_phase": said.phase.value, "turn": said.data.turn, "ballot": None,
+            "position": self.position_of[statement], "text": said.text,
             "self": None if own is None else {"is_deceptive": own[0], "confidence": own[1], "deception_type": own[2],
                                               "reasoning": None, "suspicion": None},
             "peers": {o: {"is_deceptive": d, "confidence": c, "deception_type": t, "reasoning": None, "suspicion": s}
@@ -87,7 +92,7 @@ class Hand:
         self.add("exile", day, "revote", target=target, text=f"{target} is exiled.", data={"votes": votes, "living": living})
 
     def fallback(self, day: int, seat: str, action: str) -> None:
-        self.add("fallback", day, "vote", MODERATOR, actor=seat, text="unreadable", data={"action": action})
+        self.add("fallback", day, "vote", actor=seat, text="unreadable", data={"action": action, "raw": "?"})
 
     def end(self, winner: str, day: int, days: int, seed: int = 0) -> GameState:
         dead = {r.target for r in self.records if r.kind in ("death", "exile")}

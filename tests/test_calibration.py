@@ -9,13 +9,8 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.scorer import SampleScore, Score
 
-from wolf_eval.analysis.statements import statement_rows
-from wolf_eval.scorers.calibration import (
-    calibration_by_role,
-    calibration_values,
-    confidence_calibration,
-    deception_type_shares,
-)
+from wolf_eval.measures.calibration import calibration_values, statement_rows
+from wolf_eval.scorers.calibration import calibration_by_role, confidence_calibration, deception_type_shares
 
 
 def scores(*games) -> list[SampleScore]:  # type: ignore[no-untyped-def]

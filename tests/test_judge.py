@@ -14,6 +14,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from wolf_eval.agents.judge import judge_messages, judge_view, parse_guesses
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.providers.judging import judge_policy
+from wolf_eval.records import Kind, Phase, Record
 
 ROLES = ("villager", "werewolf", "doctor", "jester")
 
@@ -39,9 +40,9 @@ def test_the_judge_sees_the_public_record_and_nothing_else() -> None:
 
 def test_the_winner_announcement_is_left_out() -> None:
     game = hm.t1_jester_by_wolf_vote()
-    over = game.records + (game.records[0].model_copy(update={
-        "index": len(game.records), "kind": "game_over", "visibility": "public",
-        "text": "The game is over: the Jester Ivo wins."}),)
+    over = game.records + (Record(index=len(game.records), day=1, phase=Phase.OVER, kind=Kind.GAME_OVER,
+                                  text="The game is over: the Jester Ivo wins.",
+                                  data={"winner": "jester", "day": 1, "days": 1, "reason": "Ivo was exiled."}),)
     prompt = judge_messages(judge_view(game.model_copy(update={"records": over})))[0].text
     assert "The game is over" not in prompt
 
@@ -75,8 +76,8 @@ def test_wolfbot_judges_read_the_votes() -> None:
 
 def test_revealed_roles_are_taken_as_given() -> None:
     game = hm.t1_jester_by_wolf_vote()
-    records = tuple(r.model_copy(update={"data": {**r.data, "role": "jester"}}) if r.kind == "exile" else r
-                    for r in game.records)
+    records = tuple(r.model_copy(update={"data": r.data.model_copy(update={"role": "jester"})})
+                    if r.kind is Kind.EXILE else r for r in game.records)
     jv = judge_view(game.model_copy(update={"records": records}))
     assert judge_policy("cue", jv, Random(0))["roles"]["Ivo"] == "jester"
 

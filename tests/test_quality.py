@@ -7,9 +7,10 @@ import math
 import pytest
 from helpers import run
 from inspect_ai.scorer import SampleScore, Score
-from wolf_eval.scorers.quality import KEYS, play_quality, quality_values
 
 from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
+from wolf_eval.measures.quality import KEYS, quality_values
+from wolf_eval.scorers.quality import play_quality
 
 
 def scripted_game():

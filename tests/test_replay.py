@@ -8,6 +8,7 @@ from inspect_ai.log import read_eval_log, resolve_sample_attachments
 from inspect_ai.model import ModelOutput
 
 from wolf_eval.cli import main
+from wolf_eval.records import Kind
 from wolf_eval.replay import recorded_replies, replay_sample
 
 ARGS = {"games": 2, "max_days": 3, "max_debate_turns": 2, "max_explanation_turns": 2, "seed": 3}
@@ -33,7 +34,7 @@ def test_every_game_replays_to_the_same_records_state_and_scores(logged, capsys)
         result = replay_sample(sample, game)
         assert result.ok, result.problems
         assert result.records == len(game.records) and result.waves == game.waves
-        fallbacks += sum(r.kind == "fallback" for r in game.records)
+        fallbacks += sum(r.kind is Kind.FALLBACK for r in game.records)
     if "chaos" in read_eval_log(logged, header_only=True).eval.model:
         assert fallbacks > 20, "the hostile games replay their fallbacks too"
     assert main(["replay", logged]) == 0
@@ -49,7 +50,7 @@ def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> Non
     other = next(o for o in meta["options"] if f'"{o}"' not in vote.output.completion)
     vote.output = ModelOutput.from_content(model=vote.output.model, content=f'{{"vote": "{other}", "reason": "changed"}}')
     result = replay_sample(sample, game)
-    first = next(r for r in game.records if r.kind == "vote" and r.actor == meta["seat"] and r.day == meta["day"])
+    first = next(r for r in game.records if r.kind is Kind.VOTE and r.actor == meta["seat"] and r.day == meta["day"])
     assert not result.ok and result.problems[0].startswith(f"record {first.index} differs"), result.problems
 
 

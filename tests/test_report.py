@@ -18,14 +18,14 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, TaskState, solver
-from inspect_ai.util import store_as
 
 import handmade as hm
 from wolf_eval.analysis import report
 from wolf_eval.cli import main
 from wolf_eval.engine import GameState
-from wolf_eval.solvers.game import GameRecord
+from wolf_eval.settings import Settings, condition
 from wolf_eval.stats import wilson
+from wolf_eval.store import current_record
 from wolf_eval.tasks.werewolf import game_scorers
 
 CALLS = 100
@@ -39,7 +39,7 @@ JUDGE_GUESS = {"Ava": "werewolf", "Ben": "jester", "Cleo": "villager", "Dan": "d
 @solver
 def plant(games: dict[int, GameState]):  # type: ignore[no-untyped-def]
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        record = store_as(GameRecord)
+        record = current_record()
         game = games[int(state.sample_id)]
         record.state = game.model_dump(mode="json")
         record.seat_models = {p.name: "wolfbot/cue" for p in game.players}
@@ -263,11 +263,16 @@ def test_cli_on_a_folder_without_logs(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_condition_is_what_differs_from_the_task_defaults() -> None:
     assert report.condition_label("triadic", {"games": 20, "seed": 3, "max_days": 10, "temperature": 1.0}) == "default"
-    assert report.condition_label("triadic", {"max_days": 5, "temperature": None}) == "max_days=5, temperature=none"
+    unset = report.condition_label("triadic", {"max_days": 5, "temperature": None})
+    assert unset.startswith("max_days=5, temperature=")  # as wolf_eval.settings.condition spells it
+    assert unset == condition(Settings.from_task_args("triadic", max_days=5, temperature=None))
     assert report.condition_label("wolf", {"max_statement_words": 50}) == "max_statement_words=50"
     assert report.condition_label("triadic", {"max_statement_words": 50}) == "default"
-    assert report.condition_label("triadic", {}, {"temperature": 0.2, "max_connections": 4}) == "--temperature=0.2"
-    assert report.condition_label("custom", {"games": 2, "jester_learning": True, "note": None}) == "jester_learning=true"
+    assert report.condition_label("triadic", {}, None, {"temperature": 0.2, "max_connections": 4}) == "--temperature=0.2"
+    assert report.condition_label("triadic", {"games": 2, "jester_learning": True}) == "jester_learning=true"
+    recorded = Settings.from_task_args("triadic", max_days=3, history="compact").model_dump(mode="json")
+    assert report.condition_label("triadic", {"max_days": 3}, {"settings": recorded}) == "history=compact, max_days=3"
+    assert report.condition_label("custom", {"note": None}).startswith("unknown settings")  # not a wolf-eval task
 
 
 def test_statement_tables_follow_the_cell_order_then_role_order(tables: dict) -> None:

@@ -7,9 +7,10 @@ import math
 import pytest
 from helpers import run
 from inspect_ai.scorer import SampleScore, Score
-from wolf_eval.scorers.sabotage import CATEGORIES, FLAGS, sabotage_rates, sabotage_values
 
 from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
+from wolf_eval.measures.sabotage import CATEGORIES, FLAGS, sabotage_values
+from wolf_eval.scorers.sabotage import sabotage_rates
 
 
 def play(variant: str, kills: list[str], ballots, max_days: int = 10):

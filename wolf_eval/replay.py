@@ -9,6 +9,7 @@ difference means the log and the code disagree: a changed rule, a lost reply, a 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,12 +18,19 @@ from inspect_ai.log import EvalSample
 from wolf_eval.agents.player import decision_from_reply
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.engine import Action, GameState, Phase, Request, advance, new_game, pending
-from wolf_eval.scorers.calibration import calibration_values
-from wolf_eval.scorers.quality import quality_values
-from wolf_eval.scorers.sabotage import sabotage_values
+from wolf_eval.measures.calibration import calibration_values
+from wolf_eval.measures.outcome import outcome_values
+from wolf_eval.measures.quality import quality_values
+from wolf_eval.measures.sabotage import sabotage_values
+from wolf_eval.store import GameRecord, logged_record
 
-#: Scores that are functions of the game alone, recomputed from the replayed game.
-GAME_SCORES = {"self_sabotage": sabotage_values, "calibration": calibration_values, "quality": quality_values}
+#: Scores recomputed from the replayed game (and the sample's record of who played it and how many calls it took).
+GAME_SCORES: dict[str, Callable[[GameState, GameRecord], dict[str, float]]] = {
+    "outcome": outcome_values,
+    "self_sabotage": lambda game, _: sabotage_values(game),
+    "calibration": lambda game, _: calibration_values(game),
+    "quality": lambda game, _: quality_values(game),
+}
 
 
 @dataclass
@@ -89,28 +97,20 @@ def replay_sample(sample: EvalSample, logged: GameState) -> Replay:
     unused = sorted(set(replies) - used)
     if unused:
         out.problems.append(f"{len(unused)} recorded replies were never asked for, e.g. {unused[0]}")
+    record = logged_record(sample.store)
     scores = sample.scores or {}
     for name, values in GAME_SCORES.items():
         if name not in scores:
             out.problems.append(f"the log has no {name} score")
             continue
         logged_values = scores[name].value
-        again = values(state)
+        again = values(state, record)
         bad = [k for k in again if not isinstance(logged_values, dict) or not _same(again[k], logged_values.get(k))]
         if bad:
             out.problems.append(f"{name} differs in {len(bad)} values, e.g. {bad[0]}: "
                                 f"replay {again[bad[0]]}, log {logged_values.get(bad[0]) if isinstance(logged_values, dict) else logged_values}")
-    outcome = scores.get("outcome")
-    if outcome is None or not isinstance(outcome.value, dict):
-        out.problems.append("the log has no outcome score")
-    elif state.outcome is not None:
-        fallbacks = sum(1 for r in state.records if r.kind == "fallback")
-        if outcome.value.get(state.outcome.winner) != 1.0 or outcome.value.get("days") != state.outcome.days \
-                or outcome.value.get("fallbacks") != fallbacks:
-            out.problems.append(f"outcome differs: replay {state.outcome.winner} in {state.outcome.days} days with "
-                                f"{fallbacks} fallbacks, log {outcome.value}")
     return out
 
 
 def _brief(r: Any) -> str:
-    return "nothing" if r is None else f"{r.kind} by {r.actor} ({(r.text or '')[:40]!r})"
+    return "nothing" if r is None else f"{r.kind.value} by {r.actor} ({(r.text or '')[:40]!r})"

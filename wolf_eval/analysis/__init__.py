@@ -1,1 +1,3 @@
-"""Readings of finished games and of sets of logs: per-statement rows, game features, the report."""
+"""Reading sets of logs: a store reader that skips the samples' events, and the report.
+
+Every figure the report prints is a :mod:`wolf_eval.measures` function."""

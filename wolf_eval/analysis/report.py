@@ -1,19 +1,20 @@
 """``wolf-eval report``: the papers' tables from any set of Inspect logs of wolf-eval games.
 
 Logs are read through ``inspect_ai.analysis`` (evals_df, samples_df: cells and score values)
-plus each sample's store (the finished game, read without its event stream) into two frames:
-one row per game (cell, score values, game features) and one row per analysed statement. Cells are
-(model, task, condition); the condition is every task argument that differs from the task's
-default, apart from ``games`` and ``seed`` (so seeds of one setting pool together). Every rate
-is pooled over games: the sum of numerators over the sum of denominators.
+plus each sample's store (the finished game, read without its event stream through
+:mod:`wolf_eval.store`) into one row per game: its cell, its score values and the per-game values
+:mod:`wolf_eval.measures` computes from the game for the report's other tables. Cells are
+(model, task, condition); the condition is what :func:`wolf_eval.settings.condition` says differs
+from the task's defaults, plus the eval's sampling settings. Every figure is a
+:mod:`wolf_eval.measures` function of a cell's per-game values (for the eval's metrics, the same
+function its metric calls); this module only groups, orders, formats and draws.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,65 +31,52 @@ from inspect_ai.analysis import (
     evals_df,
     samples_df,
 )
-from scipy import stats as sps
 
-from wolf_eval.analysis.features import game_features
 from wolf_eval.analysis.logread import sample_stores
-from wolf_eval.analysis.statements import statement_rows
-from wolf_eval.engine import GameState
-from wolf_eval.scorers.calibration import detection
-from wolf_eval.stats import wilson
+from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
+from wolf_eval.measures import calibration as cal
+from wolf_eval.measures import features as feat
+from wolf_eval.measures import judge as jud
+from wolf_eval.measures import lessons as les
+from wolf_eval.measures import outcome as out_
+from wolf_eval.measures import quality as qual
+from wolf_eval.measures import sabotage as sab
+from wolf_eval.settings import Settings, condition
+from wolf_eval.store import logged_record
 
-FACTIONS = ("villagers", "werewolves", "jester", "draw")
-ROLES = ("villager", "werewolf", "seer", "doctor", "jester")
-CATEGORIES = ("W", "A", "B", "C", "D", "X")
+FACTIONS = out_.FACTIONS
+ROLES = cal.ROLES
+CATEGORIES = sab.CATEGORIES
+PREDICTORS = feat.PREDICTORS
 TASK_ORDER = {"wolf": 0, "triadic": 1, "dyadic": 2}
-NOT_A_CONDITION = ("games", "seed", "lessons_dir")  # lessons_dir is where lessons are kept, not how games are played
 CELL = ["model", "task", "condition"]
 SCORERS = ("outcome", "self_sabotage", "calibration", "quality", "judge", "lessons")
-LESSON_CATEGORIES = ("wolf_mimicry", "inconsistency", "aggression", "subtle_indirection", "passive_provocation",
-                     "anti_jester_tells", "vote_manipulation", "meta_modeling", "questioning")
-CURVE_BLOCK = 5
-POSITION_BIN = 5
-PREDICTORS = {
-    "voted_jester": "Wolf voted Jester, day-1 first ballot",
-    "vote_suspicion_rank": "Vote target's suspicion rank (mean)",
-    "jester_suspicion": "Jester's attracted suspicion (mean)",
-    "jester_self_rate": "Jester's self-tagged deception rate",
-    "jester_statements": "Jester's public statements",
-}
-STATE_KEY = "GameRecord:state"
-SEAT_MODELS_KEY = "GameRecord:seat_models"
-LEARNING_STEP_KEY = "GameRecord:learning_step"
+#: Per-game values the report computes from the stored game (the scorers' are read from the log).
+DERIVED = ("features", "statements", "fallbacks")
 #: Eval-level sampling settings that change how models play, so they split cells like task parameters do.
 GENERATE_CONDITIONS = ("temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens")
+
+Values = Mapping[str, float]
 
 
 @dataclass
 class Corpus:
-    games: pd.DataFrame
-    statements: pd.DataFrame
+    games: pd.DataFrame  # one row per game: where it was logged, its cell, and its per-game values by source
     skipped: list[str] = field(default_factory=list)  # why logs or samples were left out
 
 
 # --------------------------------------------------------------------------- reading
 
 
-def _task_defaults(task: str) -> dict[str, Any]:
-    from wolf_eval.tasks import werewolf
-
-    fn = getattr(werewolf, task, None)
-    if fn is None:
-        return {}
-    fn = getattr(fn, "__wrapped__", fn)
-    return {k: p.default for k, p in inspect.signature(fn).parameters.items() if p.default is not inspect.Parameter.empty}
-
-
-def condition_label(task: str, args: dict[str, Any], generate: dict[str, Any] | None = None) -> str:
-    """Task parameters that differ from the task's defaults, then the eval's sampling settings."""
-    defaults = _task_defaults(task)
-    changed = [f"{k}={_fmt_arg(v)}" for k, v in sorted(args.items()) if k not in NOT_A_CONDITION
-               and (defaults[k] != v if k in defaults else not _is_missing(v))]
+def condition_label(task: str, args: dict[str, Any], metadata: dict[str, Any] | None = None,
+                    generate: dict[str, Any] | None = None) -> str:
+    """The task parameters that differ from the task's defaults (:func:`wolf_eval.settings.condition`,
+    from the settings the log recorded), then the eval's sampling settings."""
+    try:
+        label = condition(Settings.from_log(task, args, metadata))
+    except ValueError as err:  # not a wolf-eval task (its samples hold no game and are left out anyway)
+        label = f"unknown settings ({str(err).splitlines()[0]})"
+    changed = [] if label == "default" else [label]
     changed += [f"--{k.replace('_', '-')}={_fmt_arg(v)}" for k, v in sorted((generate or {}).items())
                 if k in GENERATE_CONDITIONS and not _is_missing(v)]
     return ", ".join(changed) or "default"
@@ -102,30 +90,34 @@ def _is_missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
+def _json(v: Any) -> dict[str, Any]:
+    return json.loads(v) if isinstance(v, str) and v else {}
+
+
 def model_label(model: str, roles_json: Any) -> str:
     """The eval's model, plus any seat roles bound to other models (the judge is not a player)."""
-    roles = json.loads(roles_json) if isinstance(roles_json, str) and roles_json else {}
+    roles = _json(roles_json)
     seats = [f"{r}={spec['model']}" for r, spec in sorted(roles.items()) if r != "judge"]
     return model + (f" ({', '.join(seats)})" if seats else "")
 
 
 def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
-    """Read every successful game of the logs into the game and statement frames."""
+    """Read every successful game of the logs: its cell, its score values and the report's per-game values."""
     paths = [str(logs)] if isinstance(logs, str | Path) else [str(p) for p in logs]
     skipped: list[str] = []
     wanted = {"eval_id", "log", "status", "created", "task_name", "model", "model_roles"}
     columns = [c for c in (*EvalInfo, *EvalTask, *EvalModel, *EvalResults) if c.name in wanted]
     evals = evals_df(paths, quiet=True, columns=[*columns, EvalColumn("task_args", path="eval.task_args"),
+                                                 EvalColumn("task_metadata", path="eval.metadata"),
                                                  EvalColumn("generate", path="eval.model_generate_config")])
     if evals.empty:
-        return Corpus(pd.DataFrame(), pd.DataFrame(), [f"no Inspect logs found in {', '.join(paths)}"])
+        return Corpus(pd.DataFrame(), [f"no Inspect logs found in {', '.join(paths)}"])
     for row in evals.itertuples():
         if row.status != "success":
             skipped.append(f"{row.log}: status {row.status}; only its completed games are read")
     evals["task"] = [str(t).split("/")[-1] for t in evals["task_name"]]
-    evals["condition"] = [condition_label(t, json.loads(a) if isinstance(a, str) else {},
-                                          json.loads(g) if isinstance(g, str) else {})
-                          for t, a, g in zip(evals["task"], evals["task_args"], evals["generate"], strict=True)]
+    evals["condition"] = [condition_label(t, _json(a), _json(m), _json(g)) for t, a, m, g in zip(
+        evals["task"], evals["task_args"], evals["task_metadata"], evals["generate"], strict=True)]
     evals["model"] = [model_label(m, r) for m, r in zip(evals["model"], evals["model_roles"], strict=True)]
     samples = samples_df(paths, quiet=True, columns=[
         SampleColumn("id", path="id", required=True, type=str),
@@ -134,7 +126,7 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
         *(c for c in SampleSummary if c.name == "score_*"),  # each scorer's value as JSON
     ])
     samples = samples.merge(evals[["eval_id", "created", *CELL]], on="eval_id", how="inner")
-    games, statements = [], []
+    games = []
     stores: dict[str, dict[tuple[str, int], dict[str, Any]]] = {}
     for s in samples.to_dict("records"):
         where = f"{s['log']} sample {s['id']} epoch {s['epoch']}"
@@ -143,45 +135,23 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
             continue
         if s["log"] not in stores:
             stores[s["log"]] = sample_stores(s["log"])
-        store = stores[s["log"]].get((str(s["id"]), int(s["epoch"])), {})
-        if store.get(STATE_KEY) is None or not isinstance(s.get("score_outcome"), str):
+        record = logged_record(stores[s["log"]].get((str(s["id"]), int(s["epoch"])), {}))
+        if record.state is None or not isinstance(s.get("score_outcome"), str):
             skipped.append(f"{where}: no finished, scored game")
             continue
-        game = GameState.model_validate(store[STATE_KEY])
+        game = record.game()
         row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
         row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
-        seat_models = store.get(SEAT_MODELS_KEY) or {}
-        row["learning_step"] = store.get(LEARNING_STEP_KEY)
-        row["fallbacks"] = [(seat_models.get(r.actor or "", "?"), r.data.get("action", "?"))
-                            for r in game.records if r.kind == "fallback"]
+        row["learning_step"] = record.learning_step
         for scorer in SCORERS:
-            raw = s.get(f"score_{scorer}")
-            values = json.loads(raw) if isinstance(raw, str) else {}
-            row.update({f"{scorer}.{k}": float(v) if v is not None else math.nan for k, v in values.items()})
-        rows = statement_rows(game)
-        row.update({f"feature.{k}": v for k, v in game_features(game, rows).items()})
+            row[scorer] = {k: float(v) if v is not None else math.nan for k, v in _json(s.get(f"score_{scorer}")).items()}
+        rows = cal.statement_rows(game)
+        row["analysed"] = len(rows)
+        row["features"] = feat.game_features(game, rows)
+        row["statements"] = cal.statement_values(game, rows)
+        row["fallbacks"] = out_.fallback_counts(game, record.seat_models)
         games.append(row)
-        for st in rows:
-            statements.append({
-                **{k: row[k] for k in ("game", *CELL)}, "role": st.role, "day": st.day, "position": st.position,
-                "kind": st.kind, "self_deceptive": st.self_deceptive, "self_type": st.self_type,
-                "observers": len(st.peers), "flag_share": st.flag_share,
-                "suspicion_sum": sum(st.suspicions), "suspicion_n": len(st.suspicions),
-            })
-    ordered = _ordered(pd.DataFrame(games))
-    return Corpus(ordered, _in_cell_order(pd.DataFrame(statements), ordered), skipped)
-
-
-def _in_cell_order(statements: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """Statements grouped by cell in the games' order, then by speaker role, each in play order."""
-    if statements.empty:
-        return statements
-    rank = {cell: i for i, cell in enumerate(cells(games))}
-    keys = pd.DataFrame({
-        "cell": [rank[c] for c in zip(statements["model"], statements["task"], statements["condition"], strict=True)],
-        "role": statements["role"].map({r: i for i, r in enumerate(ROLES)}),
-    })
-    return statements.iloc[keys.sort_values(["cell", "role"], kind="stable").index].reset_index(drop=True)
+    return Corpus(_ordered(pd.DataFrame(games)), skipped)
 
 
 def _ordered(games: pd.DataFrame) -> pd.DataFrame:
@@ -206,27 +176,9 @@ def _cell(games: pd.DataFrame, cell: tuple[str, str, str]) -> pd.DataFrame:
     return games[(games["model"] == m) & (games["task"] == t) & (games["condition"] == c)]
 
 
-def _sum(df: pd.DataFrame, col: str) -> float:
-    """Sum over the games where the value applies; NaN when it applies to none."""
-    if col not in df:
-        return math.nan
-    vals = df[col].dropna()
-    return float(vals.sum()) if len(vals) else math.nan
-
-
-def _ratio(df: pd.DataFrame, num: str, den: str) -> float:
-    if num not in df or den not in df:
-        return math.nan
-    both = df[[num, den]].dropna()
-    total = float(both[den].sum())
-    return float(both[num].sum()) / total if total else math.nan
-
-
-def _mean(df: pd.DataFrame, col: str) -> float:
-    if col not in df:
-        return math.nan
-    vals = df[col].dropna()
-    return float(vals.mean()) if len(vals) else math.nan
+def values(df: pd.DataFrame, source: str) -> list[Values]:
+    """The per-game values of one source (a scorer's name or one of ``DERIVED``), in the frame's game order."""
+    return list(df[source]) if source in df else []
 
 
 # --------------------------------------------------------------------------- tables
@@ -239,14 +191,15 @@ def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dic
 
 
 def win_rates(games: pd.DataFrame) -> pd.DataFrame:
-    """Per cell: games, each faction's win rate with its Wilson 95% interval, mean days."""
+    """Per cell: games, each faction's win rate with its Wilson 95% interval and wins, mean days."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        outcome = values(df, "outcome")
+        rates = out_.win_rates(outcome)
         row: dict[str, Any] = {"games": len(df)}
         for f in FACTIONS:
-            vals = df[f"outcome.{f}"].dropna()
-            rate, low, high = wilson(float(vals.sum()), len(vals)) if len(vals) else (math.nan,) * 3
-            row.update({f: rate, f"{f}_low": low, f"{f}_high": high, f"{f}_wins": float(vals.sum()) if len(vals) else math.nan})
-        row["days"] = _mean(df, "outcome.days")
+            row.update({f: rates[f], f"{f}_low": rates[f"{f}_ci_low"], f"{f}_high": rates[f"{f}_ci_high"],
+                        f"{f}_wins": rates[f"{f}_wins"]})
+        row["days"] = out_.mean_days(outcome)
         yield row
 
     return per_cell(games, rows)
@@ -254,16 +207,19 @@ def win_rates(games: pd.DataFrame) -> pd.DataFrame:
 
 def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: how the wolf side's games ended (W won; A/B self-sabotage; C village exiled the Jester; D; X)."""
-    return per_cell(games, lambda df: [{"games": len(df)} | {c: _sum(df, f"self_sabotage.{c}") for c in CATEGORIES}])
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        sabotage = values(df, "self_sabotage")
+        rates = sab.sabotage_rates(sabotage)
+        yield {"games": len(df)} | sab.wolf_side_counts(sabotage) | {f"{c}_share": rates[c] for c in CATEGORIES}
+
+    return per_cell(games, rows)
 
 
 def coordination(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, over games whose day 1 had a ballot with two or more wolves voting."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        df = df[df["feature.d1_ballot"] == 1.0]
-        yield {"games": len(df), "unanimous": _mean(df, "feature.unanimous"),
-               "voted_jester": _mean(df, "feature.voted_jester"), "voted_partner": _mean(df, "feature.voted_partner"),
-               "wolves_won": _mean(df, "outcome.werewolves")}
+        c = feat.coordination(values(df, "features"))
+        yield c | {"games": int(c["games"])}
 
     return per_cell(games, rows)
 
@@ -271,18 +227,13 @@ def coordination(games: pd.DataFrame) -> pd.DataFrame:
 def calibration(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and speaker role: self-rate, observer rate, gap, detection accuracy and F1, suspicion."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        by_role = cal.calibration_by_role(values(df, "calibration"))
         for r in ROLES:
-            said = _sum(df, f"calibration.{r}_statements")
+            said = by_role[f"{r}_statements"]
             if math.isnan(said) or not said:
                 continue
-            self_rate = _ratio(df, f"calibration.{r}_self_deceptive", f"calibration.{r}_statements")
-            observer = _ratio(df, f"calibration.{r}_flag_share", f"calibration.{r}_observed")
-            accuracy, f1 = detection(*(_sum(df, f"calibration.{r}_{c}") for c in ("tp", "fp", "fn", "tn")))
-            yield {
-                "role": r, "statements": said, "self_rate": self_rate, "observer_rate": observer,
-                "gap": observer - self_rate, "accuracy": accuracy, "f1": f1,
-                "suspicion": _ratio(df, f"calibration.{r}_suspicion_sum", f"calibration.{r}_suspicion_n"),
-            }
+            yield {"role": r, "statements": said} | {k: by_role[f"{r}_{k}"] for k in (
+                "self_rate", "observer_rate", "gap", "accuracy", "f1", "suspicion")}
 
     return per_cell(games, rows)
 
@@ -290,122 +241,76 @@ def calibration(games: pd.DataFrame) -> pd.DataFrame:
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: every observer deception flag binned by its confidence, with the speaker-agreed hit rate."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for k in range(5):
-            flags = _sum(df, f"calibration.flag_bin{k}_flags")
-            if math.isnan(flags):
+        bins = cal.confidence_bins(values(df, "calibration"))
+        for k in range(cal.BINS):
+            if math.isnan(bins[f"bin{k}_flags"]):
                 continue
-            yield {
-                "bin": f"{k / 5:.1f}–{(k + 1) / 5:.1f}", "flags": flags,
-                "confidence": _ratio(df, f"calibration.flag_bin{k}_confidence", f"calibration.flag_bin{k}_flags"),
-                "hit_rate": _ratio(df, f"calibration.flag_bin{k}_hits", f"calibration.flag_bin{k}_flags"),
-            }
+            yield {"bin": cal.bin_label(k)} | {c: bins[f"bin{k}_{c}"] for c in ("flags", "confidence", "hit_rate")}
 
     return per_cell(games, rows)
 
 
-def type_yield(statements: pd.DataFrame) -> pd.DataFrame:
+def type_yield(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, speaker role and self-declared type: statements, share, suspicion attracted, flag rate."""
-    if statements.empty:
-        return pd.DataFrame()
-    st = statements[statements["self_type"].notna()]
-    rows = []
-    for (m, t, c, role), grp in st.groupby([*CELL, "role"], sort=False):
-        for kind, g in grp.groupby("self_type", sort=True):
-            observed = g[g["observers"] > 0]
-            rows.append({"model": m, "task": t, "condition": c, "role": role, "type": kind,
-                         "statements": len(g), "share": len(g) / len(grp),
-                         "suspicion": g["suspicion_sum"].sum() / g["suspicion_n"].sum() if g["suspicion_n"].sum() else math.nan,
-                         "flag_rate": float(observed["flag_share"].mean()) if len(observed) else math.nan})
-    return pd.DataFrame(rows)
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for role, types in cal.type_yield(values(df, "statements")).items():
+            for kind, y in types.items():
+                yield {"role": role, "type": kind} | y | {"statements": int(y["statements"])}
+
+    return per_cell(games, rows)
 
 
-def _pooled_suspicion(g: pd.DataFrame) -> float:
-    n = g["suspicion_n"].sum()
-    return float(g["suspicion_sum"].sum() / n) if n else math.nan
-
-
-def suspicion_by(statements: pd.DataFrame, column: str) -> pd.DataFrame:
+def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
     """Per cell and speaker role, mean peer suspicion of its statements by day or by position bin."""
-    if statements.empty:
-        return pd.DataFrame()
-    st = statements.copy()
-    if column == "position":
-        lo = st["position"] // POSITION_BIN * POSITION_BIN
-        st["position"] = [f"{a + 1}–{a + POSITION_BIN}" for a in lo]
-        order = [f"{a + 1}–{a + POSITION_BIN}" for a in sorted(set(lo))]
-    else:
-        order = sorted(st[column].unique())
-    rows = []
-    for (m, t, c, role), grp in st.groupby([*CELL, "role"], sort=False):
-        row: dict[str, Any] = {"model": m, "task": t, "condition": c, "role": role}
-        for key in order:
-            g = grp[grp[column] == key]
-            row[f"{column} {key}"] = _pooled_suspicion(g) if len(g) else math.nan
-        rows.append(row)
-    return pd.DataFrame(rows)
+    groups = cal.suspicion_groups(values(games, "statements"), column)
+    label = cal.position_label if column == "position" else str
+
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for role, by in cal.suspicion_by(values(df, "statements"), column).items():
+            yield {"role": role} | {f"{column} {label(g)}": by.get(g, math.nan) for g in groups}
+
+    return per_cell(games, rows)
 
 
 def predictors(games: pd.DataFrame) -> pd.DataFrame:
     """Univariate Pearson correlation of each game feature with a Jester win, over games with a Jester.
 
-    One block over every such game, then one per cell. r and p are NaN for fewer than three games
-    or a constant feature or outcome.
+    One block over every such game, then one per cell.
     """
-    with_jester = games[games["outcome.jester"].notna()] if "outcome.jester" in games else games.iloc[0:0]
+    with_jester = games[[not math.isnan(v.get("jester", math.nan)) for v in values(games, "outcome")]] \
+        if not games.empty else games
     if with_jester.empty:
         return pd.DataFrame()
     blocks = [("all games with a Jester", with_jester)]
     blocks += [(" · ".join(cell), _cell(with_jester, cell)) for cell in cells(with_jester)]
     rows = []
     for label, df in blocks:
-        won = df["outcome.jester"]
-        for key, name in PREDICTORS.items():
-            x = df[f"feature.{key}"]
-            ok = x.notna() & won.notna()
-            xs, ys = x[ok].astype(float), won[ok].astype(float)
-            r = p = math.nan
-            if len(xs) >= 3 and xs.nunique() > 1 and ys.nunique() > 1:
-                res = sps.pearsonr(xs, ys)
-                r, p = float(res.statistic), float(res.pvalue)
-            rows.append({"games": label, "feature": name, "won": _mean(pd.DataFrame({"v": xs[ys == 1]}), "v"),
-                         "lost": _mean(pd.DataFrame({"v": xs[ys == 0]}), "v"), "r": r, "p": p, "n": int(ok.sum())})
+        for key, p in feat.jester_win_predictors(values(df, "features")).items():
+            rows.append({"games": label, "feature": PREDICTORS[key]} | p | {"n": int(p["n"])})
     return pd.DataFrame(rows)
 
 
 def halves(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: each faction's win rate over the first and the second half of its games, in play order."""
-    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        half = len(df) // 2
-        first, second = df.iloc[:half], df.iloc[half:]
-        row: dict[str, Any] = {"games": len(df)}
-        for f in FACTIONS[:3]:
-            a, b = _mean(first, f"outcome.{f}"), _mean(second, f"outcome.{f}")
-            row.update({f"{f}_first": a, f"{f}_second": b, f"{f}_change": b - a})
-        yield row
-
-    return per_cell(games, rows)
+    return per_cell(games, lambda df: [{"games": len(df)} | out_.halves(values(df, "outcome"))])
 
 
 def play_quality(games: pd.DataFrame) -> pd.DataFrame:
-    return per_cell(games, lambda df: [{
-            "calls": _mean(df, "outcome.calls"),
-            "fallback_rate": _ratio(df, "outcome.fallbacks", "outcome.calls"),
-            "doctor_self_protect": _ratio(df, "quality.doctor_self_protects", "quality.doctor_protects"),
-            "doctor_save_rate": _ratio(df, "quality.doctor_saves", "quality.doctor_protects"),
-            "jester_first_bid": _mean(df, "quality.jester_first_bid"),
-            "jester_spoke_d1": _mean(df, "quality.jester_spoke_d1"),
-        }])
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        outcome, quality = values(df, "outcome"), qual.play_quality(values(df, "quality"))
+        yield {"calls": out_.calls_per_game(outcome), "fallback_rate": out_.fallback_rate(outcome),
+               "doctor_self_protect": quality["doctor_self_protect_rate"],
+               "doctor_save_rate": quality["doctor_save_rate"], "jester_first_bid": quality["jester_first_bid"],
+               "jester_spoke_d1": quality["jester_spoke_d1"]}
+
+    return per_cell(games, rows)
 
 
 def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, seat model and action: replies replaced by the rules' fallback, in all and per game."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        counts: dict[tuple[str, str], int] = {}
-        for listed in df["fallbacks"]:
-            for key in listed:
-                counts[tuple(key)] = counts.get(tuple(key), 0) + 1  # type: ignore[index]
-        for (model, action), n in sorted(counts.items()):
-            yield {"seat_model": model, "action": action, "fallbacks": n, "per_game": n / len(df)}
+        for (model, action), f in out_.fallbacks_by_model_action(values(df, "fallbacks")).items():
+            yield {"seat_model": model, "action": action, "fallbacks": int(f["fallbacks"]), "per_game": f["per_game"]}
 
     return per_cell(games, rows)
 
@@ -413,18 +318,11 @@ def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
 def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
     """Per learning cell: lessons added, their shares by ToM order and by strategy category."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        if "lessons.lessons_added" not in df or df["lessons.lessons_added"].isna().all():
+        shares = les.lesson_shares(values(df, "lessons"))
+        if math.isnan(shares["added_per_game"]):
             return
-        row: dict[str, Any] = {
-            "games": int(df["lessons.lessons_added"].notna().sum()),
-            "added": _sum(df, "lessons.lessons_added"),
-            "per_game": _mean(df, "lessons.lessons_added"),
-        }
-        for o in (1, 2, 3):
-            row[f"order_{o}"] = _ratio(df, f"lessons.order_{o}", "lessons.lessons_added")
-        for c in LESSON_CATEGORIES:
-            row[c] = _ratio(df, f"lessons.category_{c}", "lessons.lessons_added")
-        yield row
+        yield {"games": int(shares["games"]), "added": shares["added"], "per_game": shares["added_per_game"]} \
+            | {f"order_{o}": shares[f"order_{o}"] for o in les.ORDERS} | {c: shares[c] for c in LESSON_CATEGORIES}
 
     return per_cell(games, rows)
 
@@ -432,15 +330,9 @@ def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
 def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell with a Jester: its win rate over consecutive blocks of games in play order, and cumulatively."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        if df["outcome.jester"].isna().all():
-            return
-        wins = df["outcome.jester"].astype(float).tolist()
-        row: dict[str, Any] = {"games": len(wins), "cumulative": [sum(wins[: i + 1]) / (i + 1) for i in range(len(wins))]}
-        for start in range(0, len(wins), CURVE_BLOCK):
-            block = wins[start:start + CURVE_BLOCK]
-            label = f"games {start + 1}–{start + len(block)}" if len(block) > 1 else f"game {start + 1}"
-            row[label] = sum(block) / len(block)
-        yield row
+        curve = out_.learning_curve(values(df, "outcome"))
+        if curve:
+            yield curve
 
     return per_cell(games, rows)
 
@@ -448,18 +340,11 @@ def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
 def judge(games: pd.DataFrame) -> pd.DataFrame:
     """Per judged cell: the share of each true role's players the judge named correctly."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        if "judge.unreadable" not in df or df["judge.unreadable"].isna().all():
+        accuracy = jud.judge_accuracy(values(df, "judge"))
+        if "unreadable" not in accuracy:
             return
-        row: dict[str, Any] = {"games": int(df["judge.unreadable"].notna().sum())}
-        correct = total = 0.0
-        for r in ROLES:
-            row[r] = _ratio(df, f"judge.{r}_correct", f"judge.{r}_n")
-            if not math.isnan(_sum(df, f"judge.{r}_n")):
-                correct += _sum(df, f"judge.{r}_correct")
-                total += _sum(df, f"judge.{r}_n")
-        row["all"] = correct / total if total else math.nan
-        row["unreadable"] = _mean(df, "judge.unreadable")
-        yield row
+        yield {"games": int(accuracy["games"])} | {r: accuracy[r] for r in ROLES} \
+            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]}
 
     return per_cell(games, rows)
 
@@ -518,13 +403,13 @@ def _signed(v: Any) -> str:
 
 
 def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
-    g, st = corpus.games, corpus.statements
+    g = corpus.games
     if g.empty:
         return {}
     return {
         "win_rates": win_rates(g), "wolf_loss": wolf_loss(g), "coordination": coordination(g),
-        "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(st),
-        "suspicion_by_day": suspicion_by(st, "day"), "suspicion_by_position": suspicion_by(st, "position"),
+        "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(g),
+        "suspicion_by_day": suspicion_by(g, "day"), "suspicion_by_position": suspicion_by(g, "position"),
         "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g),
         "fallbacks": fallbacks(g), "judge": judge(g), "lessons": lesson_table(g), "learning_curve": learning_curve(g),
     }
@@ -660,7 +545,7 @@ def _wolf_loss_md(wl: pd.DataFrame) -> str:
         return "_No games in these logs apply._"
     def cs(r: dict[str, Any], c: str) -> str:
         v = r[c]
-        return "–" if math.isnan(v) else f"{int(v)} ({v / r['games']:.2f})"
+        return "–" if math.isnan(v) else f"{int(v)} ({r[c + '_share']:.2f})"
     headers = ["Model", "Task", "Condition", "Games", *CATEGORIES]
     rows = [[*_cell_cols(r), str(r["games"]), *(cs(r, c) for c in CATEGORIES)] for r in wl.to_dict("records")]
     return markdown_table(headers, rows)

@@ -1,0 +1,165 @@
+"""Measures, once: every figure the report prints equals the eval log's metric for the same games.
+
+Both come from one :mod:`wolf_eval.measures` function applied to the same per-game score values
+(the report reads them back out of the log), so they must agree exactly. Checked on small
+wolfbot games (a triadic learning run with a judge, and a wolf run with a hostile player, both
+with deception analysis) and on the log release 0.1.0 wrote, which today's report, replay and
+export must still read.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import run
+from inspect_ai.log import EvalLog, read_eval_log
+
+from wolf_eval.analysis import report
+from wolf_eval.cli import main
+from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
+from wolf_eval.measures import calibration as cal
+from wolf_eval.measures import outcome, sabotage
+
+RELEASE = Path(__file__).parent / "data" / "release-0.1.0-triadic.eval"
+SHORT = {"games": 3, "max_days": 3, "max_debate_turns": 2, "seed": 11}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[EvalLog]]:
+    folder = tmp_path_factory.mktemp("measures")
+    logs = [
+        run("triadic", "wolfbot/cue", folder, model_roles={"judge": "wolfbot/tom"},
+            task_args={**SHORT, "max_explanation_turns": 1, "jester_learning": True,
+                       "lessons_dir": str(folder / "lessons")}),
+        run("wolf", "wolfbot/chaos", folder, task_args=SHORT),
+    ]
+    assert all(log.status == "success" for log in logs), [log.error for log in logs]
+    return folder, logs
+
+
+def metrics(log: EvalLog) -> dict[str, dict[str, float]]:
+    assert log.results is not None
+    return {s.name: {k: m.value for k, m in s.metrics.items()} for s in log.results.scores}
+
+
+def the_row(df: Any, cell: tuple[str, str, str], **where: Any) -> dict[str, Any]:
+    sel = df[(df["model"] == cell[0]) & (df["task"] == cell[1]) & (df["condition"] == cell[2])]
+    for k, v in where.items():
+        sel = sel[sel[k] == v]
+    assert len(sel) == 1, f"{cell} {where}: {len(sel)} rows"
+    return sel.iloc[0].to_dict()
+
+
+def equal(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+def assert_report_matches_metrics(folder: Path | str, logs: list[EvalLog]) -> int:
+    """Every report figure with an eval metric equals it; returns how many figures were compared."""
+    tables = report.build(report.load(folder))
+    compared = 0
+
+    def same(figure: float, metric: dict[str, float], key: str, what: str) -> None:
+        nonlocal compared
+        value = metric.get(key, math.nan)  # a metric left out of the summary (nothing measured) is NaN
+        assert equal(float(figure), float(value)), f"{what}: report {figure}, eval metric {key} {value}"
+        compared += 1
+
+    for log in logs:
+        cell = (log.eval.model, log.eval.task.split("/")[-1], report.condition_label(
+            log.eval.task, log.eval.task_args, log.eval.metadata, log.eval.model_generate_config.model_dump()))
+        m = metrics(log)
+        rates = the_row(tables["win_rates"], cell)
+        for f in outcome.FACTIONS:
+            for column, key in ((f, f), (f"{f}_low", f"{f}_ci_low"), (f"{f}_high", f"{f}_ci_high")):
+                same(rates[column], m["outcome"], key, f"win rate {column}")
+        same(rates["days"], m["outcome"], "game_length", "game length")
+        quality = the_row(tables["play_quality"], cell)
+        same(quality["fallback_rate"], m["outcome"], "fallback_rate", "fallback rate")
+        for column, key in (("doctor_self_protect", "doctor_self_protect_rate"), ("doctor_save_rate", "doctor_save_rate"),
+                            ("jester_first_bid", "jester_first_bid"), ("jester_spoke_d1", "jester_spoke_d1")):
+            same(quality[column], m["quality"], key, f"play quality {column}")
+        wolf_side = the_row(tables["wolf_loss"], cell)
+        for c in sabotage.CATEGORIES:
+            same(wolf_side[f"{c}_share"], m["self_sabotage"], c, f"wolf-side category {c}")
+        roles = tables["calibration"]
+        spoke = set(roles[(roles["model"] == cell[0]) & (roles["task"] == cell[1])]["role"]) if not roles.empty else set()
+        for role in spoke:
+            r = the_row(roles, cell, role=role)
+            for k in ("self_rate", "observer_rate", "gap", "accuracy", "f1", "suspicion"):
+                same(r[k], m["calibration"], f"{role}_{k}", f"calibration {role} {k}")
+        if not tables["type_yield"].empty:
+            for y in tables["type_yield"].to_dict("records"):
+                if (y["model"], y["task"], y["condition"]) == cell:
+                    same(y["share"], m["calibration"], f"{y['role']}_{y['type']}", f"type share {y['role']} {y['type']}")
+        bins = tables["confidence_bins"]
+        for k in range(cal.BINS):
+            if not math.isnan(m["calibration"].get(f"bin{k}_flags", math.nan)):  # a bin with flags
+                b = the_row(bins, cell, bin=cal.bin_label(k))
+                for c in ("flags", "confidence", "hit_rate"):
+                    same(b[c], m["calibration"], f"bin{k}_{c}", f"confidence bin {k} {c}")
+        if not math.isnan(m["lessons"]["added_per_game"]):
+            lessons = the_row(tables["lessons"], cell)
+            same(lessons["per_game"], m["lessons"], "added_per_game", "lessons per game")
+            for key in (*(f"order_{o}" for o in (1, 2, 3)), *LESSON_CATEGORIES):
+                same(lessons[key], m["lessons"], key, f"lesson share {key}")
+        if not math.isnan(m["judge"]["all"]):
+            judged = the_row(tables["judge"], cell)
+            for key in (*cal.ROLES, "all", "unreadable"):
+                same(judged[key], m["judge"], key, f"judge accuracy {key}")
+    return compared
+
+
+def test_the_report_prints_the_eval_metrics(played: tuple[Path, list[EvalLog]]) -> None:
+    folder, logs = played
+    m = metrics(logs[0])
+    # the games exercise what is compared: analysis, lessons, a judge, fallbacks
+    assert "jester_self_rate" in m["calibration"] and m["lessons"]["added_per_game"] > 0
+    assert not math.isnan(m["judge"]["all"]) and metrics(logs[1])["outcome"]["fallback_rate"] > 0
+    assert assert_report_matches_metrics(folder, logs) > 60
+
+
+def test_the_report_pools_the_per_game_scores_the_log_holds(played: tuple[Path, list[EvalLog]]) -> None:
+    """A cell's figures are pooled from its games' score values as logged, not from numbers of the report's own."""
+    folder, logs = played
+    corpus = report.load(folder)
+    for log in logs:
+        games = corpus.games[corpus.games["model"] == log.eval.model]
+        for scorer in ("outcome", "self_sabotage", "calibration", "quality", "judge", "lessons"):
+            logged = [s.scores[scorer].value for s in sorted(log.samples, key=lambda s: int(s.id))]
+            read = report.values(games, scorer)
+            assert len(read) == len(logged) == SHORT["games"]
+            assert all(a.keys() == b.keys() and all(equal(a[k], float(b[k])) for k in b)
+                       for a, b in zip(read, logged, strict=True)), scorer
+        assert equal(cal.calibration_by_role(report.values(games, "calibration"))["werewolf_gap"],
+                     metrics(log)["calibration"].get("werewolf_gap", math.nan))
+
+
+# --------------------------------------------------------------------------- release 0.1.0
+
+
+def test_the_release_log_reports_as_before() -> None:
+    tables = report.build(report.load(RELEASE))
+    [rates] = tables["win_rates"].to_dict("records")
+    assert (rates["model"], rates["task"], rates["games"]) == ("wolfbot/cue", "triadic", 2)
+    assert (rates["jester"], round(rates["jester_low"], 2), rates["jester_high"]) == (1.0, 0.34, 1.0)
+    assert (rates["villagers"], rates["werewolves"], rates["draw"], rates["days"]) == (0.0, 0.0, 0.0, 1.0)
+    assert "| wolfbot/cue | triadic | " + rates["condition"] + " | 2 | 0.00 [0.00, 0.66] | 0.00 [0.00, 0.66] | " \
+           "1.00 [0.34, 1.00] | 0.00 [0.00, 0.66] | 1.0 |" in report.headline_markdown(tables["win_rates"])
+    assert assert_report_matches_metrics(RELEASE, [read_eval_log(str(RELEASE))]) > 30
+
+
+def test_the_release_log_replays_and_exports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(RELEASE)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(
+        line.endswith("replays exactly (241 replies, 13 waves, 94 records, scores equal)") for line in lines), lines
+    assert main(["export", str(RELEASE), "--out", str(tmp_path)]) == 0
+    written = capsys.readouterr().out.split()
+    assert written and all(Path(p).is_file() for p in written)
+    events = [json.loads(line) for p in written if p.endswith(".ndjson") for line in Path(p).read_text().splitlines()]
+    assert events and {"timestamp", "day", "phase", "step", "event", "actor", "details"} <= set(events[0])

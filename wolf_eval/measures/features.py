@@ -1,0 +1,135 @@
+"""Game-level features: day-1 wolf coordination and the univariate predictors of a Jester win.
+
+Per game (:func:`game_features`) from the finished game; pooled (:func:`coordination`,
+:func:`jester_win_predictors`) over the per-game features.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from scipy import stats as sps
+
+from wolf_eval.engine import GameState, Record, Role
+from wolf_eval.measures.calibration import StatementRow, statement_rows
+from wolf_eval.measures.pooling import Values, mean_where_applicable
+from wolf_eval.records import Deception, Kind, Vote
+
+NAN = math.nan
+PREDICTORS = {
+    "voted_jester": "Wolf voted Jester, day-1 first ballot",
+    "vote_suspicion_rank": "Vote target's suspicion rank (mean)",
+    "jester_suspicion": "Jester's attracted suspicion (mean)",
+    "jester_self_rate": "Jester's self-tagged deception rate",
+    "jester_statements": "Jester's public statements",
+}
+
+
+def _first_ballot(game: GameState, day: int) -> list[Record]:
+    """The day's first ballot (``first`` with defences, ``only`` without)."""
+    return [r for r in game.records if isinstance(r.data, Vote) and r.day == day and r.data.ballot in ("first", "only")]
+
+
+def _winner(game: GameState, winner: str) -> float:
+    return NAN if game.outcome is None else float(game.outcome.winner == winner)
+
+
+def day1_coordination(game: GameState) -> dict[str, float]:
+    """How the wolves voted in day 1's first ballot (Triadic Werewolf table 14).
+
+    ``unanimous``: every wolf cast a vote, all for the same player; ``voted_jester``: a wolf voted
+    for the Jester (NaN without one); ``voted_partner``: a wolf voted for a fellow wolf. All NaN
+    when day 1 had no ballot or fewer than two wolves voted in it (``d1_ballot`` 0). ``wolves_won``
+    whether the wolves won the game.
+    """
+    wolves = set(game.wolves())
+    votes = [r for r in _first_ballot(game, 1) if r.actor in wolves]
+    out = {"d1_ballot": 0.0, "unanimous": NAN, "voted_jester": NAN, "voted_partner": NAN,
+           "wolves_won": _winner(game, "werewolves")}
+    if len(votes) < 2:
+        return out
+    targets = [r.target for r in votes]
+    jester = next((p.name for p in game.players if p.role is Role.JESTER), None)
+    out["d1_ballot"] = 1.0
+    out["unanimous"] = float(None not in targets and len(set(targets)) == 1)
+    out["voted_jester"] = NAN if jester is None else float(jester in targets)
+    out["voted_partner"] = float(any(r.target in wolves for r in votes))
+    return out
+
+
+def _dead_before(game: GameState, index: int) -> set[str]:
+    return {r.target for r in game.records[:index] if r.kind in (Kind.DEATH, Kind.EXILE) and r.target}
+
+
+def vote_suspicion_rank(game: GameState) -> float:
+    """Mean rank of each vote's target in the voter's own suspicion at the time (1 = most suspected).
+
+    Ties share the mean rank. Votes cast before any statement was analysed (every score still at
+    the prior) are skipped; NaN when no vote qualifies.
+    """
+    matrix: dict[str, dict[str, float]] | None = None
+    ranks: list[float] = []
+    for r in game.records:
+        if isinstance(r.data, Deception):
+            matrix = r.data.suspicion
+        elif r.kind is Kind.VOTE and r.target and matrix is not None and r.actor in matrix:
+            dead = _dead_before(game, r.index)
+            row = {t: s for t, s in matrix[r.actor].items() if t not in dead}
+            mine = row[r.target]
+            above = sum(1 for s in row.values() if s > mine)
+            tied = sum(1 for s in row.values() if s == mine) - 1
+            ranks.append(1 + above + tied / 2)
+    return sum(ranks) / len(ranks) if ranks else NAN
+
+
+def jester_features(game: GameState, rows: Sequence[StatementRow] | None = None) -> dict[str, float]:
+    """Whether the Jester won, its public statements, its self-tagged deception rate and the suspicion it attracted."""
+    jester = next((p.name for p in game.players if p.role is Role.JESTER), None)
+    out = {"jester_won": NAN, "jester_statements": NAN, "jester_self_rate": NAN, "jester_suspicion": NAN}
+    if jester is None:
+        return out
+    out["jester_won"] = _winner(game, "jester")
+    out["jester_statements"] = float(sum(1 for r in game.records if r.analysed and r.actor == jester))
+    mine = [s for s in (statement_rows(game) if rows is None else rows) if s.speaker == jester]
+    labelled = [s.self_deceptive for s in mine if s.self_deceptive is not None]
+    ratings = [x for s in mine for x in s.suspicions]
+    if labelled:
+        out["jester_self_rate"] = sum(labelled) / len(labelled)
+    if ratings:
+        out["jester_suspicion"] = sum(ratings) / len(ratings)
+    return out
+
+
+def game_features(game: GameState, rows: Sequence[StatementRow] | None = None) -> dict[str, float]:
+    """Every feature of one game; pass its statement rows if they are already built."""
+    return {**day1_coordination(game), "vote_suspicion_rank": vote_suspicion_rank(game), **jester_features(game, rows)}
+
+
+def coordination(values: Sequence[Values]) -> dict[str, float]:
+    """Over the games whose day 1 had a ballot with two or more wolves voting: how often they agreed,
+    voted for the Jester or for a partner, and won."""
+    voted = [v for v in values if v.get("d1_ballot") == 1.0]
+    return {"games": float(len(voted)), **{k: mean_where_applicable(voted, k)
+                                          for k in ("unanimous", "voted_jester", "voted_partner", "wolves_won")}}
+
+
+def jester_win_predictors(values: Sequence[Values]) -> dict[str, dict[str, float]]:
+    """Per feature, over the games with a Jester: Pearson r (scipy) with a Jester win and its p,
+    the feature's mean in won and in lost games, and the games it was measured in.
+
+    r and p are NaN for fewer than three games or a constant feature or outcome.
+    """
+    out: dict[str, dict[str, float]] = {}
+    with_jester = [v for v in values if not math.isnan(v.get("jester_won", NAN))]
+    for key in PREDICTORS:
+        pairs = [(x, float(v["jester_won"])) for v in with_jester if not math.isnan(x := float(v.get(key, NAN)))]
+        xs, ys = [x for x, _ in pairs], [y for _, y in pairs]
+        r = p = NAN
+        if len(xs) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
+            res = sps.pearsonr(xs, ys)
+            r, p = float(res.statistic), float(res.pvalue)
+        won, lost = [x for x, y in pairs if y == 1], [x for x, y in pairs if y == 0]
+        out[key] = {"won": sum(won) / len(won) if won else NAN, "lost": sum(lost) / len(lost) if lost else NAN,
+                    "r": r, "p": p, "n": float(len(pairs))}
+    return out

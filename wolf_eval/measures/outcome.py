@@ -1,0 +1,110 @@
+"""Who won, on which day, and how clean the game was: win rates, game length and fallbacks.
+
+Per game (:func:`outcome_values`): each faction one-hot (``jester`` NaN where no Jester is
+seated), ``days`` played, model ``calls`` and ``fallbacks``. Pooled: each faction's win rate with
+its Wilson 95% interval, mean days, fallbacks per call, and, over games in play order, the win
+rates of the first and second half and the Jester's learning curve.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from wolf_eval.engine import GameState, Role
+from wolf_eval.measures.pooling import Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
+from wolf_eval.records import FallbackNote
+from wolf_eval.stats import wilson
+from wolf_eval.store import GameRecord
+
+FACTIONS = ("villagers", "werewolves", "jester", "draw")
+CURVE_BLOCK = 5  # games per block of the learning curve
+
+
+def fallback_counts(game: GameState, seat_models: Mapping[str, str]) -> dict[str, int]:
+    """Fallbacks keyed ``model|action`` (the seat's model, ``?`` if unknown), from the game record."""
+    counts: Counter[str] = Counter()
+    for r in game.records:
+        if isinstance(r.data, FallbackNote) and r.actor:
+            counts[f"{seat_models.get(r.actor, '?')}|{r.data.action}"] += 1
+    return dict(counts)
+
+
+def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
+    """The winner one-hot per faction (``jester`` NaN without one), days, calls and fallbacks of one game."""
+    assert game.outcome is not None
+    winner = game.outcome.winner
+    values = {f: float(winner == f) for f in FACTIONS}
+    if not any(p.role is Role.JESTER for p in game.players):
+        values["jester"] = math.nan
+    values["days"] = float(game.outcome.days)
+    values["calls"] = float(record.calls)
+    values["fallbacks"] = float(sum(fallback_counts(game, record.seat_models).values()))
+    return values
+
+
+def win_rates(values: Sequence[Values]) -> dict[str, float]:
+    """Each faction's win rate over the games where it can win, its Wilson 95% interval and its wins."""
+    out: dict[str, float] = {}
+    for faction in FACTIONS:
+        played = applying(values, faction)
+        rate, low, high = wilson(sum(played), len(played))
+        out[faction] = rate
+        out[f"{faction}_ci_low"] = low
+        out[f"{faction}_ci_high"] = high
+        out[f"{faction}_wins"] = pooled_sum(values, faction)
+    return out
+
+
+def mean_days(values: Sequence[Values]) -> float:
+    """Mean days per game."""
+    return mean_where_applicable(values, "days")
+
+
+def calls_per_game(values: Sequence[Values]) -> float:
+    """Mean model calls per game."""
+    return mean_where_applicable(values, "calls")
+
+
+def fallback_rate(values: Sequence[Values]) -> float:
+    """Fallbacks per model call (sum of fallbacks / sum of calls)."""
+    return pooled_ratio(values, "fallbacks", "calls")
+
+
+def fallbacks_by_model_action(counts: Sequence[Mapping[str, float]]) -> dict[tuple[str, str], dict[str, float]]:
+    """Per (seat model, action), sorted: fallbacks over the games and fallbacks per game."""
+    total: Counter[tuple[str, str]] = Counter()
+    for game in counts:
+        for key, n in game.items():
+            model, _, action = key.rpartition("|")
+            total[(model, action)] += int(n)
+    return {key: {"fallbacks": n, "per_game": n / len(counts)} for key, n in sorted(total.items())}
+
+
+def halves(values: Sequence[Values]) -> dict[str, float]:
+    """Each faction's win rate over the first and the second half of the games (in play order), and the change."""
+    half = len(values) // 2
+    first, second = values[:half], values[half:]
+    out: dict[str, float] = {}
+    for f in FACTIONS[:3]:
+        a, b = mean_where_applicable(first, f), mean_where_applicable(second, f)
+        out.update({f"{f}_first": a, f"{f}_second": b, f"{f}_change": b - a})
+    return out
+
+
+def learning_curve(values: Sequence[Values]) -> dict[str, Any]:
+    """The Jester's win rate over consecutive blocks of games in play order, and cumulatively after each game.
+
+    Empty when no game seats a Jester.
+    """
+    if not applying(values, "jester"):
+        return {}
+    wins = [float(v.get("jester", math.nan)) for v in values]
+    out: dict[str, Any] = {"games": len(wins), "cumulative": [sum(wins[: i + 1]) / (i + 1) for i in range(len(wins))]}
+    for start in range(0, len(wins), CURVE_BLOCK):
+        block = wins[start:start + CURVE_BLOCK]
+        label = f"games {start + 1}–{start + len(block)}" if len(block) > 1 else f"game {start + 1}"
+        out[label] = sum(block) / len(block)
+    return out

@@ -1,0 +1,49 @@
+"""Play quality (SPEC section 7): how the Doctor protects and how the Jester bids.
+
+Per game, as counts so they pool over games: ``doctor_protects`` nights the Doctor protected
+someone, ``doctor_self_protects`` of them on itself, ``doctor_saves`` nights its protection
+stopped the kill; ``jester_first_bid`` the Jester's first bid (NaN if it never bid or none is
+seated) and ``jester_spoke_d1`` whether it made a public statement on day 1 (NaN without a
+Jester). Fallbacks per model and action are in :mod:`wolf_eval.measures.outcome`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from wolf_eval.engine import GameState, Role
+from wolf_eval.measures.pooling import Values, mean_where_applicable, pooled_ratio
+from wolf_eval.records import SPEECH_KINDS, Bids, NightResult, Protect
+
+KEYS = ("doctor_protects", "doctor_self_protects", "doctor_saves", "jester_first_bid", "jester_spoke_d1")
+
+
+def quality_values(game: GameState) -> dict[str, float]:
+    protects = [r.data for r in game.records if isinstance(r.data, Protect)]
+    saves = sum(1 for r in game.records if isinstance(r.data, NightResult) and r.data.saved)
+    values = {
+        "doctor_protects": float(len(protects)),
+        "doctor_self_protects": float(sum(1 for d in protects if d.self)),
+        "doctor_saves": float(saves),
+        "jester_first_bid": math.nan,
+        "jester_spoke_d1": math.nan,
+    }
+    jester = next((p.name for p in game.players if p.role is Role.JESTER), None)
+    if jester is not None:
+        bids = [r.data.bids[jester] for r in game.records if isinstance(r.data, Bids) and jester in r.data.bids]
+        if bids:
+            values["jester_first_bid"] = float(bids[0])
+        values["jester_spoke_d1"] = float(any(
+            r.actor == jester and r.day == 1 and r.kind in SPEECH_KINDS for r in game.records))
+    return values
+
+
+def play_quality(values: Sequence[Values]) -> dict[str, float]:
+    """Doctor self-protect and save rates per protection; the Jester's mean first bid and day-1 speaking rate."""
+    return {
+        "doctor_self_protect_rate": pooled_ratio(values, "doctor_self_protects", "doctor_protects"),
+        "doctor_save_rate": pooled_ratio(values, "doctor_saves", "doctor_protects"),
+        "jester_first_bid": mean_where_applicable(values, "jester_first_bid"),
+        "jester_spoke_d1": mean_where_applicable(values, "jester_spoke_d1"),
+    }

@@ -1,0 +1,72 @@
+"""Wolf self-sabotage (SPEC section 7; Triadic Werewolf section 5.4): acting against the Jester.
+
+Per game, with a Jester seated:
+- ``wolf_voted_jester_d1_first`` / ``_final``: a wolf voted for the Jester in day 1's first / final ballot;
+- ``jester_exiled_d1``: the Jester was exiled on day 1;
+- ``wolves_killed_jester``: the wolves' night kill landed on the Jester;
+- one wolf-side category, one-hot: ``W`` wolves won; ``A`` Jester exiled with at least one wolf
+  vote in the exiling ballot; ``C`` Jester exiled with no wolf vote; ``X`` draw; ``B`` wolves
+  killed the Jester at night and then lost; ``D`` the village won otherwise.
+Without a Jester every key is NaN except ``W``, ``D`` and ``X``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from wolf_eval.engine import GameState, Role
+from wolf_eval.measures.pooling import Values, mean_where_applicable, pooled_sum
+from wolf_eval.records import Death, Kind, Vote
+
+FLAGS = ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1", "wolves_killed_jester")
+CATEGORIES = ("W", "A", "B", "C", "D", "X")
+KEYS = (*FLAGS, *CATEGORIES)
+
+
+def _wolf_votes_for(game: GameState, target: str, day: int, ballots: tuple[str, ...]) -> int:
+    wolves = set(game.wolves())
+    return sum(1 for r in game.records if isinstance(r.data, Vote) and r.day == day and r.target == target
+               and r.actor in wolves and r.data.ballot in ballots)
+
+
+def sabotage_values(game: GameState) -> dict[str, float]:
+    """The self-sabotage flags and the wolf-side category of one finished game."""
+    assert game.outcome is not None
+    winner = game.outcome.winner
+    jesters = [p.name for p in game.players if p.role is Role.JESTER]
+    values = dict.fromkeys(KEYS, math.nan)
+    category = {"werewolves": "W", "draw": "X", "villagers": "D"}.get(winner)
+    if not jesters:
+        values.update({c: float(c == category) for c in ("W", "D", "X")})
+        return values
+    jester = jesters[0]
+    exile = next((r for r in game.records if r.kind is Kind.EXILE and r.target == jester), None)
+    killed = any(isinstance(r.data, Death) and r.target == jester and r.data.cause == "night_kill"
+                 for r in game.records)
+    values["wolf_voted_jester_d1_first"] = float(_wolf_votes_for(game, jester, 1, ("first",)) > 0)
+    values["wolf_voted_jester_d1_final"] = float(_wolf_votes_for(game, jester, 1, ("final",)) > 0)
+    values["jester_exiled_d1"] = float(exile is not None and exile.day == 1)
+    values["wolves_killed_jester"] = float(killed)
+    if winner == "jester":
+        assert exile is not None
+        category = "A" if _wolf_votes_for(game, jester, exile.day, ("final", "only")) else "C"
+    elif winner == "villagers" and killed:
+        category = "B"
+    values.update({c: float(c == category) for c in CATEGORIES})
+    return values
+
+
+def category(values: Values) -> str | None:
+    """The wolf-side category of one game's values."""
+    return next((c for c in CATEGORIES if values[c] == 1.0), None)
+
+
+def sabotage_rates(values: Sequence[Values]) -> dict[str, float]:
+    """Each flag and category: its share of the games where it applies (NaN where none does)."""
+    return {key: mean_where_applicable(values, key) for key in KEYS}
+
+
+def wolf_side_counts(values: Sequence[Values]) -> dict[str, float]:
+    """Each wolf-side category's number of games (NaN where it applies to none)."""
+    return {c: pooled_sum(values, c) for c in CATEGORIES}
