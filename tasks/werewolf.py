@@ -65,7 +65,8 @@ def _given(params: dict[str, Any]) -> dict[str, Any]:
 
 @task
 def wolf(
-    games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | list[str] | dict[str, int] = "",
+    games: int = 10, seed: int = 0, shuffle_roles: bool = True,
+    roles: str | list[str] | dict[str, int] = "villager:4,werewolf:2,seer:1,doctor:1",
     max_debate_turns: int = 12, max_explanation_turns: int | None = None, max_days: int = 10,
     max_statement_words: int = 20, temperature: float | None = 1.0, reveal_roles: bool = False,
     structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
@@ -77,7 +78,8 @@ def wolf(
 
 @task
 def triadic(
-    games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | list[str] | dict[str, int] = "",
+    games: int = 10, seed: int = 0, shuffle_roles: bool = True,
+    roles: str | list[str] | dict[str, int] = "villager:6,doctor:1,werewolf:2,jester:1",
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
     structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
@@ -89,7 +91,8 @@ def triadic(
 
 @task
 def dyadic(
-    games: int = 10, seed: int = 0, shuffle_roles: bool = True, roles: str | list[str] | dict[str, int] = "",
+    games: int = 10, seed: int = 0, shuffle_roles: bool = True,
+    roles: str | list[str] | dict[str, int] = "villager:6,doctor:1,werewolf:2,jester:1",
     max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
     max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
     structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,

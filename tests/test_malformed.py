@@ -31,6 +31,7 @@ from wolf_eval.agents.observation import Observation
 from wolf_eval.engine import GameState, Record
 from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.store import logged_record
 
 TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}
 SETTINGS = {"max_debate_turns": 2, "max_explanation_turns": 2, "seed": 11, "deception_analysis": False}
@@ -38,7 +39,6 @@ MODEL = "mockllm/model"
 NIGHT = ("night_kill", "protect", "investigate")
 SPEECH = ("statement", "defence")
 FACTIONS = ("villagers", "werewolves", "jester", "draw")
-GAME_KEY = "GameRecord:state"  # where the GameRecord StoreModel keeps the final state
 
 Corrupt = Callable[[Observation], "str | None"]
 
@@ -106,7 +106,7 @@ def run(script: Script, tmp_path: Any, task: str = "wolf", games: int = 1, **par
 
 def games_of(log: EvalLog) -> list[GameState]:
     assert log.samples is not None
-    return [GameState.model_validate(s.store[GAME_KEY]) for s in log.samples]
+    return [logged_record(s.store).game() for s in log.samples]
 
 
 def check_finished(log: EvalLog, script: Script) -> list[GameState]:

@@ -19,6 +19,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 from wolf_eval.engine import Role
 from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.settings import SettingsError
 
 
 @pytest.mark.parametrize("task,seats", [("wolf", 8), ("triadic", 10), ("dyadic", 10)])
@@ -154,10 +155,11 @@ def test_cli_runs_offline_and_writes_a_successful_log(tmp_path):
 
 
 def test_bad_task_parameters_fail_before_any_game(tmp_path):
-    with pytest.raises(Exception, match="unknown role"):
+    with pytest.raises(SettingsError, match="^roles='villager:6,vampire:2' is not accepted: unknown role 'vampire'"):
         run("triadic", "wolfbot/cue", tmp_path, task_args={"roles": "villager:6,vampire:2"})
     with pytest.raises(Exception, match="wolfbot has no policy"):
         run("triadic", "wolfbot/nosuch", tmp_path, task_args={"games": 1})
+    assert not list(tmp_path.rglob("*.eval"))
 
 
 @pytest.mark.parametrize("structured", [True, False])
@@ -192,13 +194,22 @@ def test_provider_overflow_fails_the_game_instead_of_scoring_it(tmp_path, fast_a
 
 
 @pytest.mark.parametrize("task,args,message", [
-    ("wolf", {"jester_learning": True}, "needs a Jester"),
+    ("wolf", {"jester_learning": True}, "jester_learning=true is not accepted: it needs a Jester, and this "
+                                        "wolf_eval/wolf roster seats none"),
+    ("dyadic", {"jester_learning": True}, "jester_learning=true is not accepted: it needs a Jester"),
     ("triadic", {"history": "summary"}, "history='summary' is not accepted: 'full' or 'compact'"),
-    ("wolf", {"max_explanation_turns": 3}, "does not apply"),
+    ("wolf", {"max_explanation_turns": 3}, "max_explanation_turns=3 is not accepted: it does not apply to wolf_eval"),
+    ("wolf", {"max_explanation_turns": 0}, "max_explanation_turns=0 is not accepted: it does not apply to wolf_eval"),
+    ("triadic", {"lessons_dir": "/tmp/lessons"}, "lessons_dir='/tmp/lessons' is not accepted: it is only read with "
+                                                 "jester_learning=true"),
+    ("dyadic", {"shufle_roles": False}, "shufle_roles=false is not a wolf_eval/dyadic parameter; did you mean "
+                                        "shuffle_roles?"),
 ])
 def test_parameters_not_applicable_or_unknown_are_refused(tmp_path, task, args, message):
     from inspect_ai import eval as inspect_eval
 
-    with pytest.raises(Exception, match=message):
+    with pytest.raises(SettingsError) as refused:
         inspect_eval(f"wolf_eval/{task}", model="wolfbot/cue", task_args={"games": 1, **args},
                      log_dir=str(tmp_path), display="none")
+    assert str(refused.value).startswith(message)
+    assert not list(tmp_path.glob("*.eval"))

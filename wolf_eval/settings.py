@@ -5,13 +5,14 @@ arrives as a list) or mappings. :meth:`Settings.from_task_args` checks every one
 any game starts and refuses a bad one with a single line naming the parameter, the value given
 and what is accepted. The task passes the result whole to its solver; the engine gets its rules
 (:attr:`Settings.rules`); each sample's metadata keeps it, so the report reads how a game was
-played from the log instead of guessing from the task's defaults.
+played from the log instead of guessing from the task's defaults (:meth:`Settings.from_log`,
+:func:`condition`).
 """
 
 from __future__ import annotations
 
 import difflib
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -20,47 +21,75 @@ from wolf_eval.engine.roles import ROSTERS, Role, parse_roster, validate_roster
 
 History = Literal["full", "compact"]
 
-#: What each parameter accepts, as a refusal says it.
+VARIANTS: tuple[str, ...] = get_args(Variant)
+
+#: What each parameter accepts, as a refusal says it (also the list of parameter names, in signature order).
 ACCEPTED: dict[str, str] = {
     "games": "a whole number of games, 1 or more",
     "seed": "a whole number",
     "shuffle_roles": "true or false",
-    "roles": "a roster such as villager:6,doctor:1,werewolf:2,jester:1 (or a YAML mapping of role to count)",
-    "max_debate_turns": "a whole number, 0 or more",
-    "max_explanation_turns": "a whole number, 0 or more",
+    "roles": "a roster such as villager:6,doctor:1,werewolf:2,jester:1",
+    "max_debate_turns": "a whole number of turns, 0 or more",
+    "max_explanation_turns": "a whole number of turns, 0 or more",
     "max_days": "a whole number of days, 1 or more",
     "max_statement_words": "a whole number of words, 1 or more",
-    "temperature": "a number, 0 or more (or null to leave it to the model)",
+    "temperature": "a number 0 or more, or null",
     "reveal_roles": "true or false",
     "structured_output": "true or false",
     "jester_learning": "true or false",
-    "lessons_dir": "a folder path",
+    "lessons_dir": "a folder path (with jester_learning=true)",
     "history": "'full' or 'compact'",
     "deception_analysis": "true or false",
 }
 
-#: Parameters that say where things go or how many games to play, not how a game is played.
+#: Parameters that say how many games to play or where things go, not how a game is played.
 NOT_A_CONDITION = ("games", "seed", "lessons_dir")
+
+#: The defaults that depend on the task; every other default is the field's own.
+_VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {
+    "wolf": {"max_statement_words": 20, "max_explanation_turns": 0},
+    "triadic": {},
+    "dyadic": {},
+}
+
+#: A field validator's marker: its message says what is wrong better than ``ACCEPTED`` would.
+_OWN = "own: "
 
 
 class SettingsError(ValueError):
     """A task parameter that cannot be used; the message is one line a user can act on."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        # Inspect re-raises a task's exception while handling its own task group's ExceptionGroup;
+        # without this Python prints that group's traceback too ("During handling of the above
+        # exception ..."), twice the lines above the one that matters
+        self.__suppress_context__ = True
+
+
+def roster_text(roster: dict[Role, int]) -> str:
+    """A roster as ``-T roles=`` takes it: ``villager:6,doctor:1,werewolf:2,jester:1``."""
+    return ",".join(f"{Role(role).value}:{n}" for role, n in roster.items())
+
 
 def _whole(value: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int):  # no 1.5 -> 1, no true -> 1, no "3" -> 3
         raise ValueError("not a whole number")
     return value
 
 
 def _flag(value: Any) -> Any:
-    if not isinstance(value, bool):
+    if not isinstance(value, bool):  # YAML's booleans only: no "yes" string, no 1
         raise ValueError("not true or false")
     return value
 
 
 class Settings(BaseModel):
-    """Every task parameter of one eval (SPEC section 2), checked together."""
+    """Every task parameter of one eval (SPEC section 2), checked together.
+
+    Fields not given take the task's defaults: ``Settings(variant="wolf")`` equals
+    ``Settings.defaults("wolf")``.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -68,18 +97,26 @@ class Settings(BaseModel):
     games: int = Field(default=10, ge=1)
     seed: int = 0
     shuffle_roles: bool = True
-    roles: dict[Role, int] = Field(default_factory=dict)  # empty: the task's own roster
+    roles: dict[Role, int]  # the roster played; not given: the task's own (ROSTERS)
     max_debate_turns: int = Field(default=12, ge=0)
     max_explanation_turns: int = Field(default=6, ge=0)
     max_days: int = Field(default=10, ge=1)
     max_statement_words: int = Field(default=50, ge=1)
-    temperature: float | None = Field(default=1.0, ge=0)
+    temperature: float | None = Field(default=1.0, ge=0, allow_inf_nan=False)
     reveal_roles: bool = False
     structured_output: bool = True
     jester_learning: bool = False
     lessons_dir: str | None = None
     history: History = "full"
     deception_analysis: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _task_defaults(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("variant") not in VARIANTS:
+            return data
+        variant = data["variant"]
+        return {"roles": dict(ROSTERS[variant]), **_VARIANT_DEFAULTS[variant], **data}
 
     @field_validator("games", "seed", "max_debate_turns", "max_explanation_turns", "max_days", "max_statement_words",
                      mode="before")
@@ -100,46 +137,57 @@ class Settings(BaseModel):
             raise ValueError("not a number")
         return value
 
+    @field_validator("lessons_dir", mode="before")
+    @classmethod
+    def _folder(cls, value: Any) -> Any:
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError("not a folder path")
+        return value
+
     @field_validator("roles", mode="before")
     @classmethod
     def _roster(cls, value: Any) -> dict[Role, int]:
-        if isinstance(value, dict) and all(isinstance(k, Role) for k in value):
-            return value
-        if isinstance(value, list) and all(isinstance(x, str) for x in value):
+        if isinstance(value, list) and value and all(isinstance(x, str) for x in value):
             value = ",".join(value)  # Inspect hands `-T roles=a:1,b:2` over as ["a:1", "b:2"]
-        if isinstance(value, list) and all(isinstance(x, dict) for x in value):
-            value = {k: v for x in value for k, v in x.items()}  # a YAML list of one-key mappings
-        if not isinstance(value, str | dict) or not value:
+        elif isinstance(value, list) and value and all(isinstance(x, dict) and len(x) == 1 for x in value):
+            value = [next(iter(x.items())) for x in value]  # a YAML list of one-key mappings
+        elif isinstance(value, dict):
+            value = list(value.items())
+        if isinstance(value, list) and all(isinstance(x, tuple) for x in value):
+            value = ",".join(f"{r.value if isinstance(r, Role) else r}:{c}" for r, c in value)
+        if not isinstance(value, str) or not value.strip():
             raise ValueError("no roster given")
-        roster = parse_roster(value)
+        try:
+            roster = parse_roster(value)
+        except ValueError as err:
+            raise ValueError(_OWN + str(err).removeprefix("roles: ")) from None
         if not roster:
             raise ValueError("no roster given")
+        try:
+            validate_roster(roster)
+        except ValueError as err:
+            raise ValueError(_OWN + str(err).removeprefix("roles: ")) from None
         return roster
 
     @model_validator(mode="after")
     def _together(self) -> Settings:
-        roster = self.roster
-        try:
-            validate_roster(roster)
-        except ValueError as err:
-            raise ValueError(f"roles: {str(err).removeprefix('roles: ')}") from None
         if self.variant == "wolf" and self.max_explanation_turns:
-            raise ValueError("max_explanation_turns: does not apply to wolf_eval/wolf (one ballot, no defence)")
+            raise ValueError("max_explanation_turns: it does not apply to wolf_eval/wolf (one ballot, no defence)")
         if self.lessons_dir is not None and not self.jester_learning:
             raise ValueError("lessons_dir: it is only read with jester_learning=true")
-        if self.jester_learning and (self.variant == "dyadic" or not roster.get(Role.JESTER)):
-            raise ValueError(f"jester_learning: needs a Jester, and this wolf_eval/{self.variant} roster seats none")
+        if self.jester_learning and (self.variant == "dyadic" or not self.roles.get(Role.JESTER)):
+            raise ValueError(f"jester_learning: it needs a Jester, and this wolf_eval/{self.variant} roster seats none")
         return self
 
     @property
     def roster(self) -> dict[Role, int]:
-        """The roster played: the ``roles`` given, else the task's own."""
-        return dict(self.roles) if self.roles else dict(ROSTERS[self.variant])
+        """The roster played (a copy of ``roles``)."""
+        return dict(self.roles)
 
     @property
     def rules(self) -> GameConfig:
         """The engine's part: the rules a game is played under."""
-        return GameConfig(variant=self.variant, roster=self.roster, shuffle_roles=self.shuffle_roles,
+        return GameConfig(variant=self.variant, roster=dict(self.roles), shuffle_roles=self.shuffle_roles,
                           max_debate_turns=self.max_debate_turns, max_explanation_turns=self.max_explanation_turns,
                           max_days=self.max_days, max_statement_words=self.max_statement_words,
                           reveal_roles=self.reveal_roles, deception_analysis=self.deception_analysis)
@@ -147,73 +195,104 @@ class Settings(BaseModel):
     @classmethod
     def defaults(cls, variant: Variant) -> Settings:
         """The task's settings with no ``-T`` given."""
-        if variant == "wolf":
-            return cls(variant=variant, max_explanation_turns=0, max_statement_words=20)
         return cls(variant=variant)
 
     @classmethod
-    def from_task_args(cls, variant: Variant, **params: Any) -> Settings:
-        """Settings from ``-T`` values as Inspect passes them; raises SettingsError on the first bad one."""
-        unknown = [k for k in params if k not in ACCEPTED]
-        if unknown:
-            name = unknown[0]
-            close = difflib.get_close_matches(name, list(ACCEPTED), n=1)
-            hint = f"; did you mean {close[0]}?" if close else f" (parameters: {', '.join(ACCEPTED)})"
-            raise SettingsError(f"{name}={params[name]!r} is not a wolf_eval/{variant} parameter{hint}")
-        # the signatures' own defaults for "not given": no explanation turns (wolf), no roster (the task's)
-        given = {k: v for k, v in params.items()
-                 if not (k == "max_explanation_turns" and v is None) and not (k == "roles" and v == "")}
-        if variant == "wolf" and given.get("max_explanation_turns"):
-            raise SettingsError(f"max_explanation_turns={given['max_explanation_turns']!r} is not accepted: "
-                                "it does not apply to wolf_eval/wolf (one ballot, no defence)")
-        base = cls.defaults(variant).model_dump(exclude={"roles"})
+    def from_task_args(cls, variant: str, **params: Any) -> Settings:
+        """Settings from ``-T`` values as Inspect passes them (names not given take the task's defaults).
+
+        Raises :class:`SettingsError` with one line naming the first bad parameter and its value.
+        """
+        if variant not in VARIANTS:
+            raise SettingsError(f"{variant!r} is not a wolf-eval task: {', '.join(VARIANTS)}")
+        for name in params:
+            if name not in ACCEPTED:
+                close = difflib.get_close_matches(name, list(ACCEPTED), n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]}?" if close else f"; the parameters are {', '.join(ACCEPTED)}"
+                raise SettingsError(f"{name}={_shown(params[name])} is not a wolf_eval/{variant} parameter{hint}")
+        given = dict(params)
+        if variant == "wolf" and "max_explanation_turns" in given:
+            # the wolf task's signature default is None (not given); any value given is refused, as before
+            if given["max_explanation_turns"] is not None:
+                raise SettingsError(f"max_explanation_turns={_shown(given['max_explanation_turns'])} is not accepted: "
+                                    "it does not apply to wolf_eval/wolf (one ballot, no defence)")
+            del given["max_explanation_turns"]
         try:
-            return cls.model_validate({**base, **given})
+            return cls.model_validate({**given, "variant": variant})
         except ValidationError as err:
             raise SettingsError(_one_line(err, given)) from None
 
     @classmethod
-    def from_log(cls, task: str, task_args: dict[str, Any] | None, metadata: dict[str, Any] | None = None) -> Settings:
-        """The settings a logged eval played under: its samples' metadata, or (logs written before
-        settings were recorded) the task arguments the log kept."""
-        if metadata and isinstance(metadata.get("settings"), dict):
-            return cls.model_validate(metadata["settings"])
-        variant = task.split("/")[-1]
-        args = {k: v for k, v in (task_args or {}).items()
-                if k in ACCEPTED and not (k == "roles" and v is None)}  # release 0.1.0's "no roster given"
-        return cls.from_task_args(variant, **args)  # type: ignore[arg-type]
+    def from_log(cls, task_name: str, task_args: dict[str, Any] | None,
+                 metadata: dict[str, Any] | None = None) -> Settings:
+        """The settings a logged eval played under.
+
+        ``metadata`` is a sample's (or the task's) metadata: its ``"settings"`` are used when there.
+        Logs written before settings were recorded are rebuilt from the task arguments the log kept;
+        ``task_name`` may be ``wolf_eval/triadic`` or ``triadic``.
+        """
+        recorded = (metadata or {}).get("settings")
+        if isinstance(recorded, dict):
+            recorded = dict(recorded)
+            if not recorded.get("roles"):
+                recorded.pop("roles", None)  # written while an empty roster meant "the task's own"
+            try:
+                return cls.model_validate(recorded)
+            except ValidationError as err:
+                raise SettingsError(f"{task_name}: {_one_line(err, recorded)}") from None
+        variant = task_name.split("/")[-1]
+        args = {k: v for k, v in (task_args or {}).items() if k in ACCEPTED}
+        if args.get("roles") in (None, ""):
+            args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
+        return cls.from_task_args(variant, **args)
+
+
+def _shown(value: Any) -> str:
+    """A value as a refusal quotes it: a comma list as typed, YAML's booleans as typed, ``-T x=``
+    (which reaches the task as YAML's null) as ''; anything else as Python writes it ('abc', 1.5)."""
+    if value is None:
+        return "''"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list) and value and all(isinstance(x, str) for x in value):
+        return repr(",".join(value))
+    return repr(value)
 
 
 def _one_line(err: ValidationError, given: dict[str, Any]) -> str:
+    """Pydantic's report, as the one line a user reads: parameter, value given, what is accepted."""
     first = err.errors()[0]
-    where = first["loc"][0] if first["loc"] else None
-    message = first["msg"].removeprefix("Value error, ").removeprefix(f"{where}: " if where else "")
-    if where is None:  # a check across parameters names its parameter first
+    where = str(first["loc"][0]) if first["loc"] else ""
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if not where:  # a check across parameters names its parameter first
         where, _, message = message.partition(": ")
-    value = given.get(str(where), "")
-    value = ",".join(value) if isinstance(value, list) and all(isinstance(x, str) for x in value) else value
-    shown = "null" if value is None else repr(value)  # `-T roles=` reaches the task as YAML's null
-    accepted = ACCEPTED.get(str(where), "")
-    if first["type"] == "value_error" and not message.startswith("not ") and message != "no roster given":
-        return f"{where}={shown} is not accepted: {message}"
-    return f"{where}={shown} is not accepted: {accepted}"
+        return f"{where}={_shown(given.get(where))} is not accepted: {message}"
+    if first["type"] == "missing":
+        return f"{where} is needed: {ACCEPTED.get(where, 'a value')}"
+    if first["type"] == "extra_forbidden":
+        return f"{where}={_shown(given.get(where))} is not a wolf-eval setting"
+    if message.startswith(_OWN):
+        return f"{where}={_shown(given.get(where))} is not accepted: {message.removeprefix(_OWN)}"
+    return f"{where}={_shown(given.get(where))} is not accepted: {ACCEPTED.get(where, message)}"
 
 
 def condition(settings: Settings) -> str:
-    """How these settings differ from their task's defaults, as ``k=v`` pairs, or "default"."""
+    """How these settings differ from their task's defaults, as ``k=v`` sorted by name, or "default".
+
+    ``games``, ``seed`` and ``lessons_dir`` are left out: they do not change how a game is played.
+    """
     defaults = Settings.defaults(settings.variant)
-    changed = []
-    for name in sorted(ACCEPTED):
-        if name in NOT_A_CONDITION:
-            continue
-        mine, theirs = (settings.roster, defaults.roster) if name == "roles" else (
-            getattr(settings, name), getattr(defaults, name))
-        if mine != theirs:
-            changed.append(f"{name}={_show(name, mine)}")
+    changed = [f"{name}={_condition_value(getattr(settings, name))}" for name in sorted(ACCEPTED)
+               if name not in NOT_A_CONDITION and getattr(settings, name) != getattr(defaults, name)]
     return ", ".join(changed) or "default"
 
 
-def _show(name: str, value: Any) -> str:
-    if name == "roles":
-        return ",".join(f"{role.value}:{n}" for role, n in value.items())
-    return str(value).lower() if isinstance(value, bool) or value is None else str(value)
+def _condition_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return roster_text(value)
+    if value is None:
+        return "null"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+__all__ = ["ACCEPTED", "NOT_A_CONDITION", "Settings", "SettingsError", "condition", "roster_text"]
