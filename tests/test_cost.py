@@ -72,7 +72,7 @@ def test_model_length_speech_changes_the_words_and_nothing_else(tmp_path, fast_a
         games[words] = [final_state(s) for s in read_eval_log(log.location).samples or []]
     for short, long in zip(games[0], games[40], strict=True):
         def shape(state):  # type: ignore[no-untyped-def]
-            return [(r.kind, r.actor, r.target, r.day, r.phase, r.data.mentions) for r in state.records]
+            return [(r.kind, r.actor, r.target, r.day, r.phase, getattr(r.data, "mentions", None)) for r in state.records]
         assert shape(short) == shape(long) and short.outcome == long.outcome
         pairs = list(zip(_speech(short), _speech(long), strict=True))
         assert pairs

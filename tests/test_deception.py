@@ -194,7 +194,7 @@ def test_analysis_fallback_is_recorded_with_the_raw_reply():
     bids = [Decision(seat=r.seat, action=r.action, bid=0) for r in pending(state) if r.action is Action.BID]
     after = advance(state, [d, *others, *bids])
     fb = [r for r in after.records if r.kind == "fallback"][-1]
-    assert fb.data == {"action": "self_analysis", "raw": "I'd rather not say", "subject": req.subject}
+    assert fb.data.model_dump() == {"action": "self_analysis", "raw": "I'd rather not say", "subject": req.subject}
     assert fb.visibility == "moderator"
     assert [r for r in after.records if r.kind == "deception"][-1].data.self is None
 

@@ -73,8 +73,12 @@ def test_the_grammar_turns_bounded_numbers_into_enums_and_caps_open_strings() ->
     assert "maxLength" not in vote["properties"]["vote"] and vote["properties"]["reason"]["maxLength"] == 50
     peer = grammar_schema(_schema(Action.PEER_ANALYSIS), field_chars=50)
     assert "maxLength" not in peer["properties"]["deception_type"]
-    assert peer["properties"]["confidence"]["enum"] == [k / 100 for k in range(101)], "0.00, 0.01, ..., 1.00"
-    assert peer["properties"]["suspicion"]["enum"][:3] == [0.0, 0.01, 0.02]
+    # the schema itself already bounds scores as enums (0.00, 0.05, ..., 1.00); the grammar keeps them
+    assert peer["properties"]["confidence"]["enum"] == [k / 20 for k in range(21)]
+    assert peer["properties"]["suspicion"]["enum"][:3] == [0.0, 0.05, 0.1]
+    bounded = grammar_schema({"type": "object", "properties": {"x": {"type": "number", "minimum": 0, "maximum": 1}},
+                              "required": ["x"]}, field_chars=50)
+    assert bounded["properties"]["x"]["enum"] == [k / 100 for k in range(101)], "0.00, 0.01, ..., 1.00"
 
 
 def test_each_prompt_goes_to_the_context_that_holds_the_longest_prefix_of_it() -> None:
