@@ -53,7 +53,7 @@ def recorded_replies(sample: EvalSample) -> dict[str, str]:
         if e.event != "model" or not e.input:
             continue
         meta = (e.input[-1].metadata or {}).get(METADATA_KEY)
-        if not meta or meta.get("action") == "lessons":
+        if not meta or meta.get("action") == Action.LESSONS:
             continue
         request = Request(seat=meta["seat"], action=Action(meta["action"]), day=meta["day"], phase=Phase(meta["phase"]),
                           turn=meta["turn"], subject=meta.get("subject"))
