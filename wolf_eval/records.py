@@ -339,7 +339,12 @@ class ViewRecord(BaseModel):
 
 
 def view(record: Record) -> ViewRecord:
-    """The record as its viewer receives it (the caller has checked that the viewer may)."""
+    """The record as its viewer receives it (the caller has checked that the viewer may).
+
+    Every prompt re-views a seat's whole record, so this is on each call's path; the record was
+    validated when it was written, so its view is built without validating it again.
+    """
     channel = record.visibility if record.visibility in (PUBLIC, WOLVES) else "private"
-    return ViewRecord(index=record.index, day=record.day, phase=record.phase, kind=record.kind, channel=channel,
-                      actor=record.actor, target=record.target, text=record.text, data=record.data)
+    return ViewRecord.model_construct(index=record.index, day=record.day, phase=record.phase, kind=record.kind,
+                                      channel=channel, actor=record.actor, target=record.target, text=record.text,
+                                      data=record.data)
