@@ -4,4 +4,7 @@ from wolf_eval.providers.llamacpp import LlamaCpp
 from wolf_eval.providers.wolfbot import WolfBot
 from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
 
-__all__ = ["LlamaCpp", "WolfBot", "dyadic", "triadic", "wolf"]
+#: The task functions by name, for runners of the command line (``wolf-eval compare``).
+TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}
+
+__all__ = ["TASKS", "LlamaCpp", "WolfBot", "dyadic", "triadic", "wolf"]

@@ -1,4 +1,4 @@
-"""wolf-eval: tools that read Inspect logs of wolf-eval games and Jester lessons files (never a live game)."""
+"""wolf-eval: tools that read Inspect logs of wolf-eval games and Jester lessons files, and run fair cross-play."""
 
 from __future__ import annotations
 
@@ -111,6 +111,19 @@ def main(argv: list[str] | None = None) -> int:
     les_cmd = les.add_subparsers(dest="lessons_command", required=True)
     tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
     tag_cmd.add_argument("file", help="a lessons file (JSON, as written with jester_learning)")
+    cmp = commands.add_parser("compare", help="every model plays every faction against every other model on the "
+                                              "same games (one inspect eval-set), then the per-model and "
+                                              "head-to-head tables")
+    cmp.add_argument("models", nargs="*", help="two or more models, e.g. wolfbot/cue wolfbot/tom")
+    cmp.add_argument("--task", default="triadic", choices=("wolf", "triadic", "dyadic"))
+    cmp.add_argument("--log-dir", required=True, help="the eval set's folder (run the same command again to resume)")
+    cmp.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE",
+                     help="a task parameter, as for inspect eval (YAML values; games and seed included)")
+    cmp.add_argument("--max-tasks", type=int, help="evals played at once (Inspect's default if not given)")
+    cmp.add_argument("--retry-attempts", type=int, default=10, help="eval-set retries of failed games")
+    cmp.add_argument("--display", help="Inspect's display (full, rich, plain, log, none)")
+    cmp.add_argument("--tables-only", action="store_true",
+                     help="play nothing: read the comparison's logs in --log-dir and print the tables")
     rp = commands.add_parser("replay", help="re-play every game of a log from its recorded replies and check it "
                                             "reaches the same records, final state and scores")
     rp.add_argument("log", help="an Inspect log (.eval or .json; a local path or any fsspec location)")
@@ -120,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             return _replay(args.log)
         if args.command == "lessons":
             return _tag_lessons(args.file)
+        if args.command == "compare":
+            return _compare(args)
         if args.command == "report":
             return _report(args.logdir, args.out)
         for path in export(args.log, args.out):
@@ -225,6 +240,59 @@ def _report(locations: list[str], out: str | None) -> int:
                 raise NoResult(f"no finished games in {', '.join(locations)}: no wolf-eval game there finished; no report written")
     print(headline_markdown(tables["win_rates"]))
     print(f"\n{len(corpus.games)} games; full report: {folder / 'report.md'}")
+    return 0
+
+
+def _task_args(pairs: list[str]) -> dict[str, Any]:
+    import yaml
+
+    args: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip():
+            raise BadInput(f"-T {pair}: expected NAME=VALUE")
+        parsed = yaml.safe_load(value)
+        args[name.strip()] = parsed.split(",") if isinstance(parsed, str) and "," in parsed else parsed
+    return args
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """Play (unless --tables-only) and tabulate a cross-play comparison; 1 when a game is missing or failed."""
+    from wolf_eval.analysis import compare
+
+    folder = Path(args.log_dir)
+    ok = True
+    if not args.tables_only:
+        from inspect_ai import eval_set
+
+        from wolf_eval._registry import TASKS
+
+        task_args = _task_args(args.task_args)
+        try:
+            tasks = compare.crossplay_tasks(args.models, TASKS[args.task], args.task, task_args)
+        except (ValueError, TypeError) as err:
+            raise BadInput(f"compare: {err}") from err
+        ok, _ = eval_set(tasks, log_dir=str(folder), retry_attempts=args.retry_attempts,
+                         max_tasks=args.max_tasks, display=args.display)
+    elif not folder.is_dir():
+        raise BadInput(f"{folder}: no such folder")
+    rows, skipped = compare.crossplay_rows([folder])
+    for why in skipped:
+        print(f"wolf-eval: left out {why}", file=sys.stderr)
+    if rows.empty:
+        raise NoResult(f"{folder}: no finished game with one model per faction; no comparison written")
+    if args.models:
+        rows = rows[rows["model"].isin(args.models) & rows["opponent"].isin(args.models)]
+    table, pairs = compare.by_model(rows), compare.head_to_head(rows)
+    text = compare.markdown(table, pairs)
+    with written_together(folder / "compare") as stage:
+        (stage / "compare.md").write_text(text, encoding="utf-8")
+    print(text)
+    print(f"{rows[['log', 'sample', 'epoch']].drop_duplicates().shape[0]} games; tables: {folder / 'compare' / 'compare.md'}")
+    if not ok:
+        print("wolf-eval: the eval set did not finish every game; run the same command again to resume",
+              file=sys.stderr)
+        return 1
     return 0
 
 

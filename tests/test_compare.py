@@ -1,0 +1,113 @@
+"""Fair cross-play: which evals a comparison plays, the statistics it prints, and the command end to end."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from wolf_eval.analysis.compare import by_model, head_to_head, newcombe_paired, pairings
+from wolf_eval.cli import main
+
+ARGS = ["-T", "games=2", "-T", "max_debate_turns=2", "-T", "seed=3", "--display", "none"]
+
+
+def test_every_model_plays_every_faction_against_every_other_once() -> None:
+    triadic = pairings(["a", "b"], "triadic")
+    assert {(p.model, p.opponent, p.faction) for p in triadic} == {
+        (m, o, f) for m, o in (("a", "b"), ("b", "a")) for f in ("villagers", "werewolves", "jester")}
+    # with two factions "a plays the village" and "b plays the wolves" are the same games: played once
+    assert [(p.model, p.opponent, p.faction) for p in pairings(["a", "b"], "wolf")] == [
+        ("a", "b", "villagers"), ("b", "a", "villagers")]
+    assert len(pairings(["a", "b", "c"], "triadic")) == 18
+    assert pairings(["a", "b"], "triadic")[0].model_roles == {"villager": "a", "seer": "a", "doctor": "a"}
+    with pytest.raises(ValueError, match="at least two"):
+        pairings(["a"], "wolf")
+    with pytest.raises(ValueError, match="named twice"):
+        pairings(["a", "b", "a"], "wolf")
+
+
+def test_newcombe_paired_interval_matches_the_formula_worked_by_hand() -> None:
+    # (both, first only, second only, neither) = (5, 3, 1, 1): p1 = 0.8, p2 = 0.6. Wilson: p1 in
+    # [0.4902, 0.9433], p2 in [0.3127, 0.8318]. ad - bc = 2 > 0 but below n/2, so phi = 0 and
+    # lower = 0.2 - sqrt(0.3098^2 + 0.2318^2) = -0.1870, upper = 0.2 + sqrt(0.1433^2 + 0.2873^2) = 0.5211.
+    d, low, high = newcombe_paired(5, 3, 1, 1)
+    assert (round(d, 4), round(low, 4), round(high, 4)) == (0.2, -0.187, 0.5211)
+    # (20, 2, 8, 10): p1 = 0.55, p2 = 0.70, phi = (200 - 16 - 20) / sqrt(22 * 18 * 28 * 12) = 0.4496;
+    # Wilson p1 [0.3983, 0.6929], p2 [0.5457, 0.8193]; the correlation narrows the interval to
+    # lower = -0.15 - sqrt(0.1517^2 - 2 * 0.4496 * 0.1517 * 0.1193 + 0.1193^2) = -0.2948, upper = +0.0062.
+    d, low, high = newcombe_paired(20, 2, 8, 10)
+    assert (round(d, 4), round(low, 4), round(high, 4)) == (-0.15, -0.2948, 0.0062)
+    assert all(math.isnan(v) for v in newcombe_paired(0, 0, 0, 0))
+    assert newcombe_paired(10, 0, 0, 0)[0] == 0.0
+    # always A: Wilson gives p1 in [10 / (10 + z^2), 1] = [0.7225, 1] and p2 in [0, 0.2775], phi = 0, so
+    # lower = 1 - sqrt(0.2775^2 + 0.2775^2) = 0.6075, and the upper limit stays at 1
+    assert newcombe_paired(0, 10, 0, 0)[1:] == pytest.approx((0.6075, 1.0), abs=1e-4)
+
+
+def _row(model: str, opponent: str, faction: str, sample: int, won: int, **counts: float) -> dict[str, object]:
+    base = {"task": "triadic", "condition": "default", "seed": 0, "sample": str(sample), "epoch": 1,
+            "log": "x", "model": model, "opponent": opponent, "faction": faction, "won": float(won),
+            "deceptive": 0, "unflagged": 0, "paired": 0, "self_deceptive": 0, "flag_share": 0.0,
+            "tp": 0, "fp": 0, "fn": 0, "tn": 0, "calls": 10.0, "fallbacks": 0}
+    return base | counts
+
+
+def test_tables_count_each_faction_and_pair_seatings_by_hand() -> None:
+    rows = pd.DataFrame([
+        # the Jester seat: a wins seatings 1 and 2, b wins 2 and 3
+        _row("a", "b", "jester", 1, 1, deceptive=4, unflagged=3, calls=20.0, fallbacks=1),
+        _row("a", "b", "jester", 2, 1, deceptive=2, unflagged=0, calls=20.0),
+        _row("a", "b", "jester", 3, 0, paired=2, self_deceptive=1, flag_share=1.5, tp=1, fp=1, fn=0, tn=2),
+        _row("b", "a", "jester", 1, 0, paired=1, self_deceptive=0, flag_share=0.0),
+        _row("b", "a", "jester", 2, 1),
+        _row("b", "a", "jester", 3, 1),
+    ])
+    table = by_model(rows).set_index("model")
+    a = table.loc["a"]
+    assert a["games"] == 3 and a["win"] == pytest.approx(2 / 3)
+    assert (a["win_low"], a["win_high"]) == pytest.approx((0.2077, 0.9385), abs=1e-4)  # Wilson 2 of 3
+    assert a["deceptive"] == 6 and a["unflagged"] == pytest.approx(0.5)  # 3 of 6 went unflagged
+    assert a["f1"] == pytest.approx(2 / 3)  # tp 1, fp 1, fn 0: precision 0.5, recall 1
+    assert a["gap"] == pytest.approx((1.5 - 1) / 2)  # observers 0.75 against its own 0.5
+    assert a["fallback_rate"] == pytest.approx(1 / 50)
+    assert math.isnan(table.loc["b", "f1"])  # no flags seen as an observer: not applicable, not zero
+    [pair] = head_to_head(rows).to_dict("records")
+    assert (pair["a"], pair["b"], pair["seatings"]) == ("a", "b", 3)
+    assert (pair["a_win"], pair["b_win"]) == pytest.approx((2 / 3, 2 / 3))
+    expected = newcombe_paired(1, 1, 1, 0)  # seating 2 both, 1 a only, 3 b only
+    assert (pair["difference"], pair["low"], pair["high"]) == pytest.approx(expected)
+
+
+def test_compare_plays_every_seating_once_resumes_and_tabulates(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "cmp"
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder), *ARGS]) == 0
+    logs = [read_eval_log(i.name, header_only=True) for i in list_eval_logs(str(folder))]
+    assert sorted(sorted(log.eval.model_roles or {}) for log in logs) == [["doctor", "seer", "villager"]] * 2
+    assert {(log.eval.model, log.eval.model_roles["villager"].model) for log in logs} == {
+        ("wolfbot/tom", "wolfbot/cue"), ("wolfbot/cue", "wolfbot/tom")}
+    assert all(log.status == "success" and log.eval.task_args["seed"] == 3 for log in logs)
+    out = capsys.readouterr().out
+    text = (folder / "compare" / "compare.md").read_text()
+    assert text in out
+    rows = [line for line in text.splitlines() if line.startswith("| wolf |")]
+    assert len(rows) == 4 + 2, "cue and tom each as village and as wolves, and the two head-to-head rows"
+    assert "| wolf | wolfbot/cue | village | 2 |" in text and "| wolf | village | wolfbot/cue | wolfbot/tom | 2 |" in text
+    assert "4 games;" in out
+    # the same command again finds every game played: nothing new is logged, the tables are the same
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder), *ARGS]) == 0
+    assert len(list_eval_logs(str(folder))) == 2
+    assert (folder / "compare" / "compare.md").read_text() == text
+    assert main(["compare", "--tables-only", "--log-dir", str(folder)]) == 0
+
+
+def test_compare_refuses_what_it_cannot_compare(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["compare", "wolfbot/cue", "--task", "wolf", "--log-dir", str(tmp_path / "one"), *ARGS]) == 2
+    assert "at least two different models" in capsys.readouterr().err
+    assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "none")]) == 2
+    (tmp_path / "empty").mkdir()
+    assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "empty")]) == 1
+    assert "no finished game with one model per faction" in capsys.readouterr().err
+    assert not (tmp_path / "empty" / "compare").exists()
