@@ -6,6 +6,19 @@ not as a villager, or one audience against another), else 2nd if it uses a perce
 (appear, seem, look like, be seen as, come across), else 1st. Matching is on lowercased text and
 says what a lesson is about, not whether it recommends or forbids it: "never vote with the
 majority" is about vote manipulation just as "vote with the majority" is.
+
+A contrast counts at any distance within a sentence, not only inside the windows of
+``THIRD_ORDER``, when its two sides stand in the same role (two audiences: "let the villagers think
+I am a wolf while the wolves see a harmless fool"; or two identities: "wolf-like ... not
+villager-aligned") with a contrasting word between them.
+
+Two readings follow the spec and the Triadic paper rather than surface words:
+
+- A faction's belief ("the villagers think I am a wolf") is ``meta_modeling`` but not 2nd order
+  by itself: the paper's regex, unlike its LLM judges, needs an explicit perception verb (App. L),
+  and "think" is a belief verb. Two factions' beliefs set against each other are 3rd order.
+- An epistemic or hedging "seems" ("it seems the village votes for whoever talks most") is the
+  writer's uncertainty about the game, not how the Jester is perceived, so it is not 2nd order.
 """
 
 from __future__ import annotations
@@ -15,6 +28,21 @@ from dataclasses import dataclass
 
 _W = r"(?:were)?wol(?:f|ves)"  # wolf, wolves, werewolf, werewolves
 _VILLAGE = r"(?:villagers?|village|innocents?|town)"
+
+# A faction holding a belief about, or a perception of, someone: the subject of these verbs is an audience.
+_HOLDS = (
+    r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
+    r"see|sees|saw|view(?:s|ed)?|perceiv(?:e|es|ed)|reads?|regard(?:s|ed)?|consider(?:s|ed)?|"
+    r"trust(?:s|ed)?|expect(?:s|ed)?|conclud(?:e|es|ed)|label(?:s|led)?|mistak(?:e|es|en)|"
+    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?)"
+)
+# Modals, adverbs and negation that may sit between an audience and its belief verb.
+_BETWEEN = (
+    r"(?:(?:should|must|will|would|can|could|may|might|need|needs|have|has|to|keep|still|all|both|only|"
+    r"never|also|really|truly|just|then|always|not|do|does|don't|doesn't|won't|mustn't|shouldn't|"
+    r"continue|come|start|begin|eventually|wrongly|falsely|genuinely)\s+){0,3}"
+)
+
 
 @dataclass(frozen=True)
 class Category:
@@ -32,6 +60,12 @@ CATEGORIES: dict[str, Category] = {
             rf"\b(?:like|as) (?:a |an |the )?{_W}\b",
             r"\bmimic", r"\bimpersonat", r"\bpose as\b",
             rf"\b(?:claim|pretend)\w* (?:to be )?(?:a |the )?{_W}\b",
+            # others brought to believe the Jester is a wolf: "let them think I am a wolf"
+            rf"\b(?:think|thinks|thought|believ\w*|suspect\w*|assum\w*|conclud\w*|decid\w*|convinc\w*)\s+"
+            rf"(?:that\s+)?(?:i|you|we)(?:'m|'re|\s+am|\s+are|\s+was|\s+were|\s+must be|\s+might be|\s+could be)\s+"
+            rf"(?:a |an |the |one of the )?{_W}\b",
+            rf"\b(?:suspect\w*|tak(?:e|es|ing)|mistak(?:e|es|ing|en))\s+(?:me|you|us)\s+(?:of being|for)\s+"
+            rf"(?:a |an |the |one of the )?{_W}\b",
         ),
     ),
     "inconsistency": Category(
@@ -83,6 +117,14 @@ CATEGORIES: dict[str, Category] = {
             r"\bwhat (?:the )?(?:others|they|players|villagers|wolves) (?:think|believe|expect|suspect)",
             r"\b(?:make|let|get)\w* (?:them|others|players|the group|the village|everyone) (?:think|believe|decide|conclude|label)",
             r"\bgauge\b", r"\bread\w* (?:the room|reactions|players)",
+            # what a faction or the table believes: "the villagers think...", "get the wolves to trust you"
+            rf"\b(?:{_VILLAGE}|{_W}|others|players|everyone|everybody|the group|the table)\s+{_BETWEEN}"
+            r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
+            r"conclud(?:e|es|ed)|expect(?:s|ed)?|trust(?:s|ed)?|see(?:s)? (?:me|you|us|a|an|only|just|nothing)|"
+            r"(?:view|read|regard)(?:s|ed)? (?:me|you|us)|tak(?:e|es|en) (?:me|you|us) (?:for|as)|"
+            r"mistak(?:e|es|en) (?:me|you|us))\b",
+            r"\b(?:affix|pin|attach|stick|apply)\w* (?:the |a |that |this )?label",
+            rf"\bin (?:the )?(?:{_VILLAGE}|{_W}|others|everyone)(?:'s|')? eyes\b|\bin the eyes of\b",
         ),
     ),
     "questioning": Category(
@@ -113,6 +155,12 @@ SECOND_ORDER: tuple[str, ...] = (
     r"\blook(?:s|ed|ing)? (?:like|as if|as though|suspicious|guilty|innocent|erratic|nervous|\w+-like)\b",
     r"\b(?:be|being|is|am|are|get|getting) seen as\b",
     r"\bcom(?:e|es|ing) across\b",
+    # "be seen as" in the active voice ("make the village see you as a wolf") and with "perceive"
+    r"\b(?:see|sees|saw|seeing|perceiv(?:e|es|ed|ing)) (?:me|you|us|myself|yourself|oneself|ourselves) as\b",
+    r"\b(?:be|being|is|am|are|get|getting|was|were) perceived as\b",
+    # the others' eyes on the Jester: the Triadic paper's Table 9 tags "avoid being the center of attention" 2nd order
+    r"\b(?:be|being|been|is|am|are|was|were|become|becoming|becomes|stay|staying|remain|remaining|get|getting) "
+    r"(?:the )?(?:cent(?:er|re)|focus) of (?:[\w']+ ){0,2}?(?:attention|suspicion|scrutiny)\b",
 )
 
 _CATEGORY_RE = {name: [re.compile(p) for p in c.patterns] for name, c in CATEGORIES.items()}
@@ -120,25 +168,197 @@ _THIRD_RE = [re.compile(p) for p in THIRD_ORDER]
 _SECOND_RE = [re.compile(p) for p in SECOND_ORDER]
 
 
+# --------------------------------------------------------------------------- cross-faction contrast at any distance
+#
+# The windowed THIRD_ORDER patterns only see a contrast whose two sides are close. Across a whole
+# sentence, two factions count as contrasted only if each stands in the same kind of role (both an
+# audience, or both an identity the Jester takes on) and a contrasting word lies between them; two
+# faction names that merely share a long sentence are not a contrast.
+
+_FACTIONS = {"wolves": _W, "village": _VILLAGE}
+_CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although)\b"
+_NEGATING = r"\b(?:not|never|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor)\b"
+_ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
+
+
+def _audience(faction: str) -> str:
+    """A faction as the one who believes or sees: "the villagers think", "to the wolves", "in the wolves' eyes"."""
+    return (
+        rf"\b(?:the\s+)?{faction}\s+{_BETWEEN}{_HOLDS}\b"  # "the villagers (should) think"
+        rf"|\b(?:to|by|among|in front of|in the eyes of)\s+(?:the\s+|all\s+the\s+|both\s+|fellow\s+)?{faction}\b"
+        rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+eyes\b"
+    )
+
+
+def _identity(faction: str) -> str:
+    """A faction as what the Jester passes for: "wolf-like", "villager-aligned", "like a wolf", "am a villager"."""
+    return (
+        rf"\b{faction}-?(?:like|ish|aligned|side)\b"  # not "wolves like quiet players"
+        rf"|\b{faction}\s+(?:aligned|alignment)\b"
+        rf"|\b(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b(?!')"
+        rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b(?!')"
+    )
+
+
+def _elided(faction: str, *, audience: bool) -> str:
+    """The second side of a contrast that leaves its verb implied.
+
+    An audience: "let the villagers think I am a wolf, but not the wolves", ending its clause. An
+    identity: "sound like a villager rather than a wolf", with an article or "like"/"as".
+    """
+    if audience:
+        return rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
+    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like)\s+(?:a\s+|an\s+|the\s+)?){faction}\b(?!')"
+
+
+_ROLE_RE = {
+    audience: {
+        name: (re.compile(_audience(f) if audience else _identity(f)), re.compile(_elided(f, audience=audience)))
+        for name, f in _FACTIONS.items()
+    }
+    for audience in (True, False)
+}
+_CONNECTOR_RE = re.compile(f"{_CONTRAST}|{_NEGATING}")
+_SENTENCE_END = re.compile(r"[.!?\n]+")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc)\.")
+
+
+def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern[str]]]) -> bool:
+    """Whether one faction in a role is followed, past a contrasting word, by the other in the same role."""
+    events: list[tuple[int, int, str, str]] = []
+    for faction, (full, elided) in roles.items():
+        events += [(m.start(), m.end(), "side", faction) for m in full.finditer(sentence)]
+        events += [(m.start(), m.end(), "elided", faction) for m in elided.finditer(sentence)]
+    events += [(m.start(), m.end(), "connector", "") for m in _CONNECTOR_RE.finditer(sentence)]
+    events.sort()
+    seen_end: dict[str, int] = {}  # the earliest end of a side of each faction
+    armed_from: dict[str, int] = {}  # the earliest end of a connector that follows such a side
+    for start, end, kind, faction in events:
+        if kind == "connector":
+            for f, side_end in seen_end.items():
+                if side_end <= start:
+                    armed_from[f] = min(armed_from.get(f, end), end)
+            continue
+        others = [f for f in roles if f != faction]
+        if kind == "side" and any(armed_from.get(f, len(sentence) + 1) <= start for f in others):
+            return True
+        if kind == "elided" and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
+            return True
+        if kind == "side":
+            seen_end[faction] = min(seen_end.get(faction, end), end)
+    return False
+
+
+def _long_contrast(text: str) -> bool:
+    """Whether any sentence sets two factions against each other as audiences or as identities."""
+    sentences = _SENTENCE_END.split(_ABBREVIATION.sub(" ", text))
+    return any(_contrasts(s, _ROLE_RE[audience]) for s in sentences for audience in (True, False))
+
+
+# --------------------------------------------------------------------------- epistemic "seems"
+
+_HEDGEABLE = re.compile(r"(?:seem|appear|look)\w*")
+_WORD = re.compile(r"[a-z'][a-z'-]*")
+_CLAUSE_BREAK = re.compile(r"[,;:()\"]")
+_REACH = 200  # characters looked at on either side of the verb
+_FILLERS = frozenset(
+    "would could might may can will should must does did do often always usually sometimes also really just "
+    "still now then generally clearly certainly indeed even only already not never don't doesn't didn't won't "
+    "surely probably mostly rarely seldom".split()
+)
+_DUMMY = frozenset({"it", "there"})
+_CAUSATIVE = frozenset("make makes made making let lets letting have has having".split())
+_SELF_OR_IMPERATIVE = frozenset(
+    "i i'm you you're we me us myself yourself ourselves one oneself jester to and or but by without avoid "
+    "avoiding stop start keep try trying then so yet while when if".split()
+)
+_CLAUSE_START = frozenset(
+    "the a an most many some every each no nobody everyone everybody people players player villagers villager "
+    "village town wolves wolf werewolves werewolf they we he she i you it there this these those whoever someone "
+    "somebody anyone all both only my our your their his her".split()
+)
+_EPISTEMIC_ADJECTIVES = frozenset(
+    "likely unlikely clear obvious certain probable true possible evident safe wise best better reasonable".split()
+)
+_CLAUSE_PRONOUNS = frozenset("it they he she we i you everyone everybody nobody someone there".split())
+
+
+def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
+    """Whether a seem/appear/look is the writer hedging rather than someone being perceived.
+
+    Hedges: an empty subject ("it seems the village...", "there seems to be...", or "seems like..."
+    with the "it" left out) followed by a clause, "to", "like" or nothing; "seems that..." or "seems
+    to me" after any subject; and "X seems to <verb>" when X is not the Jester ("the village seems to
+    vote for whoever talks most"). "Make it seem...", imperatives ("seem harmless") and the Jester as
+    subject stay perception, and so does "it seems wolf-like to...": an adjective there says how a
+    move comes across.
+    """
+    before = _CLAUSE_BREAK.split(text[max(0, verb.start() - _REACH):verb.start()])[-1]
+    words = _WORD.findall(before)
+    while words and words[-1] in _FILLERS:
+        words.pop()
+    prev = words[-1] if words else None
+    if prev in _DUMMY and len(words) >= 2 and words[-2] in _CAUSATIVE:
+        return False
+    following = _WORD.findall(_CLAUSE_BREAK.split(text[verb.end():verb.end() + _REACH])[0])
+    nxt = following[0] if following else None
+    second = following[1] if len(following) > 1 else None
+    if (nxt == "that" and second != "way") or (nxt == "to" and second in {"me", "us"}):
+        return True
+    if prev in _DUMMY or (prev is None and verb.group().endswith(("s", "ed"))):
+        if nxt is None or nxt in {"like", "as", "so", "to"} or nxt in _CLAUSE_START | _EPISTEMIC_ADJECTIVES:
+            return True
+        name = re.match(r"\s*([A-Za-z]+)", lesson[verb.end():verb.end() + _REACH])
+        return bool(name and name.group(1).istitle())  # "it seems Ben is the wolf", not "IT SEEMS WOLF-LIKE"
+    if prev is None or prev in _SELF_OR_IMPERATIVE:
+        return False
+    if nxt == "to":
+        return True
+    if nxt in {"like", "as"}:
+        rest = following[2:] if second in {"if", "though"} else following[1:]
+        return bool(rest) and rest[0] in _CLAUSE_PRONOUNS
+    return False
+
+
+def _perceived(lesson: str, text: str) -> bool:
+    """Whether any perception verb is used about someone being perceived, not as a hedge."""
+    for pattern in _SECOND_RE:
+        for m in pattern.finditer(text):
+            verb = _HEDGEABLE.match(text, m.start())
+            if verb is None or not _is_hedge(lesson, text, verb):
+                return True
+    return False
+
+
 @dataclass(frozen=True)
 class Tags:
+    """A lesson's strategy categories (any number, in ``CATEGORIES`` order) and its one ToM order."""
+
     categories: tuple[str, ...]
     order: int  # 1, 2 or 3
 
 
+def _lowered(lesson: str) -> str:
+    """Lowercase, one character for one, so a position in the result is the same position in the lesson."""
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in lesson)
+
+
 def tom_order(lesson: str) -> int:
-    text = lesson.lower()
-    if any(p.search(text) for p in _THIRD_RE):
+    """The lesson's theory-of-mind order, by strict precedence: a contrast (3), else a perception (2), else 1."""
+    text = _lowered(lesson)
+    if any(p.search(text) for p in _THIRD_RE) or _long_contrast(text):
         return 3
-    if any(p.search(text) for p in _SECOND_RE):
+    if _perceived(lesson, text):
         return 2
     return 1
 
 
 def categories(lesson: str) -> tuple[str, ...]:
-    text = lesson.lower()
+    """Every strategy category with a pattern found in the lesson; a lesson may have several or none."""
+    text = _lowered(lesson)
     return tuple(name for name, patterns in _CATEGORY_RE.items() if any(p.search(text) for p in patterns))
 
 
 def tag(lesson: str) -> Tags:
+    """Both readings of a lesson, as the scorers, the report and ``wolf-eval lessons tag`` record them."""
     return Tags(categories=categories(lesson), order=tom_order(lesson))
