@@ -17,9 +17,26 @@ from wolf_eval.scorers.explain import game_summary
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.headline import HEADLINE, POOLED, game_values, headline_counts
 from wolf_eval.measures.outcome import fallback_counts
-from wolf_eval.store import current_record
+from wolf_eval.engine import GameState
+from wolf_eval.store import GameRecord, current_record
 
 LEAD = next(iter(HEADLINE))
+#: The last few games' values, each kept with its game so that its id is not reused while held: the
+#: headline scorers score the same game one after another, and :func:`game_values` walks all of it.
+_VALUES: dict[int, tuple[GameState, dict[str, dict[str, float]]]] = {}
+_HELD = 16
+
+
+def values_of(game: GameState, record: GameRecord) -> dict[str, dict[str, float]]:
+    """The game's :func:`game_values`, computed once for all the headline scorers."""
+    held = _VALUES.get(id(game))
+    if held is not None and held[0] is game:
+        return held[1]
+    values = game_values(game, record)
+    _VALUES[id(game)] = (game, values)
+    while len(_VALUES) > _HELD:
+        del _VALUES[next(iter(_VALUES))]
+    return values
 
 
 @metric
@@ -40,7 +57,7 @@ def headline_scorer(figure: str) -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
             record = current_record()
             game = record.game()
-            values = game_values(game, record)
+            values = values_of(game, record)
             counts = headline_counts(values)
             if figure != LEAD:
                 return Score(value=HEADLINE[figure]([counts]), metadata={"counts": counts})
