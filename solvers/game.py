@@ -87,8 +87,9 @@ def describe_analysis(r: Record, d: Deception) -> str:
         f"{'deceptive, ' + own.deception_type if own.is_deceptive else 'honest'} {own.confidence:.2f}")
     peers = [a for a in d.peers.values() if a is not None]
     if peers:
-        mean = sum(a.suspicion or 0.0 for a in peers) / len(peers)
-        others = f"{sum(a.is_deceptive for a in peers)}/{len(peers)} peers flag it · mean suspicion {mean:.2f}"
+        rated = [a.suspicion for a in peers if a.suspicion is not None]
+        mean = f"{sum(rated) / len(rated):.2f}" if rated else "n/a"
+        others = f"{sum(a.is_deceptive for a in peers)}/{len(peers)} peers flag it · mean suspicion {mean}"
     else:
         others = "no peer analysis"
     missing = f" · {len(d.missing)} missing" if d.missing else ""

@@ -83,3 +83,22 @@ def test_the_messages_tab_is_the_public_record_as_a_chat(two_days: EvalSample) -
     assert any("→" in t for t in moderator), "each ballot is one moderator line"
     public = Counter(r.kind for r in game.records if r.visibility == PUBLIC)
     assert len(chat) < sum(public.values())
+
+
+def test_an_analysis_line_averages_only_the_suspicion_peers_gave() -> None:
+    from wolf_eval.records import Analysis, Deception, Phase, Record
+    from wolf_eval.solvers.game import describe_analysis
+
+    def peer(flag: bool, suspicion: float | None) -> Analysis:
+        return Analysis(is_deceptive=flag, confidence=0.5, deception_type="none", suspicion=suspicion)
+
+    data = Deception(statement=3, kind=Kind.STATEMENT, speaker_role="jester", statement_day=1,
+                     statement_phase=Phase.DEBATE, turn=0, ballot=None, position=0, text="x",
+                     self=peer(True, None), peers={"Ada": peer(True, 0.9), "Bram": peer(False, None),
+                                                   "Cleo": peer(False, 0.3)}, missing=[], suspicion={})
+    record = Record(index=4, day=1, phase=Phase.DEBATE, kind=Kind.DECEPTION, actor="Dana", visibility="moderator",
+                    data=data)
+    line = describe_analysis(record, data)
+    assert "1/3 peers flag it · mean suspicion 0.60" in line, "Bram gave no suspicion: he is left out, not a zero"
+    unrated = data.model_copy(update={"peers": {"Bram": peer(False, None)}})
+    assert "mean suspicion n/a" in describe_analysis(record, unrated)
