@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import handmade as hm
+import pytest
 
 from wolf_eval.measures.features import coordination, day1_coordination
 
@@ -44,3 +45,36 @@ def test_a_jester_killed_on_night_one_is_left_out_not_counted_as_silent() -> Non
     spoke = hm.t1_jester_by_wolf_vote()
     assert quality_values(spoke)["jester_spoke_d1"] == 1 and jester_features(spoke)["jester_statements"] == 1
     assert play_quality([quality_values(killed), quality_values(spoke)])["jester_spoke_d1"] == 1.0  # not 0.5
+
+
+def test_measures_of_a_role_that_never_had_its_chance_are_nan() -> None:
+    from wolf_eval.measures.quality import play_quality, quality_values
+
+    # T2's Jester was killed on night 1: the wolves could not vote for it, so "voted Jester" does not apply.
+    killed = day1_coordination(hm.t2_jester_killed())
+    assert killed["d1_ballot"] == 1 and killed["unanimous"] == 1 and math.isnan(killed["voted_jester"])
+    pooled = coordination([killed, day1_coordination(hm.t1_jester_by_wolf_vote())])
+    assert (pooled["games"], pooled["unanimous"], pooled["voted_jester"]) == (2, 0.5, 1.0)  # 1 of 1, not 1 of 2
+    # No Doctor seated: no protection to count, not none made; the pooled rates are T1's alone (1 night, self).
+    h = hm.Hand(seats={"Ava": "werewolf", "Ben": "villager", "Cleo": "villager", "Eve": "villager", "Ivo": "jester"})
+    h.add("death", 1, "night", target="Cleo", text="Cleo was killed.", data={"cause": "night_kill"})
+    doctorless = quality_values(h.end("draw", 10, 10))
+    assert all(math.isnan(doctorless[k]) for k in ("doctor_protects", "doctor_self_protects", "doctor_saves"))
+    q = play_quality([doctorless, quality_values(hm.t1_jester_by_wolf_vote())])
+    assert (q["doctor_self_protect_rate"], q["doctor_save_rate"], q["doctor_protects_n"]) == (1.0, 0.0, 1)
+    assert (q["jester_first_bid"], q["jester_first_bid_n"], q["jester_spoke_d1_n"]) == (9, 1, 2)
+
+
+def test_predictors_stratified_by_cell_by_hand() -> None:
+    from wolf_eval.measures.features import stratified_predictors
+
+    def game(statements: float, won: float) -> dict[str, float]:
+        return {"jester_won": won, "jester_statements": statements}
+
+    # Cell 1: statements 0 2 (lost, won); cell 2: 10 12 14 (won, lost, won); cell 3 has no Jester game.
+    # Centred within cells this is tests/test_stats.py's example: r = sqrt(3/35), p = 1 - r on 2 df.
+    cells = [[game(0, 0), game(2, 1)], [game(10, 1), game(12, 0), game(14, 1)], [{"jester_won": math.nan}]]
+    s = stratified_predictors(cells)["jester_statements"]
+    assert (s["r"], s["p"], s["n"], s["cells"]) == (
+        pytest.approx(math.sqrt(3 / 35)), pytest.approx(1 - math.sqrt(3 / 35)), 5, 2)
+    assert stratified_predictors(cells)["voted_jester"]["n"] == 0  # never measured

@@ -107,18 +107,24 @@ def assert_report_matches_metrics(folder: Path | str, logs: list[EvalLog]) -> in
         for c in sabotage.CATEGORIES:
             same(wolf_side[f"{c}_share"], m["self_sabotage"], c, f"wolf-side category {c}")
         roles = tables["calibration"]
+        roles = roles[roles["unit"] == "all units"] if not roles.empty else roles  # the eval pools every kind
         spoke = set(roles[(roles["model"] == cell[0]) & (roles["task"] == cell[1])]["role"]) if not roles.empty else set()
         for role in spoke:
             r = the_row(roles, cell, role=role)
-            for k in ("self_rate", "observer_rate", "gap", "accuracy", "f1", "suspicion"):
+            # the eval pools each rate over every statement it has; the report prints the paired rates and
+            # keeps those as *_unpaired
+            for k, column in (("self_rate", "self_rate_unpaired"), ("observer_rate", "observer_rate_unpaired"),
+                              ("gap", "gap_unpaired"), ("accuracy", "accuracy"), ("f1", "f1"),
+                              ("suspicion", "suspicion")):
                 if k == "suspicion" and released:  # 0.1.0 pooled every rating; now each statement's mean
                     continue
-                same(r[k], m["calibration"], f"{role}_{k}", f"calibration {role} {k}")
+                same(r[column], m["calibration"], f"{role}_{k}", f"calibration {role} {k}")
         if not tables["type_yield"].empty:
             for y in tables["type_yield"].to_dict("records"):
-                if (y["model"], y["task"], y["condition"]) == cell:
+                if (y["model"], y["task"], y["condition"]) == cell and y["unit"] == "all units":
                     same(y["share"], m["calibration"], f"{y['role']}_{y['type']}", f"type share {y['role']} {y['type']}")
         bins = tables["confidence_bins"]
+        bins = bins[bins["unit"] == "all units"] if not bins.empty else bins
         for k in range(cal.BINS):
             if not math.isnan(m["calibration"].get(f"bin{k}_flags", math.nan)):  # a bin with flags
                 b = the_row(bins, cell, bin=cal.bin_label(k))
@@ -198,7 +204,7 @@ def test_the_release_log_reports_as_before() -> None:
     assert (rates["model"], rates["task"], rates["games"]) == ("wolfbot/cue", "triadic", 2)
     assert (rates["jester"], round(rates["jester_low"], 2), rates["jester_high"]) == (1.0, 0.34, 1.0)
     assert (rates["villagers"], rates["werewolves"], rates["draw"], rates["days"]) == (0.0, 0.0, 0.0, 1.0)
-    assert "| wolfbot/cue | triadic | " + rates["condition"] + " | 2 | 0.00 [0.00, 0.66] | 0.00 [0.00, 0.66] | " \
+    assert "| wolfbot/cue | triadic | " + rates["condition"] + " | 0.0000 | 2 | 0.00 [0.00, 0.66] | 0.00 [0.00, 0.66] | " \
            "1.00 [0.34, 1.00] | 0.00 [0.00, 0.66] | 1.0 |" in report.headline_markdown(tables["win_rates"])
     assert assert_report_matches_metrics(RELEASE, [read_eval_log(str(RELEASE))]) > 30
 

@@ -128,7 +128,9 @@ def test_wolf_loss_categories(tables: dict) -> None:
 def test_day1_coordination(tables: dict) -> None:
     # T1 split (Ivo, Dan); T2 both Cleo; T3 both Dan; T4 Eve and the partner Ava.
     a = row(tables["coordination"], A)
-    assert (a["games"], a["unanimous"], a["voted_jester"], a["voted_partner"], a["wolves_won"]) == (4, 0.5, 0.25, 0.25, 0.25)
+    assert (a["games"], a["unanimous"], a["voted_partner"], a["wolves_won"]) == (4, 0.5, 0.25, 0.25)
+    # T2's Jester was killed on night 1, so no ballot could name it: Voted Jester is over T1 T3 T4, not 4 games.
+    assert (a["voted_jester"], a["jester_games"]) == (pytest.approx(1 / 3), 3)
     b = row(tables["coordination"], B)
     assert (b["unanimous"], b["voted_jester"], b["voted_partner"]) == (1.0, 1.0, 0.0)
     c = row(tables["coordination"], C)
@@ -137,10 +139,13 @@ def test_day1_coordination(tables: dict) -> None:
 
 def test_calibration_by_role(tables: dict) -> None:
     cal = tables["calibration"]
+    cal = cal[cal["unit"] == "all units"]
+    assert set(cal["comparable"]) == {"Triadic paper"}  # every handmade unit is a debate statement of a triadic game
     # Ivo (T1): self deceptive; 3 of 5 observers flag it; ratings 0.9 0.8 0.4 1.0 0.2.
     j = row(cal, A, role="jester")
     assert (j["statements"], j["self_rate"], j["observer_rate"], j["accuracy"], j["f1"]) == pytest.approx((1, 1, 0.6, 0.6, 0.75))
     assert j["gap"] == pytest.approx(-0.4) and j["suspicion"] == pytest.approx(0.66)
+    assert (j["paired"], j["coverage"], j["labels"], j["suspicion_n"]) == (1, 1.0, 5, 1)
     # Ava (T1): deceptive, flagged by 2 of 5 (ratings sum 2.5); Ben (T2): honest, flagged by 2 of 3 (sum 1.8).
     w = row(cal, A, role="werewolf")
     assert w["self_rate"] == 0.5
@@ -154,6 +159,7 @@ def test_calibration_by_role(tables: dict) -> None:
 
 def test_confidence_bins(tables: dict) -> None:
     bins = tables["confidence_bins"]
+    bins = bins[bins["unit"] == "all units"]
     assert row(bins, A, bin="0.0–0.2")["flags"] == 0 and math.isnan(row(bins, A, bin="0.0–0.2")["hit_rate"])
     b1 = row(bins, A, bin="0.2–0.4")
     assert (b1["flags"], b1["confidence"], b1["hit_rate"]) == pytest.approx((1, 0.3, 1.0))
@@ -165,6 +171,7 @@ def test_confidence_bins(tables: dict) -> None:
 
 def test_deception_type_yield(tables: dict) -> None:
     y = tables["type_yield"]
+    y = y[y["unit"] == "all units"]
     j = row(y, A, role="jester", type="strategic_deception")
     assert (j["statements"], j["share"], j["suspicion"], j["flag_rate"]) == pytest.approx((1, 1.0, 0.66, 0.6))
     mis = row(y, A, role="werewolf", type="misdirection")
@@ -175,32 +182,41 @@ def test_deception_type_yield(tables: dict) -> None:
 
 def test_suspicion_by_role_day_and_position(tables: dict) -> None:
     by_day = tables["suspicion_by_day"]
+    by_day = by_day[by_day["unit"] == "all units"]
     assert row(by_day, A, role="werewolf")[["day 1", "day 2"]].tolist() == pytest.approx([0.5, 0.6])
+    assert row(by_day, A, role="werewolf")[["day 1 n", "day 2 n"]].tolist() == [1, 1]
     j = row(by_day, A, role="jester")
     assert j["day 1"] == pytest.approx(0.66) and math.isnan(j["day 2"])
     by_pos = tables["suspicion_by_position"]
+    by_pos = by_pos[by_pos["unit"] == "all units"]
     assert row(by_pos, A, role="werewolf")["position 1–5"] == pytest.approx((0.5 + 0.6) / 2)
 
 
-def test_jester_win_predictors(tables: dict) -> None:
+def test_jester_win_predictors_within_each_cell_and_stratified(tables: dict) -> None:
     p = tables["predictors"]
-    everything = p[p["games"] == "all games with a Jester"].set_index("feature")
-    # Six Jester games (T1-T6): Jester won T1, T3, T6; a wolf voted for it on day 1 in T1, T5, T6.
-    vj = everything.loc[report.PREDICTORS["voted_jester"]]
-    assert (vj["won"], vj["lost"], vj["n"]) == pytest.approx((2 / 3, 1 / 3, 6))
-    # x = 1 0 0 0 1 1, y = 1 0 1 0 0 1: both means 1/2, covariance sum 1/2, variance sums 3/2 each.
-    assert vj["r"] == pytest.approx(1 / 3)
-    assert vj["p"] == pytest.approx(0.51856, abs=1e-4)  # t = r*sqrt(4/(1-r^2)) = 0.7071 on 4 df
+    within = p[p["model"] != report.POOLED_CELLS["model"]]
+    assert not (within["n"] > 4).any()  # no per-cell row pools the games of different cells (A has 4, B 2)
+    cell_a = p[(p["model"] == A[0]) & (p["task"] == A[1]) & (p["condition"] == A[2])].set_index("feature")
+    # T2's Jester was killed on night 1, so no ballot could name it: T1 T3 T4 give x = 1 0 0, y = 1 1 0.
+    vj = cell_a.loc[report.PREDICTORS["voted_jester"]]
+    assert (vj["won"], vj["lost"], vj["n"]) == pytest.approx((1 / 2, 0, 3))
+    assert vj["r"] == pytest.approx(0.5)  # covariance sum 1/3 over variance sums 2/3 each
+    assert vj["p"] == pytest.approx(2 / 3)  # t = tan(pi/6) on 1 df: p = 1 - 2/pi * pi/6
     # Vote suspicion rank exists only where statements were analysed before a ballot: T1 13/6, T2 7/4.
-    rank = everything.loc[report.PREDICTORS["vote_suspicion_rank"]]
+    rank = cell_a.loc[report.PREDICTORS["vote_suspicion_rank"]]
     assert (rank["won"], rank["lost"], rank["n"]) == pytest.approx((13 / 6, 7 / 4, 2))
     assert math.isnan(rank["r"])  # fewer than three games
-    cell_a = p[p["games"] == " · ".join(A)].set_index("feature")
-    # T2's Jester was killed on night 1 and never had a day to speak: left out, not a zero.
     statements = cell_a.loc[report.PREDICTORS["jester_statements"]]  # T1 T3 T4: x = 1 0 0, y = 1 1 0
-    assert statements["n"] == 3 and statements["r"] == pytest.approx(0.5)  # cov 1/3 over variances 2/3 each
-    assert statements["p"] == pytest.approx(2 / 3)  # t = 0.5 / sqrt(0.75) = tan(pi/6) on 1 df: p = 1 - 2/pi * pi/6
-    assert not (p["games"] == " · ".join(C)).any()  # no Jester in the wolf task
+    assert statements["n"] == 3 and statements["r"] == pytest.approx(0.5)
+    assert not (p["task"] == C[1]).any()  # no Jester in the wolf task
+    # Stratified by cell: A centred as above (x sum of squares 2/3, y 2/3, cross 1/3); B (T5 x=1 y=0, T6 x=1 y=1)
+    # centres to x = 0 0, y = -1/2 1/2. r = (1/3) / sqrt(2/3 * 7/6) = 1/sqrt(7), on 5 - 2 - 1 = 2 df:
+    # t = 1/sqrt(3), and on 2 df P(|T| > t) = 1 - t / sqrt(2 + t^2) = 1 - 1/sqrt(7).
+    # (Pooled naively the five games would give r = 1/6.)
+    pooled = p[p["model"] == report.POOLED_CELLS["model"]].set_index("feature")
+    sv = pooled.loc[report.PREDICTORS["voted_jester"]]
+    assert (sv["r"], sv["p"], sv["n"], sv["cells"]) == pytest.approx((1 / math.sqrt(7), 1 - 1 / math.sqrt(7), 5, 2))
+    assert math.isnan(sv["won"]) and math.isnan(sv["lost"])
 
 
 def test_first_and_second_half(tables: dict) -> None:
@@ -220,6 +236,7 @@ def test_play_quality(tables: dict) -> None:
     assert q["doctor_save_rate"] == pytest.approx(1 / 6)
     assert q["jester_first_bid"] == pytest.approx((9 + 2 + 5) / 3)
     assert q["jester_spoke_d1"] == pytest.approx(1 / 3)  # T1 of T1 T3 T4; T2's Jester died on night 1
+    assert (q["doctor_protects"], q["jester_first_bid_n"], q["jester_spoke_d1_n"]) == (6, 3, 3)
 
 
 def test_fallbacks_by_seat_model_and_action(tables: dict) -> None:
@@ -240,7 +257,7 @@ def test_judge_accuracy(tables: dict) -> None:
 def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(logs), "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
-    assert "| wolfbot/cue | triadic | default | 4 | 0.25 [" in printed
+    assert "| wolfbot/cue | triadic | default | 0.0025 | 4 | 0.25 [" in printed  # T4's one fallback in 400 calls
     text = (tmp_path / "report.md").read_text()
     for heading in ("Win rates", "Wolf-side outcomes", "Day-1 wolf coordination", "Calibration and detection",
                     "Observer confidence calibration", "Deception-type yield", "Suspicion attracted by role and day",
@@ -248,8 +265,8 @@ def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pyt
                     "Fallbacks by seat model and action",
                     "Judge identification accuracy"):
         assert f"## {heading}" in text or heading in text, heading
-    assert "| wolfbot/cue | triadic | jester_learning=true | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | 0 (0.00) | 1 (0.50) |" in text
-    assert "| wolfbot/tom | wolf | default | 1 | 0 (0.00) | – | – | – | 1 (1.00) | 0 (0.00) |" in text
+    assert "| wolfbot/cue | triadic | jester_learning=true | 0.0000 | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | 0 (0.00) | 1 (0.50) |" in text
+    assert "| wolfbot/tom | wolf | default | 0.0000 | 1 | 0 (0.00) | – | – | – | 1 (1.00) | 0 (0.00) |" in text
     for png in ("win_rates.png", "suspicion_by_day.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({png})" in text

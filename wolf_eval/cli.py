@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     rep = commands.add_parser("report", help="the papers' tables (Markdown and PNG figures) from a folder of logs")
     rep.add_argument("logdir", nargs="+", help="Inspect log files or folders (searched recursively; local or s3://...)")
     rep.add_argument("--out", help="output folder (default: report/ inside the first local log folder, else ./report)")
+    rep.add_argument("--keep-duplicates", action="store_true",
+                     help="count games that repeat another's task, settings, seed, epoch and seat models "
+                          "(by default each is counted once and the report lists the repeats it set aside)")
     les = commands.add_parser("lessons", help="work with a Jester lessons file")
     les_cmd = les.add_subparsers(dest="lessons_command", required=True)
     tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compare":
             return _compare(args)
         if args.command == "report":
-            return _report(args.logdir, args.out)
+            return _report(args.logdir, args.out, args.keep_duplicates)
         for path in export(args.log, args.out):
             print(path)
         return 0
@@ -222,7 +225,7 @@ def _brief_error(err: Exception) -> str:
     return str(err).splitlines()[0][:160]
 
 
-def _report(locations: list[str], out: str | None) -> int:
+def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:
     from wolf_eval.analysis.report import headline_markdown, write_report
 
     with local_copies(locations) as paths:
@@ -233,9 +236,13 @@ def _report(locations: list[str], out: str | None) -> int:
         local = not is_remote(locations[0])
         folder = Path(out) if out else ((first if first.is_dir() else first.parent) / "report" if local else Path("report"))
         with written_together(folder) as stage:
-            corpus, tables, _ = write_report(paths, stage)
+            corpus, tables, _ = write_report(paths, stage, keep_duplicates)
             for why in corpus.skipped:
                 print(f"wolf-eval: left out {why}", file=sys.stderr)
+            if corpus.duplicates:
+                how = "kept (--keep-duplicates)" if keep_duplicates else "set aside (--keep-duplicates counts them)"
+                print(f"wolf-eval: {len(corpus.duplicates)} duplicate games {how}: each repeats the task, settings, "
+                      "seed, epoch and seat models of a game already counted", file=sys.stderr)
             if not tables:
                 raise NoResult(f"no finished games in {', '.join(locations)}: no wolf-eval game there finished; no report written")
     print(headline_markdown(tables["win_rates"]))

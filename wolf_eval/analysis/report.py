@@ -5,7 +5,12 @@ plus each sample's store (the finished game, read without its event stream throu
 :mod:`wolf_eval.store`) into one row per game: its cell, its score values and the per-game values
 :mod:`wolf_eval.measures` computes from the game for the report's other tables. Cells are
 (model, task, condition); the condition is what :func:`wolf_eval.settings.condition` says differs
-from the task's defaults, plus the eval's sampling settings. Every figure is a
+from the task's defaults, plus the eval's sampling settings. A game that repeats another's task,
+settings, seed, epoch and seat models (the same command run twice into one folder) is counted
+once, so a cell's n is its distinct games. Every per-cell table shows the cell's fallback rate and,
+where some games fell back on more than 5% of their calls, a sensitivity row without them; the
+statement tables split by kind of unit (debate statement, defence, vote reason) beside the pooled
+row, each row named by the paper it is comparable with. Every figure is a
 :mod:`wolf_eval.measures` function of a cell's per-game values (for the eval's metrics, the same
 function its metric calls); this module only groups, orders, formats and draws.
 """
@@ -43,6 +48,7 @@ from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
 from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures.headline import HEADLINE, VALUE_SETS, game_values
+from wolf_eval.measures.pooling import count_where_applicable
 from wolf_eval.settings import Settings, condition
 from wolf_eval.store import logged_record
 
@@ -56,11 +62,17 @@ TASK_ORDER = {"wolf": 0, "triadic": 1, "dyadic": 2}
 CELL = ["model", "task", "condition"]
 SCORERS = VALUE_SETS
 #: Per-game values the report computes from the stored game (the scorers' are read from the log).
-DERIVED = ("features", "statements", "fallbacks")
+DERIVED = ("features", "units", "fallbacks")
 #: The seat label of a cell's row for all its seat models together.
 ALL_SEATS = "all seat models"
 #: Eval-level sampling settings that change how models play, so they split cells like task parameters do.
 GENERATE_CONDITIONS = ("temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens")
+#: A game whose fallbacks exceed this share of its model calls is left out of its cell's sensitivity row.
+FALLBACK_LIMIT = 0.05
+#: The sample label of a cell's row over all its games.
+ALL_GAMES = "all games"
+#: The kinds of unit every statement table splits by, the pooled one first.
+UNIT_KINDS = (cal.ALL_KINDS, *cal.KINDS)
 
 Values = Mapping[str, float]
 
@@ -69,6 +81,7 @@ Values = Mapping[str, float]
 class Corpus:
     games: pd.DataFrame  # one row per game: where it was logged, its cell, and its per-game values by source
     skipped: list[str] = field(default_factory=list)  # why logs or samples were left out
+    duplicates: list[str] = field(default_factory=list)  # games set aside as repeats of a game already counted
 
 
 # --------------------------------------------------------------------------- reading
@@ -112,8 +125,13 @@ def model_label(model: str, roles_json: Any) -> str:
     return model + (f" ({', '.join(seats)})" if seats else "")
 
 
-def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
-    """Read every successful game of the logs: its cell, its score values and the report's per-game values."""
+def load(logs: str | Path | Iterable[str | Path], keep_duplicates: bool = False) -> Corpus:
+    """Read every successful game of the logs: its cell, its score values and the report's per-game values.
+
+    A game that repeats one already read (:func:`repeat_key`) is set aside and listed in the
+    corpus's ``duplicates``, unless ``keep_duplicates``: pooling it would count one game's seed,
+    seats and settings twice as if they were independent draws.
+    """
     paths = [str(logs)] if isinstance(logs, str | Path) else [str(p) for p in logs]
     skipped: list[str] = []
     wanted = {"eval_id", "log", "status", "created", "task_name", "model", "model_roles"}
@@ -153,6 +171,7 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
         game = record.game()
         row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
         row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
+        row["repeat"] = repeat_key(row, game.seed, record.seat_models, s["eval_id"])
         row["learning_step"] = record.learning_step
         row |= game_values(game, record)
         if record.judge is None and isinstance(s.get("score_judge"), str):  # a log from before the record kept it
@@ -160,12 +179,37 @@ def load(logs: str | Path | Iterable[str | Path]) -> Corpus:
         rows = cal.statement_rows(game)
         row["analysed"] = len(rows)
         row["features"] = feat.game_features(game, rows)
-        row["statements"] = cal.statement_values(game, rows)
+        row["units"] = cal.values_by_kind(game, rows)
         row["fallbacks"] = out_.fallback_counts(game, record.seat_models)
         row["usage"] = {m: u.model_dump() for m, u in record.usage.items()}
         row["ignored"] = dict(record.ignored)
         games.append(row)
-    return Corpus(_ordered(pd.DataFrame(games)), skipped)
+    ordered = _ordered(pd.DataFrame(games))
+    duplicates: list[str] = []
+    if not ordered.empty:
+        first: dict[str, str] = {}
+        repeats = []
+        for r in ordered.to_dict("records"):
+            where = f"{r['log']} sample {r['id']} epoch {r['epoch']}"
+            if r["repeat"] in first:
+                repeats.append(True)
+                duplicates.append(f"{where} repeats {first[r['repeat']]}")
+            else:
+                repeats.append(False)
+                first[r["repeat"]] = where
+        if not keep_duplicates:
+            ordered = ordered[[not d for d in repeats]].reset_index(drop=True)
+    return Corpus(ordered, skipped, duplicates)
+
+
+def repeat_key(row: Mapping[str, Any], seed: int, seat_models: Mapping[str, str], eval_id: str) -> str:
+    """What makes two logged games the same draw: task, settings (the cell's condition and model),
+    sample, epoch, the game's seed and every seat's model. A game without a seat map (a log from
+    before the record kept it) is its own key, so it is never taken for a repeat."""
+    if not seat_models:
+        return f"unmatched:{eval_id}:{row['id']}:{row['epoch']}"
+    return json.dumps([row["task"], row["condition"], row["model"], str(row["id"]), int(row["epoch"]), seed,
+                       sorted(seat_models.items())])
 
 
 def _ordered(games: pd.DataFrame) -> pd.DataFrame:
@@ -198,10 +242,37 @@ def values(df: pd.DataFrame, source: str) -> list[Values]:
 # --------------------------------------------------------------------------- tables
 
 
-def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dict[str, Any]]]) -> pd.DataFrame:
-    """One table from each cell's rows, every row led by its cell's model, task and condition."""
-    return pd.DataFrame([dict(zip(CELL, cell, strict=True)) | row
-                         for cell in cells(games) for row in rows_of(_cell(games, cell))])
+def game_fallback_share(outcome: Values) -> float:
+    """The share of one game's model calls that fell back (NaN for a game that logged no calls)."""
+    calls = float(outcome.get("calls", math.nan))
+    return float(outcome.get("fallbacks", math.nan)) / calls if calls else math.nan
+
+
+def fallback_samples(df: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+    """A cell's games, then, if some fell back on more than ``FALLBACK_LIMIT`` of their calls, the rest.
+
+    The fallback defaults (abstain, bid 0, a random night target) shift outcomes, so a figure that
+    moves between the two rows owes part of its value to unreadable replies.
+    """
+    yield ALL_GAMES, df
+    kept = df[[not game_fallback_share(v) > FALLBACK_LIMIT for v in values(df, "outcome")]]
+    if 0 < len(kept) < len(df):
+        yield f"games ≤{FALLBACK_LIMIT:.0%} fallbacks ({len(kept)} of {len(df)})", kept
+
+
+def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dict[str, Any]]],
+             sensitivity: bool = True) -> pd.DataFrame:
+    """One table from each cell's rows, every row led by its cell's model, task and condition, the games it
+    covers (``sample``) and their fallback rate; with ``sensitivity``, each cell's rows again without the
+    games that fell back on more than ``FALLBACK_LIMIT`` of their calls (when it had any)."""
+    out = []
+    for cell in cells(games):
+        df = _cell(games, cell)
+        for label, part in fallback_samples(df) if sensitivity else [(ALL_GAMES, df)]:
+            lead = dict(zip(CELL, cell, strict=True)) | {"sample": label,
+                                                          "fallback_rate": out_.fallback_rate(values(part, "outcome"))}
+            out += [lead | row for row in rows_of(part)]
+    return pd.DataFrame(out)
 
 
 def win_rates(games: pd.DataFrame) -> pd.DataFrame:
@@ -230,78 +301,139 @@ def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def coordination(games: pd.DataFrame) -> pd.DataFrame:
-    """Per cell, over games whose day 1 had a ballot with two or more wolves voting."""
+    """Per cell, over games whose day 1 had a ballot with two or more wolves voting; ``jester_games`` of them
+    had a Jester still alive to vote for (the n of ``voted_jester``)."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        c = feat.coordination(values(df, "features"))
-        yield c | {"games": int(c["games"])}
+        features = values(df, "features")
+        c = feat.coordination(features)
+        voted = [v for v in features if v.get("d1_ballot") == 1.0]
+        yield c | {"games": int(c["games"]), "jester_games": count_where_applicable(voted, "voted_jester")}
 
     return per_cell(games, rows)
 
 
+def unit_label(task: str, kind: str) -> tuple[str, str]:
+    """A kind of unit as the tables name it, and the paper its row is comparable with (or "").
+
+    The WOLF paper analyses its debate statements (its game is the wolf task); the Triadic paper
+    every public statement "during debate or vote-explanation", so all three kinds pooled, in the
+    triadic game and its dyadic control.
+    """
+    paper = ""
+    if task == "wolf" and kind == "statement":
+        paper = "WOLF paper"
+    elif task == "triadic" and kind == cal.ALL_KINDS:
+        paper = "Triadic paper"
+    elif task == "dyadic" and kind == cal.ALL_KINDS:
+        paper = "Triadic paper (dyadic control)"
+    return cal.UNIT_LABELS[kind], paper
+
+
+def by_unit(df: pd.DataFrame, part: str) -> Iterator[tuple[dict[str, str], list[Values]]]:
+    """Each kind of unit, pooled first: its labels and the cell's per-game values of one part
+    (``calibration`` or ``statements``)."""
+    task = str(df["task"].iloc[0]) if not df.empty else ""
+    for kind in UNIT_KINDS:
+        unit, paper = unit_label(task, kind)
+        yield {"unit": unit, "comparable": paper}, [u[kind][part] for u in values(df, "units")]
+
+
 def calibration(games: pd.DataFrame) -> pd.DataFrame:
-    """Per cell and speaker role: self-rate, observer rate, gap, detection accuracy and F1, suspicion."""
+    """Per cell, kind of unit and speaker role: units and coverage, the paired self-rate, observer rate and
+    gap, detection accuracy and F1 over the peer labels scored, suspicion over the statements rated.
+
+    The unpaired rates and gap (each rate over every statement it has, as the eval's metrics pool
+    them) are kept as ``*_unpaired`` columns.
+    """
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        by_role = cal.calibration_by_role(values(df, "calibration"))
-        for r in ROLES:
-            said = by_role[f"{r}_statements"]
-            if math.isnan(said) or not said:
-                continue
-            yield {"role": r, "statements": said} | {k: by_role[f"{r}_{k}"] for k in (
-                "self_rate", "observer_rate", "gap", "accuracy", "f1", "suspicion")}
+        for unit, per_game in by_unit(df, "calibration"):
+            by_role, paired = cal.calibration_by_role(per_game), cal.paired_by_role(per_game)
+            for r in ROLES:
+                units = paired[f"{r}_units"]
+                if math.isnan(units) or not units:
+                    continue
+                yield unit | {"role": r, "statements": units} \
+                    | {k: paired[f"{r}_{k}"] for k in ("paired", "coverage", "self_rate", "observer_rate", "gap")} \
+                    | {f"{k}_unpaired": by_role[f"{r}_{k}"] for k in ("self_rate", "observer_rate", "gap")} \
+                    | {k: by_role[f"{r}_{k}"] for k in ("labels", "accuracy", "f1", "suspicion_n", "suspicion")}
 
     return per_cell(games, rows)
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
-    """Per cell: every observer deception flag binned by its confidence, with the speaker-agreed hit rate."""
+    """Per cell and kind of unit: every observer deception flag binned by its confidence, with the
+    speaker-agreed hit rate."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        bins = cal.confidence_bins(values(df, "calibration"))
-        for k in range(cal.BINS):
-            if math.isnan(bins[f"bin{k}_flags"]):
-                continue
-            yield {"bin": cal.bin_label(k)} | {c: bins[f"bin{k}_{c}"] for c in ("flags", "confidence", "hit_rate")}
+        for unit, per_game in by_unit(df, "calibration"):
+            bins = cal.confidence_bins(per_game)
+            flagged = any(bins[f"bin{k}_flags"] > 0 for k in range(cal.BINS))
+            analysed = not math.isnan(bins["bin0_flags"])
+            if not analysed or not (flagged or unit["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]):
+                continue  # a kind no flag fell on adds five empty rows to the pooled one's
+            for k in range(cal.BINS):
+                yield unit | {"bin": cal.bin_label(k)} \
+                    | {c: bins[f"bin{k}_{c}"] for c in ("flags", "confidence", "hit_rate")}
 
     return per_cell(games, rows)
 
 
 def type_yield(games: pd.DataFrame) -> pd.DataFrame:
-    """Per cell, speaker role and self-declared type: statements, share, suspicion attracted, flag rate."""
+    """Per cell, kind of unit, speaker role and self-declared type: statements, share, suspicion, flag rate."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for role, types in cal.type_yield(values(df, "statements")).items():
-            for kind, y in types.items():
-                yield {"role": role, "type": kind} | y | {"statements": int(y["statements"])}
+        for unit, per_game in by_unit(df, "statements"):
+            for role, types in cal.type_yield(per_game).items():
+                for kind, y in types.items():
+                    yield unit | {"role": role, "type": kind} | y | {"statements": int(y["statements"])}
 
     return per_cell(games, rows)
 
 
 def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Per cell and speaker role, mean peer suspicion of its statements by day or by position bin."""
-    groups = cal.suspicion_groups(values(games, "statements"), column)
+    """Per cell, kind of unit and speaker role, mean peer suspicion of its statements by day or by position
+    bin (each statement its raters' mean), with the statements rated (``{group} n``)."""
+    groups = cal.suspicion_groups([u[cal.ALL_KINDS]["statements"] for u in values(games, "units")], column)
     label = cal.position_label if column == "position" else str
 
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for role, by in cal.suspicion_by(values(df, "statements"), column).items():
-            yield {"role": role} | {f"{column} {label(g)}": by.get(g, math.nan) for g in groups}
+        for unit, per_game in by_unit(df, "statements"):
+            rated = cal.rated_by(per_game, column)
+            for role, by in cal.suspicion_by(per_game, column).items():
+                yield unit | {"role": role} | {f"{column} {label(g)}": by.get(g, math.nan) for g in groups} \
+                    | {f"{column} {label(g)} n": rated[role].get(g, 0.0) for g in groups}
 
     return per_cell(games, rows)
 
 
-def predictors(games: pd.DataFrame) -> pd.DataFrame:
-    """Univariate Pearson correlation of each game feature with a Jester win, over games with a Jester.
+#: The cell columns of the predictors' pooled rows, which span every cell.
+POOLED_CELLS = {"model": "all cells", "task": "–", "condition": "within-cell r, stratified by cell"}
 
-    One block over every such game, then one per cell.
+
+def predictors(games: pd.DataFrame) -> pd.DataFrame:
+    """Univariate Pearson correlation of each game feature with a Jester win, within each cell with a Jester.
+
+    Different models and tasks differ both in how often the Jester wins and in every feature, so a
+    correlation over games of several cells would read the difference between cells as an effect.
+    Where more than one cell has Jester games, the pooled rows correlate the features with the win
+    after centring both on each cell's means (:func:`wolf_eval.measures.features.stratified_predictors`).
     """
     with_jester = games[[not math.isnan(v.get("jester", math.nan)) for v in values(games, "outcome")]] \
         if not games.empty else games
     if with_jester.empty:
         return pd.DataFrame()
-    blocks = [("all games with a Jester", with_jester)]
-    blocks += [(" · ".join(cell), _cell(with_jester, cell)) for cell in cells(with_jester)]
-    rows = []
-    for label, df in blocks:
+
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for key, p in feat.jester_win_predictors(values(df, "features")).items():
-            rows.append({"games": label, "feature": PREDICTORS[key]} | p | {"n": int(p["n"])})
-    return pd.DataFrame(rows)
+            yield {"feature": PREDICTORS[key]} | p | {"n": int(p["n"]), "cells": 1}
+
+    table = per_cell(with_jester, rows)
+    groups = [list(values(_cell(with_jester, c), "features")) for c in cells(with_jester)]
+    if len(groups) > 1:
+        lead = POOLED_CELLS | {"sample": ALL_GAMES, "fallback_rate": out_.fallback_rate(values(with_jester, "outcome"))}
+        pooled = [lead | {"feature": PREDICTORS[key], "won": math.nan, "lost": math.nan} | p
+                  | {"n": int(p["n"]), "cells": int(p["cells"])}
+                  for key, p in feat.stratified_predictors(groups).items()]
+        table = pd.concat([table, pd.DataFrame(pooled)], ignore_index=True)
+    return table
 
 
 def halves(games: pd.DataFrame) -> pd.DataFrame:
@@ -310,12 +442,14 @@ def halves(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def play_quality(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: calls per game and the Doctor's and the Jester's play, each with the n it is over."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         outcome, quality = values(df, "outcome"), qual.play_quality(values(df, "quality"))
-        yield {"calls": out_.calls_per_game(outcome), "fallback_rate": out_.fallback_rate(outcome),
+        yield {"games": len(df), "calls": out_.calls_per_game(outcome), "fallback_rate": out_.fallback_rate(outcome),
                "doctor_self_protect": quality["doctor_self_protect_rate"],
-               "doctor_save_rate": quality["doctor_save_rate"], "jester_first_bid": quality["jester_first_bid"],
-               "jester_spoke_d1": quality["jester_spoke_d1"]}
+               "doctor_save_rate": quality["doctor_save_rate"], "doctor_protects": quality["doctor_protects_n"],
+               "jester_first_bid": quality["jester_first_bid"], "jester_first_bid_n": quality["jester_first_bid_n"],
+               "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]}
 
     return per_cell(games, rows)
 
@@ -326,7 +460,7 @@ def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
         for (model, action), f in out_.fallbacks_by_model_action(values(df, "fallbacks")).items():
             yield {"seat_model": model, "action": action, "fallbacks": int(f["fallbacks"]), "per_game": f["per_game"]}
 
-    return per_cell(games, rows)
+    return per_cell(games, rows, sensitivity=False)
 
 
 def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
@@ -364,7 +498,7 @@ def cost_by_model(games: pd.DataFrame) -> pd.DataFrame:
         if len(by_model) > 1:
             yield {"seat_model": ALL_SEATS} | cost_.pooled_cost([cost_.game_cost(u) for u in usages])
 
-    return per_cell(games, rows)
+    return per_cell(games, rows, sensitivity=False)
 
 
 def game_costs(games: pd.DataFrame) -> pd.DataFrame:
@@ -402,16 +536,53 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+CELL_HEADERS = ["Model", "Task", "Condition"]
+FALLBACK_HEADER = "Fallback rate"
+
+
 def _cell_cols(r: Any) -> list[str]:
-    return [r["model"], r["task"], r["condition"]]
+    """A row's cell as the tables print it: a sensitivity row names the games it keeps after its condition,
+    and a per-cell row ends with the fallback rate of the games it covers."""
+    sample = r.get("sample", ALL_GAMES)
+    lead = [r["model"], r["task"], r["condition"] if sample == ALL_GAMES else f"{r['condition']}; {sample}"]
+    return lead + ([_fallback(r["fallback_rate"])] if "fallback_rate" in r else [])
+
+
+def _fallback(v: Any) -> str:
+    return _num(v, 4)
+
+
+def _cell_headers(df: pd.DataFrame) -> list[str]:
+    return CELL_HEADERS + ([FALLBACK_HEADER] if "fallback_rate" in df.columns else [])
 
 
 def _render(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str]]], cell: bool = True) -> str:
     if df.empty:
         return "_No games in these logs apply._"
-    headers = (["Model", "Task", "Condition"] if cell else []) + [h for h, _, _ in columns]
+    headers = (_cell_headers(df) if cell else []) + [h for h, _, _ in columns]
     rows = [(_cell_cols(r) if cell else []) + [fmt(r[c]) for _, c, fmt in columns] for r in df.to_dict("records")]
     return markdown_table(headers, rows)
+
+
+def _and_n(shown: str, n: Any) -> str:
+    """A figure with the n it is over, ``0.67 (n=6)``."""
+    return shown if _is_missing(n) else f"{shown} (n={_num(float(n), 0)})"
+
+
+def _render_n(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str], str | None]]) -> str:
+    """Like :func:`_render`, each column optionally followed by the column holding its n."""
+    if df.empty:
+        return "_No games in these logs apply._"
+    headers = _cell_headers(df) + [h for h, *_ in columns]
+    rows = []
+    for r in df.to_dict("records"):
+        rows.append(_cell_cols(r) + [fmt(r[c]) if n is None else _and_n(fmt(r[c]), r[n]) for _, c, fmt, n in columns])
+    return markdown_table(headers, rows)
+
+
+#: The leading columns of every table split by kind of unit.
+UNIT_COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [("Unit", "unit", str),
+                                                              ("Comparable with", "comparable", str)]
 
 
 def headline_markdown(rates: pd.DataFrame) -> str:
@@ -420,7 +591,7 @@ def headline_markdown(rates: pd.DataFrame) -> str:
         if math.isnan(r[f]):
             return "–"
         return f"{r[f]:.2f} [{r[f + '_low']:.2f}, {r[f + '_high']:.2f}]"
-    headers = ["Model", "Task", "Condition", "Games", "Villagers", "Werewolves", "Jester", "Draw", "Days"]
+    headers = [*_cell_headers(rates), "Games", "Villagers", "Werewolves", "Jester", "Draw", "Days"]
     rows = [[*_cell_cols(r), str(r["games"]), *(rate(r, f) for f in FACTIONS), _num(r["days"], 1)]
             for r in rates.to_dict("records")]
     return markdown_table(headers, rows)
@@ -461,6 +632,22 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
            "intervals are Wilson 95%; – marks a value that does not apply or has no data.", ""]
     if corpus.skipped:
         out += ["Left out:", *(f"- {s}" for s in corpus.skipped), ""]
+    if corpus.duplicates:
+        kept = "counted here as well (`--keep-duplicates`)" if any(g["repeat"].duplicated()) else "set aside"
+        out += [f"{len(corpus.duplicates)} duplicate games {kept}: each repeats the task, settings, seed, epoch and "
+                "seat models of a game already counted (the same command run again into these logs), so pooling "
+                "it would count one draw twice." + ("" if kept != "set aside" else
+                                                   " Run with `--keep-duplicates` to count them."), "",
+                *(f"- {d}" for d in corpus.duplicates), ""]
+    out += [f"Every per-cell table shows the cell's fallback rate (fallbacks per model call). Where some of a "
+            f"cell's games fell back on more than {FALLBACK_LIMIT:.0%} of their calls, a sensitivity row follows "
+            "without them (its condition names the games it keeps): the fallback defaults (abstain, bid 0, a "
+            "random night target) shift outcomes.", ""]
+    over = [(cell, len(_cell(g, cell))) for cell in cells(g)
+            if all(game_fallback_share(v) > FALLBACK_LIMIT for v in values(_cell(g, cell), "outcome"))]
+    if over:
+        out += [f"No sensitivity row can be drawn where every game fell back on more than {FALLBACK_LIMIT:.0%} of "
+                "its calls:", *(f"- {' · '.join(cell)} ({n} of {n} games)" for cell, n in over), ""]
 
     out += ["## Win rates", "", headline_markdown(tables["win_rates"]), ""]
     if "win_rates.png" in figures:
@@ -473,50 +660,72 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
             _wolf_loss_md(wl), ""]
 
     out += ["## Day-1 wolf coordination", "",
-            "Day 1's first ballot, over games where two or more wolves voted in it.", "",
-            _render(tables["coordination"], [("Games", "games", str), ("Unanimous", "unanimous", _r2),
-                                             ("Voted Jester", "voted_jester", _r2), ("Voted partner", "voted_partner", _r2),
-                                             ("Wolves won", "wolves_won", _r2)]), ""]
+            "Day 1's first ballot, over games where two or more wolves voted in it (Games). Voted Jester is over "
+            "those of them whose Jester was still alive to vote for (n).", "",
+            _render_n(tables["coordination"], [("Games", "games", str, None), ("Unanimous", "unanimous", _r2, None),
+                                               ("Voted Jester", "voted_jester", _r2, "jester_games"),
+                                               ("Voted partner", "voted_partner", _r2, None),
+                                               ("Wolves won", "wolves_won", _r2, None)]), ""]
 
-    out += ["## Calibration and detection by speaker role", "",
-            "Self-rate: share of statements the speaker tagged deceptive. Observer rate: mean share of observers "
-            "flagging a statement. Gap = observer rate − self-rate. Accuracy and F1: observer flags against the "
-            "speaker's self-label. Suspicion: mean peer rating of the role's statements.", "",
-            _render(tables["calibration"], [("Role", "role", str), ("Statements", "statements", _n0),
-                                            ("Self-rate", "self_rate", _r2), ("Observer rate", "observer_rate", _r2),
-                                            ("Gap", "gap", _signed), ("Accuracy", "accuracy", _r2), ("F1", "f1", _r2),
-                                            ("Suspicion", "suspicion", _r2)]), ""]
+    units_note = ("Each unit of analysis is a debate statement (open explanation-round turns included), a defence "
+                  "or a vote reason; each cell shows all units pooled, then each kind alone. Comparable with: the "
+                  "WOLF paper analyses debate statements (wolf task), the Triadic paper every public statement "
+                  "during debate or vote-explanation, all three kinds pooled (triadic task; dyadic is its control).")
+    out += ["## Calibration and detection by speaker role", "", units_note, "",
+            "Units: the role's analysed statements; Paired: those with both the speaker's own label and at least "
+            "one peer's; Coverage = Paired / Units. Self-rate (share self-tagged deceptive), observer rate (mean "
+            "share of observers flagging a statement) and Gap = observer rate − self-rate are all over the paired "
+            "statements, so both rates cover the same statements (Unpaired gap: each rate over every statement it "
+            "has, as the eval's calibration_gap pools them). Accuracy and F1: every peer flag (n) against the "
+            "speaker's self-label. Suspicion: the mean over rated statements (n) of each one's mean rating.", "",
+            _render_n(tables["calibration"], [
+                *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
+                ("Units", "statements", _n0, None), ("Paired", "paired", _n0, None),
+                ("Coverage", "coverage", _r2, None),
+                ("Self-rate", "self_rate", _r2, None), ("Observer rate", "observer_rate", _r2, None),
+                ("Gap", "gap", _signed, None), ("Unpaired gap", "gap_unpaired", _signed, None),
+                ("Accuracy", "accuracy", _r2, "labels"), ("F1", "f1", _r2, None),
+                ("Suspicion", "suspicion", _r2, "suspicion_n")]), ""]
 
     out += ["## Observer confidence calibration", "",
             "Every observer deception flag, binned by the observer's confidence; hit rate = share the speaker "
-            "self-tagged deceptive.", "",
-            _render(tables["confidence_bins"], [("Confidence", "bin", str), ("Flags", "flags", _n0),
-                                                ("Mean confidence", "confidence", _r2), ("Hit rate", "hit_rate", _r2)]), ""]
+            "self-tagged deceptive. By kind of unit as above.", "",
+            _render(tables["confidence_bins"], [*UNIT_COLUMNS, ("Confidence", "bin", str), ("Flags", "flags", _n0),
+                                                ("Mean confidence", "confidence", _r2),
+                                                ("Hit rate", "hit_rate", _r2)]), ""]
 
     out += ["## Deception-type yield", "",
-            "Statements by the speaker's self-declared type: share of the role's statements, mean peer suspicion, "
-            "and mean share of observers flagging them.", "",
-            _render(tables["type_yield"], [("Role", "role", str), ("Type", "type", str), ("Statements", "statements", str),
-                                           ("Share", "share", _r2), ("Suspicion", "suspicion", _r2),
-                                           ("Flag rate", "flag_rate", _r2)]), ""]
+            "Statements by the speaker's self-declared type: share of the role's statements, mean peer suspicion "
+            "(each statement its raters' mean), and mean share of observers flagging them. By kind of unit as above.",
+            "",
+            _render(tables["type_yield"], [*UNIT_COLUMNS, ("Role", "role", str), ("Type", "type", str),
+                                           ("Statements", "statements", str), ("Share", "share", _r2),
+                                           ("Suspicion", "suspicion", _r2), ("Flag rate", "flag_rate", _r2)]), ""]
 
     for key, title, note in (("suspicion_by_day", "Suspicion attracted by role and day", "Mean peer suspicion "
-                              "rating of each role's statements, by the day they were made."),
+                              "of each role's statements (each statement its raters' mean), by the day they were made, "
+                              "with the statements rated (n). By kind of unit as above."),
                              ("suspicion_by_position", "Suspicion attracted by role and position in the day",
-                              "By the statement's place among the day's analysed statements (1 = first).")):
+                              "By the statement's place among the day's analysed statements (1 = first), with the "
+                              "statements rated (n). By kind of unit as above.")):
         df = tables[key]
-        cols = [c for c in df.columns if c.startswith(("day ", "position "))] if not df.empty else []
+        cols = [c for c in df.columns if c.startswith(("day ", "position ")) and not c.endswith(" n")] \
+            if not df.empty else []
         out += [f"## {title}", "", note, "",
-                _render(df, [("Role", "role", str)] + [(c.capitalize(), c, _r2) for c in cols]), ""]
+                _render_n(df, [*((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None)]
+                          + [(c.capitalize(), c, _r2, f"{c} n") for c in cols]), ""]
         if key == "suspicion_by_day" and "suspicion_by_day.png" in figures:
             out += ["![Suspicion by role and day](suspicion_by_day.png)", ""]
 
     out += ["## Univariate predictors of a Jester win", "",
-            "Pearson r (scipy) of each game feature with the Jester winning, with the feature's mean in won and "
-            "lost games.", "",
-            _render(tables["predictors"], [("Games", "games", str), ("Feature", "feature", str), ("Won", "won", _r2),
-                                           ("Lost", "lost", _r2), ("r", "r", _signed), ("p", "p", _p),
-                                           ("n", "n", str)], cell=False), ""]
+            "Pearson r (scipy) of each game feature with the Jester winning, within each cell, with the feature's "
+            "mean in won and lost games and the games it applies to (n: a Jester killed on night 1 has no day-1 "
+            "features). Cells differ in both, so no correlation pools games across cells; where several cells have "
+            "a Jester, the last rows correlate within cells (each feature and the win centred on its cell's means; "
+            "p on n − cells − 1 degrees of freedom).", "",
+            _render(tables["predictors"], [("Feature", "feature", str), ("Won", "won", _r2), ("Lost", "lost", _r2),
+                                           ("r", "r", _signed), ("p", "p", _p), ("n", "n", str),
+                                           ("Cells", "cells", str)]), ""]
 
     out += ["## First half versus second half", "",
             "Win rates over each cell's games in play order (log creation, epoch, game number).", "",
@@ -525,12 +734,16 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
                 for f in FACTIONS[:3] for h in ("first", "second", "change")]), ""]
 
     out += ["## Play quality", "",
-            _render(tables["play_quality"], [("Calls/game", "calls", lambda v: _num(v, 0)),
-                                             ("Fallback rate", "fallback_rate", lambda v: _num(v, 4)),
-                                             ("Doctor self-protect", "doctor_self_protect", _r2),
-                                             ("Doctor save rate", "doctor_save_rate", _r2),
-                                             ("Jester first bid", "jester_first_bid", lambda v: _num(v, 1)),
-                                             ("Jester spoke day 1", "jester_spoke_d1", _r2)]), ""]
+            "The Doctor's rates are over its protections (n), the Jester's over the games it was alive on day 1 "
+            "(n: a Jester killed on night 1 never had the chance, so it is left out rather than counted silent).", "",
+            _render_n(tables["play_quality"], [("Games", "games", str, None),
+                                               ("Calls/game", "calls", lambda v: _num(v, 0), None),
+                                               ("Doctor self-protect", "doctor_self_protect", _r2, "doctor_protects"),
+                                               ("Doctor save rate", "doctor_save_rate", _r2, "doctor_protects"),
+                                               ("Jester first bid", "jester_first_bid", lambda v: _num(v, 1),
+                                                "jester_first_bid_n"),
+                                               ("Jester spoke day 1", "jester_spoke_d1", _r2,
+                                                "jester_spoke_d1_n")]), ""]
 
     out += ["## Fallbacks by seat model and action", ""]
     if tables["fallbacks"].empty:
@@ -626,7 +839,7 @@ def _wolf_loss_md(wl: pd.DataFrame) -> str:
     def cs(r: dict[str, Any], c: str) -> str:
         v = r[c]
         return "–" if math.isnan(v) else f"{int(v)} ({r[c + '_share']:.2f})"
-    headers = ["Model", "Task", "Condition", "Games", *CATEGORIES]
+    headers = [*_cell_headers(wl), "Games", *CATEGORIES]
     rows = [[*_cell_cols(r), str(r["games"]), *(cs(r, c) for c in CATEGORIES)] for r in wl.to_dict("records")]
     return markdown_table(headers, rows)
 
@@ -642,7 +855,16 @@ def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
     import matplotlib.pyplot as plt
 
     written = []
-    rates = tables.get("win_rates")
+
+    def whole(key: str) -> pd.DataFrame | None:
+        """A table's rows over all of each cell's games (and all units pooled): what the figures draw."""
+        df = tables.get(key)
+        if df is None or df.empty:
+            return df
+        df = df[df["sample"] == ALL_GAMES]
+        return df[df["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]] if "unit" in df.columns else df
+
+    rates = whole("win_rates")
     if rates is not None and not rates.empty:
         labels = [f"{r['model']}\n{r['task']}" + ("" if r["condition"] == "default" else f"\n{r['condition']}")
                   for r in rates.to_dict("records")]
@@ -661,14 +883,14 @@ def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
         fig.savefig(out / "win_rates.png", dpi=120)
         plt.close(fig)
         written.append("win_rates.png")
-    by_day = tables.get("suspicion_by_day")
+    by_day = whole("suspicion_by_day")
     if by_day is not None and not by_day.empty:
         groups = list(dict.fromkeys(zip(by_day["model"], by_day["task"], by_day["condition"], strict=True)))
         ncols = min(3, len(groups))
         nrows = math.ceil(len(groups) / ncols)
         fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.2 * nrows), squeeze=False,
                                  sharey=True, sharex=True)
-        days = [c for c in by_day.columns if c.startswith("day ")]
+        days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith(" n")]
         colours = {r: f"C{i}" for i, r in enumerate(ROLES)}
         for ax, cell in zip(axes.flat, groups, strict=False):
             sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]
@@ -691,7 +913,7 @@ def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
         fig.savefig(out / "suspicion_by_day.png", dpi=110)
         plt.close(fig)
         written.append("suspicion_by_day.png")
-    curve = tables.get("learning_curve")
+    curve = whole("learning_curve")
     if curve is not None and not curve.empty:
         fig, ax = plt.subplots(figsize=(6.5, 3.8))
         for r in curve.to_dict("records"):
@@ -709,8 +931,9 @@ def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
     return written
 
 
-def write_report(logs: str | Path | Iterable[str | Path], out: Path) -> tuple[Corpus, dict[str, pd.DataFrame], Path]:
-    corpus = load(logs)
+def write_report(logs: str | Path | Iterable[str | Path], out: Path,
+                 keep_duplicates: bool = False) -> tuple[Corpus, dict[str, pd.DataFrame], Path]:
+    corpus = load(logs, keep_duplicates)
     tables = build(corpus)
     out.mkdir(parents=True, exist_ok=True)
     drawn = figures(tables, out) if tables else []

@@ -16,6 +16,7 @@ from wolf_eval.measures.calibration import StatementRow, statement_rows
 from wolf_eval.measures.pooling import Values, mean_where_applicable
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Deception, Kind, Vote
+from wolf_eval.stats import within_strata_pearson
 
 NAN = math.nan
 PREDICTORS = {
@@ -40,8 +41,8 @@ def day1_coordination(game: GameState) -> dict[str, float]:
     """How the wolves voted in day 1's first ballot (Triadic Werewolf table 14).
 
     ``unanimous``: every wolf cast a vote, all for the same player; ``voted_jester``: a wolf voted
-    for the Jester (NaN without one); ``voted_partner``: a wolf voted for a fellow wolf. All NaN
-    when day 1 had no ballot or fewer than two wolves cast a vote in it (``d1_ballot`` 0): an
+    for the Jester (NaN without one, or with one killed on night 1, whom no ballot could name);
+    ``voted_partner``: a wolf voted for a fellow wolf. All NaN when day 1 had no ballot or fewer than two wolves cast a vote in it (``d1_ballot`` 0): an
     abstention is not a vote, so wolves who abstain together did not vote together. ``wolves_won``
     whether the wolves won the game.
     """
@@ -56,7 +57,8 @@ def day1_coordination(game: GameState) -> dict[str, float]:
     jester = next((p.name for p in game.players if p.role is Role.JESTER), None)
     out["d1_ballot"] = 1.0
     out["unanimous"] = float(len(votes) == len(ballots) and len(set(targets)) == 1)
-    out["voted_jester"] = NAN if jester is None else float(jester in targets)
+    gone = jester is None or killed_before_day_one(game, jester)
+    out["voted_jester"] = NAN if gone else float(jester in targets)
     out["voted_partner"] = float(any(r.target in wolves for r in votes))
     return out
 
@@ -119,6 +121,26 @@ def coordination(values: Sequence[Values]) -> dict[str, float]:
                                           for k in ("unanimous", "voted_jester", "voted_partner", "wolves_won")}}
 
 
+def _jester_pairs(values: Sequence[Values], key: str) -> list[tuple[float, float]]:
+    """(feature, Jester won) of every game with a Jester where the feature applies."""
+    return [(x, float(v["jester_won"])) for v in values
+            if not math.isnan(float(v.get("jester_won", NAN))) and not math.isnan(x := float(v.get(key, NAN)))]
+
+
+def stratified_predictors(cells: Sequence[Sequence[Values]]) -> dict[str, dict[str, float]]:
+    """Per feature, over several cells' games: the within-cell Pearson r with a Jester win and its p.
+
+    Each cell (model, task, condition) is one stratum (:func:`wolf_eval.stats.within_strata_pearson`),
+    so a model that both wins more as Jester and, say, speaks more cannot make speaking look like it
+    wins. ``n`` the games, ``cells`` the strata that had two or more of them.
+    """
+    out: dict[str, dict[str, float]] = {}
+    for key in PREDICTORS:
+        r, p, n, k = within_strata_pearson([_jester_pairs(games, key) for games in cells])
+        out[key] = {"r": r, "p": p, "n": float(n), "cells": float(k)}
+    return out
+
+
 def jester_win_predictors(values: Sequence[Values]) -> dict[str, dict[str, float]]:
     """Per feature, over the games with a Jester: Pearson r (scipy) with a Jester win and its p,
     the feature's mean in won and in lost games, and the games it was measured in.
@@ -126,9 +148,8 @@ def jester_win_predictors(values: Sequence[Values]) -> dict[str, dict[str, float
     r and p are NaN for fewer than three games or a constant feature or outcome.
     """
     out: dict[str, dict[str, float]] = {}
-    with_jester = [v for v in values if not math.isnan(v.get("jester_won", NAN))]
     for key in PREDICTORS:
-        pairs = [(x, float(v["jester_won"])) for v in with_jester if not math.isnan(x := float(v.get(key, NAN)))]
+        pairs = _jester_pairs(values, key)
         xs, ys = [x for x, _ in pairs], [y for _, y in pairs]
         r = p = NAN
         if len(xs) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:

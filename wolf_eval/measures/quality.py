@@ -2,9 +2,12 @@
 
 Per game, as counts so they pool over games: ``doctor_protects`` nights the Doctor protected
 someone, ``doctor_self_protects`` of them on itself, ``doctor_saves`` nights its protection
-stopped the kill; ``jester_first_bid`` the Jester's first bid (NaN if it never bid or none is
-seated) and ``jester_spoke_d1`` whether it made a public statement on day 1 (NaN without a
-Jester, and for a Jester killed on night 1, who never had the chance: not applicable, not a no). Fallbacks per model and action are in :mod:`wolf_eval.measures.outcome`.
+stopped the kill (all three NaN without a Doctor: no protection to count, not none made; the
+Doctor acts on night 1 alongside the kill, so a seated Doctor always had its chance);
+``jester_first_bid`` the Jester's first bid (NaN if it never bid or none is seated) and
+``jester_spoke_d1`` whether it made a public statement on day 1 (NaN without a Jester, and for a
+Jester killed on night 1, who never had the chance: not applicable, not a no). Fallbacks per
+model and action are in :mod:`wolf_eval.measures.outcome`.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import math
 from collections.abc import Sequence
 
 from wolf_eval.engine import GameState, Role
-from wolf_eval.measures.pooling import Values, mean_where_applicable, pooled_ratio
+from wolf_eval.measures.pooling import Values, count_where_applicable, mean_where_applicable, pooled_ratio, pooled_sum
 from wolf_eval.records import SPEECH_KINDS, Bids, Death, NightResult, Phase, Protect
 
 KEYS = ("doctor_protects", "doctor_self_protects", "doctor_saves", "jester_first_bid", "jester_spoke_d1")
@@ -35,6 +38,8 @@ def quality_values(game: GameState) -> dict[str, float]:
         "jester_first_bid": math.nan,
         "jester_spoke_d1": math.nan,
     }
+    if not any(p.role is Role.DOCTOR for p in game.players):
+        values.update({k: math.nan for k in ("doctor_protects", "doctor_self_protects", "doctor_saves")})
     jester = next((p.name for p in game.players if p.role is Role.JESTER), None)
     if jester is not None and not killed_before_day_one(game, jester):
         bids = [r.data.bids[jester] for r in game.records if isinstance(r.data, Bids) and jester in r.data.bids]
@@ -46,10 +51,17 @@ def quality_values(game: GameState) -> dict[str, float]:
 
 
 def play_quality(values: Sequence[Values]) -> dict[str, float]:
-    """Doctor self-protect and save rates per protection; the Jester's mean first bid and day-1 speaking rate."""
+    """Doctor self-protect and save rates per protection; the Jester's mean first bid and day-1 speaking rate.
+
+    Each with its n (``_n``): the protections the Doctor rates are over, the games the Jester's figures
+    apply to (a Jester killed on night 1 is left out, not counted as silent).
+    """
     return {
         "doctor_self_protect_rate": pooled_ratio(values, "doctor_self_protects", "doctor_protects"),
         "doctor_save_rate": pooled_ratio(values, "doctor_saves", "doctor_protects"),
+        "doctor_protects_n": pooled_sum(values, "doctor_protects"),
         "jester_first_bid": mean_where_applicable(values, "jester_first_bid"),
+        "jester_first_bid_n": float(count_where_applicable(values, "jester_first_bid")),
         "jester_spoke_d1": mean_where_applicable(values, "jester_spoke_d1"),
+        "jester_spoke_d1_n": float(count_where_applicable(values, "jester_spoke_d1")),
     }
