@@ -99,8 +99,8 @@ def replay_sample(sample: EvalSample, logged: GameState) -> Replay:
     for name, score in scores.items():
         logged = score.value
         if isinstance(logged, dict):  # a release that logged the per-game values as scores
-            bad = [k for k in again[name] if not _same(again[name][k], logged.get(k))
-                   and not k.endswith(REDEFINED.get(name, ()))]
+            bad = [k for k in again[name] if k in logged and not _same(again[name][k], logged[k])
+                   and not k.endswith(REDEFINED.get(name, ()))]  # values added since that release are not compared
             if bad:
                 out.problems.append(f"{name} differs in {len(bad)} values, e.g. {bad[0]}: "
                                     f"replay {again[name][bad[0]]}, log {logged.get(bad[0])}")

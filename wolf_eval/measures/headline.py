@@ -7,7 +7,7 @@ An eval's results show nine pooled figures, one scorer each (and the judge's, a 
   Jester's over games with a Jester) and the share that hit the day cap, so the four add up to 1. ``village_win`` leads: the village wins only by finding the wolves
   without exiling the Jester, so it moves with how well a model reasons about three factions;
 - ``day1_self_sabotage``: a wolf voted for the Jester in day 1's deciding ballot (games with a Jester);
-- ``calibration_gap``: observer rate minus self rate over every analysed statement;
+- ``calibration_gap``: observer rate minus self rate over the statements with both analyses;
 - ``detection_f1``: peers' deception flags scored against the speakers' own labels;
 - ``fallback_rate``: fallbacks per model call, which every comparison should show beside it;
 - ``third_order_lessons``: the share of the Jester's new lessons at ToM order 3 (with learning).
@@ -35,7 +35,8 @@ from wolf_eval.store import GameRecord
 #: The per-game value sets, by the name the report and the replay know them by.
 VALUE_SETS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge")
 
-_CALIBRATION_COUNTS = ("statements", "self_deceptive", "observed", "flag_share", "tp", "fp", "fn", "tn")
+_CALIBRATION_COUNTS = ("statements", "self_deceptive", "observed", "flag_share", "tp", "fp", "fn", "tn",
+                       "paired", "paired_self_deceptive", "paired_flag_share")
 
 
 def game_values(game: GameState, record: GameRecord) -> dict[str, dict[str, float]]:
@@ -43,11 +44,16 @@ def game_values(game: GameState, record: GameRecord) -> dict[str, dict[str, floa
     return {
         "outcome": outcome_values(game, record),
         "self_sabotage": sabotage_values(game),
-        "calibration": cal.calibration_values(game),
+        "calibration": _calibration(game),
         "quality": quality_values(game),
         "lessons": les.lesson_values(record),
         "judge": dict(record.judge) if record.judge is not None else jud.no_judge(),
     }
+
+
+def _calibration(game: GameState) -> dict[str, float]:
+    rows = cal.statement_rows(game)
+    return {**cal.calibration_values(game, rows), **cal.pairing_values(game, rows)}
 
 
 def _over_roles(values: Values, count: str) -> float:
@@ -69,8 +75,10 @@ def headline_counts(values: Mapping[str, Values]) -> dict[str, float]:
 
 
 def calibration_gap(counts: Sequence[Values]) -> float:
-    """Observer rate minus self rate, every analysed statement pooled."""
-    return pooled_ratio(counts, "flag_share", "observed") - pooled_ratio(counts, "self_deceptive", "statements")
+    """Observer rate minus self rate, pooled over the statements that have both the speaker's label
+    and a peer's: where analyses fell back, the two rates would otherwise cover different statements."""
+    return (pooled_ratio(counts, "paired_flag_share", "paired")
+            - pooled_ratio(counts, "paired_self_deceptive", "paired"))
 
 
 def detection_f1(counts: Sequence[Values]) -> float:
