@@ -73,7 +73,9 @@ def test_b_wolves_kill_the_jester_then_lose():
     game = play("triadic", [jester, villagers[0], villagers[1]], ballots)
     v = sabotage_values(game)
     assert game.outcome.winner == "villagers"
-    assert v["wolves_killed_jester"] == 1 and v["jester_exiled_d1"] == 0 and v["B"] == 1
+    assert v["wolves_killed_jester"] == 1 and v["B"] == 1
+    # killed on night 1, the Jester could be neither voted for nor exiled on day 1: not applicable, not a no
+    assert all(math.isnan(v[k]) for k in ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1"))
 
 
 def test_d_w_and_x():
@@ -122,6 +124,9 @@ def test_the_tasks_report_self_sabotage(tmp_path):
     for sample in log.samples:
         value = game_scores(sample)["self_sabotage"]
         assert set(value) == {*FLAGS, *CATEGORIES} and sum(value[c] for c in CATEGORIES) == 1
-        assert sample.scores["day1_self_sabotage"].value == value["wolf_voted_jester_d1_final"]
+        assert sample.scores["day1_self_sabotage"].value == pytest.approx(value["wolf_voted_jester_d1_final"],
+                                                                          nan_ok=True)
     pooled = next(s for s in log.results.scores if s.name == "day1_self_sabotage").metrics["pooled"].value
-    assert pooled == sum(game_scores(s)["self_sabotage"]["wolf_voted_jester_d1_final"] for s in log.samples) / 2
+    flags = [game_scores(s)["self_sabotage"]["wolf_voted_jester_d1_final"] for s in log.samples]
+    seen = [f for f in flags if not math.isnan(f)]  # a Jester killed on night 1 leaves its game out
+    assert pooled == pytest.approx(sum(seen) / len(seen) if seen else math.nan, nan_ok=True)

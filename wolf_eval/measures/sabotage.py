@@ -7,7 +7,9 @@ Per game, with a Jester seated:
 - one wolf-side category, one-hot: ``W`` wolves won; ``A`` Jester exiled with at least one wolf
   vote in the exiling ballot; ``C`` Jester exiled with no wolf vote; ``X`` draw; ``B`` wolves
   killed the Jester at night and then lost; ``D`` the village won otherwise.
-Without a Jester every key is NaN except ``W``, ``D`` and ``X``.
+Without a Jester every key is NaN except ``W``, ``D`` and ``X``. With a Jester killed on night 1
+the three day-1 flags are NaN: nobody could vote for or exile it, so "no wolf voted for it" would be
+not applicable counted as a no.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 
 from wolf_eval.engine import GameState, Role
 from wolf_eval.measures.pooling import Values, mean_where_applicable, pooled_sum
+from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Death, Kind, Vote
 
 FLAGS = ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1", "wolves_killed_jester")
@@ -44,9 +47,10 @@ def sabotage_values(game: GameState) -> dict[str, float]:
     exile = next((r for r in game.records if r.kind is Kind.EXILE and r.target == jester), None)
     killed = any(isinstance(r.data, Death) and r.target == jester and r.data.cause == "night_kill"
                  for r in game.records)
-    values["wolf_voted_jester_d1_first"] = float(_wolf_votes_for(game, jester, 1, ("first",)) > 0)
-    values["wolf_voted_jester_d1_final"] = float(_wolf_votes_for(game, jester, 1, ("final",)) > 0)
-    values["jester_exiled_d1"] = float(exile is not None and exile.day == 1)
+    if not killed_before_day_one(game, jester):
+        values["wolf_voted_jester_d1_first"] = float(_wolf_votes_for(game, jester, 1, ("first",)) > 0)
+        values["wolf_voted_jester_d1_final"] = float(_wolf_votes_for(game, jester, 1, ("final",)) > 0)
+        values["jester_exiled_d1"] = float(exile is not None and exile.day == 1)
     values["wolves_killed_jester"] = float(killed)
     if winner == "jester":
         assert exile is not None
