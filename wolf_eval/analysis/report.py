@@ -60,7 +60,6 @@ CATEGORIES = sab.CATEGORIES
 PREDICTORS = feat.PREDICTORS
 TASK_ORDER = {"wolf": 0, "triadic": 1, "dyadic": 2}
 CELL = ["model", "task", "condition"]
-SCORERS = VALUE_SETS
 #: Per-game values the report computes from the stored game (the scorers' are read from the log).
 DERIVED = ("features", "units", "fallbacks")
 #: The seat label of a cell's row for all its seat models together.
