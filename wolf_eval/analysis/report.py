@@ -47,7 +47,7 @@ from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
 from wolf_eval.measures import sabotage as sab
-from wolf_eval.measures.headline import HEADLINE, VALUE_SETS, game_values
+from wolf_eval.measures.headline import HEADLINE, game_values
 from wolf_eval.measures.pooling import count_where_applicable
 from wolf_eval.settings import Settings, condition
 from wolf_eval.store import logged_record
