@@ -122,10 +122,12 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     """Play one complete game per sample and keep its record in the sample's store.
 
     With ``learning`` the Jester reads its model's lessons before the game and adds new ones
-    after it, and the games sharing a lessons file are played one after another.
+    after it, and the games sharing a lessons file are played one after another, in their place
+    in the eval when ``learning.order`` is the Task's early-stopping manager (see ``game_task``).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats: dict[str, Seat] = {}
         for p in game.players:
@@ -143,10 +145,10 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         if learning is None or jester is None:
             await _play(game, agent, state)
             return state
-        async with turnstile(learning.path(jester.model_name)):
-            known = learning.read(jester.model_name)
+        async with turnstile(learning.path(jester.model_name), key, learning.order):
+            known = learning.read(jester.model_name, key)
             record.lessons_file = str(learning.path(jester.model_name))
-            record.learning_step = learning.next_step(jester.model_name)
+            record.learning_step = learning.next_step(jester.model_name, key)
             record.lessons_read = describe_lessons(known)
             transcript().info({"lessons_file": record.lessons_file, "step": record.learning_step,
                                "read": [x.text for x in known]}, source="wolf_eval/lessons")
@@ -156,7 +158,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
                       "winner": game.outcome.winner if game.outcome else None}
             async with span("lessons", type="phase"):
                 added, raw, problem = await ask_for_lessons(game, jester, known, learning, source,
-                                                            settings.structured_output, agent.usage)
+                                                            settings.structured_output, agent.usage, key)
             record.usage = agent.usage
             record.calls += 1
             record.lessons_added = describe_lessons(added)

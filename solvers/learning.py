@@ -1,22 +1,44 @@
-"""The Jester learning loop around a game: one game at a time per lessons file, then the lessons call.
+"""The Jester learning loop around a game: a run's games one at a time, in their place order.
 
-Inspect runs samples concurrently; with ``jester_learning`` each game holds its lessons file's
-turnstile (a FIFO lock) from reading the lessons until its own are written, so the games of a
-learning run are played one after another, in the order Inspect starts them, and every game
-reads what all earlier games added. Other processes writing the same file are kept safe by the
-file lock in ``wolf_eval.lessons.store``.
+Every game of a learning run has a place in its eval, its ``step``: ``(epoch - 1) * games +
+sample id``, the order Inspect plans samples in (epoch by epoch). It depends on nothing the
+process saw, so a game keeps its step when ``inspect eval-retry`` plays it again, and the steps of
+two evals never mix (the lessons they write carry their own Inspect task ids).
+
+Inspect starts samples concurrently and, in a retry, in no fixed order (it first looks each one up
+in the failed log). So each game waits at its run's turnstile until every earlier place Inspect
+planned for this eval is done: played here (finished or failed), completed by an earlier attempt
+(listed in the file's ``games``) or reused by Inspect from the failed log. It then holds the
+turnstile from reading the lessons until its own are written. Every game thus reads exactly what
+the earlier games of its run added (plus whatever other runs wrote), as in an uninterrupted run.
+If no game of the run finishes for ``STALL_SECONDS`` while an earlier place never arrives (its
+sample failed before the game began, or ``--max-samples`` is smaller than the games waiting and
+Inspect started later ones first), the earliest waiting game goes on and a warning names the
+missing places: the run is never stuck, and the warning says its order was broken. Other evals
+and processes writing the same file are kept safe by the file lock in ``wolf_eval.lessons.store``.
+
+The eval's identity (its task id, kept across retries), its plan and which of its samples this
+attempt plays come from ``LearningOrder`` (``wolf_eval.solvers.order``), the early-stopping
+manager ``game_task`` attaches to the Task; the solver passes each game's ``GameKey`` (from
+``Learning.begin``) to the functions here. Without them (a game outside such a Task, or unit
+tests calling these functions directly) games take turns in arrival order, numbered per
+process, and their lessons carry no game.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
 from inspect_ai.log import transcript
 from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.learning import lessons_by_list, lessons_view, parse_lessons
 from wolf_eval.agents.observation import in_flight
@@ -25,33 +47,141 @@ from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure, Seat, count_
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.engine import Action, GameState
 from wolf_eval.engine.rng import derive_seed
-from wolf_eval.lessons.store import Lesson, append_lessons, lessons_path, read_lessons
+from wolf_eval.lessons.store import GameKey, Lesson, append_lessons, lessons_path, read_lessons, visible_to
 from wolf_eval.lessons.tagger import tag
+from wolf_eval.solvers.order import LearningOrder
 from wolf_eval.store import TokenUsage
 
-_TURNSTILES: dict[tuple[int, str], asyncio.Lock] = {}
+logger = logging.getLogger(__name__)
+
+#: Seconds without any game of a run finishing before a game stops waiting for a missing earlier place.
+STALL_SECONDS = 30.0
+
+_LOCKS: dict[tuple[int, str], asyncio.Lock] = {}
 _STEPS: dict[str, int] = {}
 
 
-def turnstile(path: Path) -> asyncio.Lock:
-    key = (id(asyncio.get_running_loop()), str(path))
-    return _TURNSTILES.setdefault(key, asyncio.Lock())
+@dataclass
+class _Run:
+    """One learning run's turnstile in this process: which places arrived, which are done, whether one plays."""
+
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    arrived: set[int] = field(default_factory=set)
+    done: set[int] = field(default_factory=set)
+    playing: bool = False
+    last_progress: float = 0.0
+
+
+_RUNS: dict[tuple[int, str, str], _Run] = {}
+
+
+def _completed_steps(path: Path, task: str) -> set[int]:
+    stored = read_lessons(path)
+    return stored.completed_steps(task) if stored else set()
+
+
+async def _missing(run: _Run, game: GameKey, earlier: set[int] | None, order: LearningOrder | None,
+                   path: Path) -> set[int]:
+    """The earlier places this game still waits for.
+
+    A place is awaited until it is done here. A place this attempt does not play is not awaited
+    when an earlier attempt completed it (it is listed in the file's ``games``) or Inspect reused
+    its sample from the failed log. A place Inspect has not started yet that an earlier attempt
+    completed is not awaited either: the turnstile cannot tell, before the sample starts, whether
+    it will be reused or played again (then it replaces its own lessons).
+    """
+    waiting = (earlier if earlier is not None else {s for s in run.arrived if s < game.step}) - run.done
+    if not waiting:
+        return waiting
+    completed = await anyio.to_thread.run_sync(_completed_steps, path, game.task)
+    here = run.arrived | (order.played_here(game) if order else set())
+    reused = order.reused_here(game) if order else set()
+    return {s for s in waiting if s in here or (s not in completed and s not in reused)}
+
+
+@asynccontextmanager
+async def turnstile(path: Path, game: GameKey | None = None, order: LearningOrder | None = None
+                    ) -> AsyncIterator[None]:
+    """Hold the run's turnstile for ``game``, entering once every earlier place is done.
+
+    Args:
+        path: The lessons file the run shares.
+        game: The game about to read the lessons (``Learning.begin``); without it the games
+            sharing ``path`` in this process simply take turns in arrival order.
+        order: The eval's ``LearningOrder``, which says which earlier places to wait for; without
+            it a game waits only for the earlier places that already arrived here.
+    """
+    loop = asyncio.get_running_loop()
+    if game is None:
+        async with _LOCKS.setdefault((id(loop), str(path)), asyncio.Lock()):
+            yield
+        return
+    run = _RUNS.setdefault((id(loop), game.task, str(path)), _Run(last_progress=loop.time()))
+    earlier = order.earlier(game) if order else None
+    async with run.changed:
+        run.arrived.add(game.step)
+        try:
+            while True:
+                missing = await _missing(run, game, earlier, order, path)
+                if not run.playing and not missing:
+                    break
+                idle = loop.time() - run.last_progress
+                if idle >= STALL_SECONDS and not run.playing and min(run.arrived - run.done) == game.step:
+                    logger.warning("learning run %s: the game at step %d goes on without step(s) %s, which did not "
+                                   "start in %.0f s; the run's order is broken from here", game.task, game.step,
+                                   sorted(missing), STALL_SECONDS)
+                    transcript().info({"order_broken": True, "step": game.step, "missing": sorted(missing)},
+                                      source="wolf_eval/lessons")
+                    run.done |= missing
+                    break
+                try:
+                    await asyncio.wait_for(run.changed.wait(), timeout=max(0.05, STALL_SECONDS - idle))
+                except TimeoutError:
+                    pass
+            run.playing = True
+        except BaseException:
+            run.done.add(game.step)
+            run.changed.notify_all()
+            raise
+    try:
+        yield
+    finally:
+        async with run.changed:
+            run.playing = False
+            run.done.add(game.step)
+            run.last_progress = loop.time()
+            run.changed.notify_all()
 
 
 @dataclass
 class Learning:
-    """Where the Jester's model keeps its lessons; resolved per game from the seat's model name."""
+    """Where the Jester's model keeps its lessons, and the eval's order of games.
+
+    Args:
+        lessons_dir: The folder of the per-model lessons files.
+        order: The ``LearningOrder`` the task also holds as its ``early_stopping``; without it
+            (a solver used outside ``game_task``) games take turns in arrival order, numbered
+            per process, and their lessons carry no game.
+    """
 
     lessons_dir: Path
+    order: LearningOrder | None = None
 
     def path(self, model: str) -> Path:
         return lessons_path(self.lessons_dir, model)
 
-    def read(self, model: str) -> list[Lesson]:
-        stored = read_lessons(self.path(model))
-        return list(stored.lessons) if stored else []
+    def begin(self, state: TaskState) -> GameKey | None:
+        """The game the sample plays, counted as played from here on; None without an order that started."""
+        return self.order.begin(state) if self.order else None
 
-    def next_step(self, model: str) -> int:
+    def read(self, model: str, game: GameKey | None = None) -> list[Lesson]:
+        """The lessons ``game`` may read (all but its own run's at its place or later)."""
+        return visible_to(read_lessons(self.path(model)), game)
+
+    def next_step(self, model: str, game: GameKey | None = None) -> int:
+        """The game's place in its eval; a per-process count for a game that has no key."""
+        if game is not None:
+            return game.step
         key = str(self.path(model))
         _STEPS[key] = _STEPS.get(key, 0) + 1
         return _STEPS[key]
@@ -68,8 +198,13 @@ def describe_lessons(lessons: list[Lesson]) -> list[dict[str, Any]]:
 
 async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], learning: Learning,
                           source: dict[str, Any], structured_output: bool = True,
-                          usage: dict[str, TokenUsage] | None = None) -> tuple[list[Lesson], str, str | None]:
-    """One call to the Jester's model; returns the lessons added, the raw reply and why nothing was read, if so."""
+                          usage: dict[str, TokenUsage] | None = None,
+                          game_key: GameKey | None = None) -> tuple[list[Lesson], str, str | None]:
+    """One call to the Jester's model; returns the lessons added, the raw reply and why nothing was read, if so.
+
+    With ``game_key`` (``Learning.begin``) the lessons carry their game and replace any its earlier
+    attempt wrote; without it they are appended with no game.
+    """
     obs = lessons_view(game, seat.name, known)
     config = GenerateConfig(temperature=seat.temperature, seed=derive_seed(game.seed, "lessons") % 2**31,
                             response_schema=response_schema(Action.LESSONS, ()) if structured_output else None)
@@ -85,9 +220,12 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], lear
         candidates, problem = parse_lessons(raw), None
     except InvalidReply as err:
         candidates, problem = [], f"unreadable lessons reply: {err}"
+    if game_key is not None:
+        source = {**source, "eval_id": game_key.eval, "task_id": game_key.task, "run_id": game_key.run,
+                  "step": game_key.step, "attempt": game_key.attempt}
     try:
         added = await anyio.to_thread.run_sync(append_lessons, learning.path(seat.model_name), seat.model_name,
-                                               candidates, source)
+                                               candidates, source, game_key)
     except (OSError, ValueError) as err:  # the game is played and scored either way; say why nothing was kept
         added, problem = [], f"lessons not saved: {err}"
     transcript().info({"read": len(known), "proposed": len(candidates), "added": [x.text for x in added],
@@ -95,4 +233,4 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], lear
     return added, raw, problem
 
 
-__all__ = ["Learning", "ask_for_lessons", "describe_lessons", "lessons_by_list", "turnstile"]
+__all__ = ["Learning", "LearningOrder", "ask_for_lessons", "describe_lessons", "lessons_by_list", "turnstile"]

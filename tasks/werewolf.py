@@ -17,6 +17,7 @@ from wolf_eval.scorers.headline import LEAD, headline_scorers
 from wolf_eval.scorers.judge import judge
 from wolf_eval.solvers.game import play_game
 from wolf_eval.solvers.learning import Learning
+from wolf_eval.solvers.order import LearningOrder
 
 from wolf_eval.lessons.store import check_writable, default_lessons_dir
 from wolf_eval.settings import Settings
@@ -43,12 +44,17 @@ def headline() -> dict[str, Any]:
 
 
 def game_task(settings: Settings) -> Task:
-    """One sample per game; the settings go whole to the solver and into every sample's metadata."""
+    """One sample per game; the settings go whole to the solver and into every sample's metadata.
+
+    With ``jester_learning`` the solver and the Task share a ``LearningOrder``: as the Task's
+    early-stopping manager (it stops nothing) it learns the eval's identity and plan, which the
+    solver needs to play the learning games in their place order, across ``eval-retry`` too.
+    """
     learning = None
     if settings.jester_learning:
         folder = Path(settings.lessons_dir).expanduser() if settings.lessons_dir else default_lessons_dir()
         check_writable(folder)
-        learning = Learning(folder)
+        learning = Learning(folder, LearningOrder(settings.games))
     variant = settings.variant
     recorded = settings.model_dump(mode="json")
     samples = [
@@ -61,6 +67,7 @@ def game_task(settings: Settings) -> Task:
         solver=play_game(settings=settings, learning=learning),
         scorer=game_scorers(),
         **headline(),
+        early_stopping=learning.order if learning else None,
         metadata={"variant": variant, "settings": recorded},
     )
 

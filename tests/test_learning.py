@@ -6,7 +6,7 @@ import json
 import math
 
 import pytest
-from helpers import game_scores, run, scripted_model, store_field
+from helpers import final_state, game_scores, run, scripted_model, store_field
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 
 from wolf_eval.agents.learning import parse_lessons
@@ -112,6 +112,20 @@ def test_without_learning_there_is_no_lessons_call_and_no_lessons_block(tmp_path
     assert seen > 0
     metrics = next(s for s in log.results.scores if s.name == "third_order_lessons").metrics
     assert math.isnan(metrics["pooled"].value)
+    assert log.results.early_stopping is None, "only a learning run brings its order of games"
+
+
+def test_the_log_names_the_learning_order_which_stopped_no_game_and_left_the_scores_alone(learning_run) -> None:  # type: ignore[no-untyped-def]
+    log, _ = learning_run
+    summary = log.results.early_stopping
+    assert summary is not None and summary.manager == "wolf_eval/learning-order" and summary.early_stops == []
+    assert {k: summary.metadata[k] for k in ("stopped", "planned", "played", "reused")} == \
+        {"stopped": 0, "planned": 4, "played": 4, "reused": 0}
+    assert log.results.total_samples == log.results.completed_samples == 4
+    assert all(s.error is None and "village_win" in (s.scores or {}) for s in log.samples)
+    village = sum(final_state(s).outcome.winner == "villagers" for s in log.samples) / 4
+    metrics = next(s for s in log.results.scores if s.name == "village_win").metrics
+    assert metrics["pooled"].value == pytest.approx(village)
 
 
 def test_an_unreadable_lessons_reply_adds_nothing_and_is_recorded(tmp_path) -> None:  # type: ignore[no-untyped-def]

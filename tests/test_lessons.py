@@ -12,10 +12,12 @@ import threading
 import pytest
 
 from wolf_eval.lessons.store import (
+    GameKey,
     append_lessons,
     is_duplicate,
     lessons_path,
     read_lessons,
+    visible_to,
 )
 from wolf_eval.lessons.tagger import categories, tag, tom_order
 
@@ -193,3 +195,58 @@ def test_an_unwritable_lessons_dir_fails_before_the_first_game(tmp_path) -> None
     with pytest.raises(PermissionError, match=f"jester_learning cannot write lessons to {bad}"):
         run("triadic", log_dir=tmp_path / "logs", task_args={"games": 1, "jester_learning": True, "lessons_dir": str(bad)})
     assert not list((tmp_path / "logs").glob("*.eval")) if (tmp_path / "logs").exists() else True
+
+
+def game(step: int, attempt: str, task: str = "run-a") -> GameKey:
+    return GameKey(task=task, eval=f"eval-{attempt}", run="r", sample=step, epoch=1, step=step, attempt=attempt)
+
+
+def test_a_game_reads_neither_its_own_earlier_attempt_nor_later_games_of_its_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"model": "m", "lessons": [{"list": "to_do", "text": "From an old file."}]}))
+    append_lessons(path, "m", [("to_do", "Bid high on day one.")], game=game(1, "a1"))
+    append_lessons(path, "m", [("to_do", "Accuse the quiet seat.")], game=game(2, "a2"))  # attempt killed after this
+    append_lessons(path, "m", [("to_not_do", "Never defend a wolf.")], game=game(3, "a3"))
+    append_lessons(path, "m", [("to_do", "Speak last on day two.")], game=game(1, "b1", task="run-b"))
+    stored = read_lessons(path)
+    retried = game(2, "retry")
+    assert [x.text for x in visible_to(stored, retried)] == [
+        "From an old file.", "Bid high on day one.", "Speak last on day two."]
+    assert [x.text for x in visible_to(stored, None)] == [x.text for x in stored.lessons]
+
+
+def test_a_retried_game_replaces_its_earlier_attempt(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "m.json"
+    append_lessons(path, "m", [("to_do", "Bid high on day one.")], game=game(1, "a1"))
+    append_lessons(path, "m", [("to_do", "Accuse the quiet seat."), ("to_do", "Ask pointed questions.")],
+                   game=game(2, "a2"))
+    # The same lesson again is not a duplicate of the attempt it replaces, and what that attempt
+    # said but this one does not is gone.
+    added = append_lessons(path, "m", [("to_do", "Accuse the quiet seat.")], game=game(2, "retry"))
+    assert [x.text for x in added] == ["Accuse the quiet seat."]
+    stored = read_lessons(path)
+    assert [(x.text, x.game.attempt) for x in stored.lessons] == [
+        ("Bid high on day one.", "a1"), ("Accuse the quiet seat.", "retry")]
+    assert [(g.step, g.attempt, g.added) for g in stored.games] == [(1, "a1", 1), (2, "retry", 1)]
+    assert stored.completed_steps("run-a") == {1, 2} and stored.completed_steps("run-b") == set()
+
+
+def test_a_game_that_adds_nothing_is_still_listed_as_completed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "m.json"
+    append_lessons(path, "m", [("to_do", "Bid high on day one.")], game=game(1, "a1"))
+    assert append_lessons(path, "m", [("to_do", "Bid high on day 1.")], game=game(2, "a2")) == []
+    stored = read_lessons(path)
+    assert len(stored.lessons) == 1 and [(g.step, g.added) for g in stored.games] == [(1, 1), (2, 0)]
+    on_disk = json.loads(path.read_text())
+    assert on_disk["lessons"][0]["game"] == {"task": "run-a", "eval": "eval-a1", "run": "r", "sample": 1,
+                                            "epoch": 1, "step": 1, "attempt": "a1"}
+
+
+def test_a_file_written_before_lessons_carried_their_game_still_reads_and_grows(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"model": "m", "lessons": [
+        {"list": "to_do", "text": "Bid high.", "added_at": "2025-01-01T00:00:00+00:00", "source": {"sample": 4}}]}))
+    stored = read_lessons(path)
+    assert stored.lessons[0].game is None and stored.games == []
+    assert append_lessons(path, "m", [("to_do", "Bid high!")], game=game(1, "a1")) == []
+    assert [x.text for x in read_lessons(path).lessons] == ["Bid high."]

@@ -1,9 +1,37 @@
-"""Per-model lessons files: append-only, deduplicated, atomic, safe under concurrent writers.
+"""Per-model lessons files: deduplicated, atomic, safe under concurrent writers and crashed runs.
 
 One JSON file per model name, so models never read each other's lessons. A write takes an
-exclusive ``flock`` on a sidecar lock file, re-reads the file, appends what is new and replaces
+exclusive ``flock`` on a sidecar lock file, re-reads the file, adds what is new and replaces
 the file atomically (temporary file, fsync, ``os.replace``): readers never see a half-written
 file and concurrent writers, threads or processes, neither lose nor corrupt entries.
+
+The file (``LessonsFile``)::
+
+    {"model": "openai/gpt-4o",
+     "lessons": [{"list": "to_do", "text": "...", "added_at": "2026-11-23T13:30:05+00:00",
+                  "source": {"sample": 3, "epoch": 1, "seed": 123, "winner": "jester", ...},
+                  "game": {"task": "VfQH...", "eval": "Z9mq...", "run": "63ky...", "sample": 3,
+                           "epoch": 1, "step": 3, "attempt": "K9qG..."}}],
+     "games": [{"task": ..., "eval": ..., "run": ..., "sample": 3, "epoch": 1, "step": 3,
+                "attempt": ..., "added": 1}]}
+
+``game`` (a ``GameKey``) names the game that wrote the lesson: the Inspect task id ``task``, which
+``inspect eval-retry`` keeps, so it names the learning run across its attempts; the attempt's
+Inspect ``eval`` and ``run`` ids; the sample id and epoch; ``step``, the game's place in its eval;
+and ``attempt``, the sample's uuid, new for every attempt of a game. ``games`` lists every game
+whose lessons call finished, with how many lessons it added (often none, once the file has
+them all), so a retried run knows which of its games an earlier attempt completed.
+
+A game counts as completed once it has been played to the end and its lessons call returned:
+its lessons are its last act, and what Inspect does after (scoring) only reads the finished game.
+A game killed before then wrote nothing. When the same game (task, sample, epoch) writes again,
+because its sample failed after the lessons call (in scoring, or a kill before the log was
+flushed) and ``eval-retry`` played it again, its earlier attempt's lessons and entry in
+``games`` are replaced by the new ones, so the file keeps one attempt per game: the last. A game
+reads (``visible_to``) every lesson except those its own run wrote at its place or later, which
+are its own earlier attempts and, after a retry, games that come after it; so each game of a
+retried run reads what it would have read in an uninterrupted run. Files written before these
+fields existed read as lessons with no ``game``, which every game reads.
 
 Duplicates: a lesson is skipped when its normalised text (lowercase, punctuation dropped,
 whitespace folded) equals an existing entry's, or when difflib's similarity ratio of the two
@@ -39,18 +67,63 @@ ListName = Literal["to_do", "to_not_do", "winning_tactics"]
 NEAR_DUPLICATE = 0.85
 
 
+class GameKey(BaseModel):
+    """One attempt at one game of a learning run: who wrote a lesson, and where the game stands in its run."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    eval: str = ""
+    run: str = ""
+    sample: int | str
+    epoch: int = 1
+    step: int
+    attempt: str = ""
+
+    def same_game(self, other: GameKey | None) -> bool:
+        """True for any attempt at the same game of the same run."""
+        return other is not None and (self.task, str(self.sample), self.epoch) == (other.task, str(other.sample), other.epoch)
+
+    def at_or_after(self, other: GameKey | None) -> bool:
+        """True when ``other`` belongs to this run at this game's place or later: lessons this game must not read."""
+        return other is not None and other.task == self.task and (other.step >= self.step or self.same_game(other))
+
+
+class CompletedGame(GameKey):
+    """An entry of ``games``: an attempt whose lessons call finished, and how many lessons it added."""
+
+    added: int = 0
+
+
 class Lesson(BaseModel):
+    """One lesson; ``game`` is None in files written before lessons carried their game."""
+
     model_config = ConfigDict(frozen=True)
 
     list: ListName
     text: str
     added_at: str = ""
     source: dict[str, Any] = {}
+    game: GameKey | None = None
 
 
 class LessonsFile(BaseModel):
     model: str
     lessons: list[Lesson] = []
+    games: list[CompletedGame] = []
+
+    def completed_steps(self, task: str) -> set[int]:
+        """The places of the run ``task`` whose lessons call finished in some attempt."""
+        return {g.step for g in self.games if g.task == task}
+
+
+def visible_to(stored: LessonsFile | None, game: GameKey | None) -> list[Lesson]:
+    """The lessons a game reads: all but its own run's at its place or later (see the module docstring)."""
+    if stored is None:
+        return []
+    if game is None:
+        return list(stored.lessons)
+    return [x for x in stored.lessons if not game.at_or_after(x.game)]
 
 
 def default_lessons_dir() -> Path:
@@ -153,24 +226,33 @@ def _write_atomic(path: Path, content: str) -> None:
 
 
 def append_lessons(path: str | Path, model: str, candidates: Iterable[tuple[str, str]],
-                   source: dict[str, Any] | None = None) -> list[Lesson]:
-    """Append the (list, text) candidates that are new; returns the lessons actually added."""
+                   source: dict[str, Any] | None = None, game: GameKey | None = None) -> list[Lesson]:
+    """Add the (list, text) candidates that are new; returns the lessons actually added.
+
+    With ``game``, the lessons carry it, any earlier attempt of the same game is replaced (its
+    lessons and its ``games`` entry), candidates are compared only with the lessons that game
+    reads, and the game is listed in ``games`` even when it added nothing.
+    """
     path = Path(path)
     with _locked(path):
         current = read_lessons(path) or LessonsFile(model=model)
         if current.model != model:
             raise ValueError(f"{path} holds the lessons of {current.model!r}, not {model!r}")
-        texts = [lesson.text for lesson in current.lessons]
+        kept = [x for x in current.lessons if game is None or not game.same_game(x.game)]
+        texts = [x.text for x in (kept if game is None else visible_to(current, game))]
         now = datetime.now(UTC).isoformat(timespec="seconds")
         added: list[Lesson] = []
         for list_name, text in candidates:
             text = lesson_text(text)
             if list_name not in LISTS or not text or is_duplicate(text, texts):
                 continue
-            lesson = Lesson(list=list_name, text=text, added_at=now, source=source or {})  # type: ignore[arg-type]
+            lesson = Lesson(list=list_name, text=text, added_at=now, source=source or {}, game=game)  # type: ignore[arg-type]
             added.append(lesson)
             texts.append(text)
-        if added:
-            updated = LessonsFile(model=model, lessons=[*current.lessons, *added])
+        if added or game is not None:
+            games = [g for g in current.games if game is None or not game.same_game(g)]
+            if game is not None:
+                games.append(CompletedGame(**game.model_dump(), added=len(added)))
+            updated = LessonsFile(model=model, lessons=[*kept, *added], games=games)
             _write_atomic(path, json.dumps(updated.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n")
         return added

@@ -1,0 +1,227 @@
+"""A learning run that crashes and is retried plays the games, and keeps the lessons, of one that did not.
+
+The crash is the hard case: the process is killed right after a game wrote its lessons, before
+Inspect logged its sample, so the file holds lessons of an attempt the log never saw, and
+``inspect eval-retry`` plays that game again (Inspect also starts the retried samples in no fixed
+order). The retried run must give every game the same step, the same lessons to read and the same
+lessons to add as an uninterrupted run, and the file must end with one attempt per game: the ones
+the final log holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import final_state, run, store_field
+from inspect_ai import eval_retry
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+
+from wolf_eval.lessons.store import lessons_path, read_lessons
+
+GAMES = 5
+ARGS = {"games": GAMES, "jester_learning": True, "max_debate_turns": 3, "max_explanation_turns": 2,
+        "max_days": 3, "deception_analysis": False}
+
+#: Plays the learning run with the sample log flushed after every game, and SIGKILLs itself right
+#: after the lessons of game ``sys.argv[3]`` are written.
+KILLED_RUN = textwrap.dedent("""
+    import os, signal, sys
+    import wolf_eval.solvers.learning as learning
+    from inspect_ai import eval as inspect_eval
+
+    written = learning.append_lessons
+    calls = []
+
+    def write_then_die(*args, **kwargs):
+        added = written(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == int(sys.argv[3]):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return added
+
+    learning.append_lessons = write_then_die
+    inspect_eval("wolf_eval/triadic", model="wolfbot/cue", log_dir=sys.argv[1], display="none", log_buffer=1,
+                 task_args={**ARGS, "lessons_dir": sys.argv[2]})
+""").replace("ARGS", repr(ARGS))
+
+
+def digest(sample: Any) -> str:
+    """The whole finished game (roles, every record, the outcome), hashed."""
+    return hashlib.sha256(final_state(sample).model_dump_json().encode()).hexdigest()
+
+
+def per_game(log: EvalLog) -> dict[int, dict[str, Any]]:
+    """What each game played and what it read and added, by sample id."""
+    return {int(s.id): {"digest": digest(s), "step": store_field(s, "learning_step"),
+                        "read": [x["text"] for x in store_field(s, "lessons_read")],
+                        "added": [x["text"] for x in store_field(s, "lessons_added")]}
+            for s in log.samples or []}
+
+
+def kept(folder: Path) -> list[tuple[Any, ...]]:
+    stored = read_lessons(lessons_path(folder, "wolfbot/cue"))
+    assert stored is not None
+    return sorted((x.game.step, x.list, x.text) for x in stored.lessons if x.game)
+
+
+def assert_file_holds_only_the_logged_attempts(log: EvalLog, folder: Path) -> None:
+    stored = read_lessons(lessons_path(folder, "wolfbot/cue"))
+    assert stored is not None
+    attempts = {int(s.id): s.uuid for s in log.samples or []}
+    assert {x.game.step: x.game.attempt for x in stored.lessons if x.game}.items() <= attempts.items()
+    assert sorted((g.step, g.attempt) for g in stored.games) == sorted(attempts.items())
+    assert {g.task for g in stored.games} == {log.eval.task_id}
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("clean")
+    log = run("triadic", "wolfbot/cue", folder / "logs", task_args={**ARGS, "lessons_dir": str(folder / "lessons")})
+    assert log.status == "success", log.error
+    return log, folder / "lessons"
+
+
+def test_the_clean_run_plays_its_games_in_order(clean) -> None:  # type: ignore[no-untyped-def]
+    log, folder = clean
+    games = per_game(log)
+    assert [games[i]["step"] for i in range(1, GAMES + 1)] == list(range(1, GAMES + 1))
+    read: list[str] = []
+    for i in range(1, GAMES + 1):
+        assert games[i]["read"] == read
+        read += games[i]["added"]
+    assert_file_holds_only_the_logged_attempts(log, folder)
+
+
+def test_eval_retry_after_a_kill_plays_the_games_of_a_clean_run(clean, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    clean_log, clean_lessons = clean
+    logs, lessons = tmp_path / "logs", tmp_path / "lessons"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    killed = subprocess.run([sys.executable, "-c", KILLED_RUN, str(logs), str(lessons), "3"], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr[-2000:]
+
+    [info] = list_eval_logs(str(logs))
+    interrupted = read_eval_log(info)
+    assert interrupted.status == "started"
+    assert sorted(int(s.id) for s in interrupted.samples or []) == [1, 2]
+    before = read_lessons(lessons_path(lessons, "wolfbot/cue"))
+    assert before is not None and {x.game.step for x in before.lessons if x.game} == {1, 2, 3}, \
+        "the killed attempt of game 3 left its lessons"
+
+    inspect_cli = Path(sys.executable).with_name("inspect")
+    retry = subprocess.run([str(inspect_cli), "eval-retry", info.name, "--log-dir", str(tmp_path / "retried"),
+                            "--display", "none"], env=env, capture_output=True, text=True, timeout=120)
+    assert retry.returncode == 0, retry.stderr[-2000:]
+    [retried_info] = list_eval_logs(str(tmp_path / "retried"))
+    retried = read_eval_log(retried_info)
+    assert retried.status == "success", retried.error  # inspect exits 0 on a failed eval too
+    assert retried.eval.task_id == interrupted.eval.task_id
+
+    assert per_game(retried) == per_game(clean_log)
+    assert kept(lessons) == kept(clean_lessons)
+    assert_file_holds_only_the_logged_attempts(retried, lessons)
+    reused = {int(s.id): s.uuid for s in interrupted.samples or []}
+    assert {int(s.id): s.uuid for s in retried.samples if int(s.id) in reused} == reused
+    summary = retried.results.early_stopping
+    assert summary is not None and summary.manager == "wolf_eval/learning-order" and summary.early_stops == []
+    assert {k: summary.metadata[k] for k in ("planned", "played", "reused")} == {"planned": 5, "played": 3, "reused": 2}
+
+
+def test_a_game_that_fails_after_writing_its_lessons_is_replayed_as_in_a_clean_run(clean, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    import wolf_eval.solvers.game as game
+
+    clean_log, clean_lessons = clean
+    recorded = game.describe_lessons
+    seen: list[int] = []
+
+    def fail_the_fourth_game(lessons):  # type: ignore[no-untyped-def]
+        seen.append(1)
+        if len(seen) == 8:  # each game describes what it read, then what it added
+            raise RuntimeError("the sample fails after its lessons are written")
+        return recorded(lessons)
+
+    monkeypatch.setattr(game, "describe_lessons", fail_the_fourth_game)
+    lessons = tmp_path / "lessons"
+    failed = run("triadic", "wolfbot/cue", tmp_path / "logs", task_args={**ARGS, "lessons_dir": str(lessons)})
+    assert failed.status == "error"
+    assert {x.game.step for x in read_lessons(lessons_path(lessons, "wolfbot/cue")).lessons if x.game} >= {4}
+    monkeypatch.setattr(game, "describe_lessons", recorded)
+
+    [retried] = eval_retry(failed, log_dir=str(tmp_path / "retried"), display="none")
+    assert retried.status == "success", retried.error
+    assert per_game(retried) == per_game(clean_log)
+    assert kept(lessons) == kept(clean_lessons)
+    assert_file_holds_only_the_logged_attempts(retried, lessons)
+
+
+def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from inspect_ai import eval as inspect_eval
+
+    from wolf_eval.tasks.werewolf import triadic
+
+    lessons = tmp_path / "lessons"
+    args = {**ARGS, "games": 3, "lessons_dir": str(lessons)}
+    logs = inspect_eval([triadic(**{**args, "seed": 1}), triadic(**{**args, "seed": 2})], model="wolfbot/cue",
+                        log_dir=str(tmp_path / "logs"), display="none")
+    assert [log.status for log in logs] == ["success", "success"]
+    stored = read_lessons(lessons_path(lessons, "wolfbot/cue"))
+    assert stored is not None
+    for log in logs:
+        steps = {int(s.id): store_field(s, "learning_step") for s in log.samples}
+        assert steps == {1: 1, 2: 2, 3: 3}
+        mine = [g for g in stored.games if g.task == log.eval.task_id]
+        assert sorted((g.step, g.attempt) for g in mine) == sorted((int(s.id), s.uuid) for s in log.samples)
+        for s in log.samples:
+            own_later = {x.text for x in stored.lessons if x.game and x.game.task == log.eval.task_id
+                         and x.game.step >= int(s.id)}
+            assert not own_later & {x["text"] for x in store_field(s, "lessons_read")}
+    assert logs[0].eval.task_id != logs[1].eval.task_id
+    assert len(stored.lessons) == sum(len(store_field(s, "lessons_added")) for log in logs for s in log.samples)
+
+
+def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import wolf_eval.solvers.game as game
+    import wolf_eval.solvers.learning as learning
+
+    seated = game.seating
+
+    def no_seats_for_game_1(state, seats):  # type: ignore[no-untyped-def]
+        if state.seed == game.game_seed(0, 1):
+            raise RuntimeError("game 1 fails before it reaches the turnstile")
+        return seated(state, seats)
+
+    monkeypatch.setattr(game, "seating", no_seats_for_game_1)
+    monkeypatch.setattr(learning, "STALL_SECONDS", 0.5)
+    lessons = tmp_path / "lessons"
+    log = run("triadic", "wolfbot/cue", tmp_path / "logs", fail_on_error=False,
+              task_args={**ARGS, "games": 3, "lessons_dir": str(lessons)})
+    by_id = {int(s.id): s for s in log.samples}
+    assert by_id[1].error is not None and by_id[2].error is None and by_id[3].error is None
+    assert [store_field(by_id[i], "learning_step") for i in (2, 3)] == [2, 3]
+    assert [x["text"] for x in store_field(by_id[3], "lessons_read")] == \
+        [x["text"] for x in store_field(by_id[2], "lessons_added")]
+    notes = [e.data for e in by_id[2].events if e.event == "info" and e.source == "wolf_eval/lessons"]
+    assert {"order_broken": True, "step": 2, "missing": [1]} in notes
+
+
+def test_one_task_object_evaluated_with_two_models_keeps_each_models_games_in_its_own_eval(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from inspect_ai import eval as inspect_eval
+
+    from wolf_eval.tasks.werewolf import triadic
+
+    lessons = tmp_path / "lessons"
+    shared = triadic(**{**ARGS, "games": 2, "lessons_dir": str(lessons)})  # Inspect runs this one object per model
+    logs = inspect_eval(shared, model=["wolfbot/cue", "wolfbot/random"], log_dir=str(tmp_path / "logs"), display="none")
+    assert [log.status for log in logs] == ["success", "success"]
+    for log in logs:
+        stored = read_lessons(lessons_path(lessons, log.eval.model))
+        assert stored is not None
+        assert sorted((g.task, g.eval, g.step, g.attempt) for g in stored.games) == \
+            sorted((log.eval.task_id, log.eval.eval_id, int(s.id), s.uuid) for s in log.samples)
