@@ -74,7 +74,7 @@ def prompts(sample):
 
 
 @pytest.mark.parametrize("task,policy,history", [
-    *[(t, p, "full") for t in ("wolf", "triadic", "dyadic") for p in ("random", "cue", "tom", "chaos")],
+    *[(t, p, "full") for t in ("wolf", "triadic", "dyadic") for p in ("random", "cue", "tom", "faction", "chaos")],
     ("triadic", "random", "compact"), ("wolf", "chaos", "compact"),
 ])
 def test_every_prompt_respects_the_information_set(tmp_path, task, policy, history):

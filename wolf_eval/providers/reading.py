@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from wolf_eval.agents.observation import Observation
-from wolf_eval.records import ANALYSED_KINDS, GameStart, Investigate, Kind
+from wolf_eval.records import ANALYSED_KINDS, Death, Exile, GameStart, Investigate, Kind, Protect, Vote
 
 #: Self-incriminating theatrics: the loud way to court a vote.
 JESTER_TELLS = (
@@ -97,3 +98,108 @@ def read(obs: Observation) -> Reading:
                 rd.accused[n] += 1
                 rd.accusations_by.setdefault(speaker, Counter())[n] += 1
     return rd
+
+
+# --------------------------------------------------------------------------- the ledger of deeds
+
+#: A player on the ballot who wants off it says so; a Jester, who wants to stay on it, does not.
+_DENIAL = re.compile(r"\b(not an? (?:were)?wolf|not one of them|innocent|i am (?:just )?an? (?:villager|doctor|seer))\b")
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
+
+
+@lru_cache(maxsize=8192)
+def accused_in(text: str, speaker: str, names: tuple[str, ...]) -> frozenset[str]:
+    """The players a statement accuses, read sentence by sentence.
+
+    ``read`` counts every name in a statement with any accusing word as accused, so "I suspect X;
+    leave Y be" accuses Y too; here a name counts only in a sentence that accuses and does not
+    clear it ("X is not a werewolf"). Every later prompt shows the statement again, hence the cache.
+    """
+    out: set[str] = set()
+    for sentence in _SENTENCE.split(text):
+        low = sentence.lower()
+        if not _ACCUSE.search(low):
+            continue
+        for n in names:
+            name = n.lower()
+            if n != speaker and re.search(rf"\b{name}\b", low) and not re.search(rf"\b{name} is not an? (?:were)?wolf\b", low):
+                out.add(n)
+    return frozenset(out)
+
+
+@dataclass
+class Ledger:
+    """The public deeds of every seat (plus this seat's private facts), kept apart rather than summed.
+
+    ``Reading`` folds what was said into one suspicion count; weighing what each faction wants needs
+    the deeds themselves: who accused whom and on which day, who denied on the ballot and who did
+    not, who voted for whom on which ballot, whom the night took and whom the ballot exiled.
+    """
+
+    obs: Observation
+    wolves_in_play: int = 0
+    jester_in_play: bool = False
+    speeches: Counter[str] = field(default_factory=Counter)  # debate and explanation statements
+    speeches_by_day: Counter[tuple[str, int]] = field(default_factory=Counter)
+    targets_by_day: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    jester_tells: Counter[str] = field(default_factory=Counter)  # statements with a self-incriminating line
+    wolf_tells: Counter[str] = field(default_factory=Counter)  # statements with a deflecting line
+    accusations: list[tuple[int, str, str]] = field(default_factory=list)  # (day, accuser, accused)
+    defences: dict[str, list[bool]] = field(default_factory=dict)  # each defence: did it deny?
+    ballots: list[tuple[int, str, str, str | None]] = field(default_factory=list)  # (day, ballot, voter, target)
+    night_victims: list[tuple[int, str]] = field(default_factory=list)
+    exiled: list[tuple[int, str]] = field(default_factory=list)
+    spared: set[str] = field(default_factory=set)  # the Doctor's own saves: the wolves' target that night
+    checks: dict[str, bool] = field(default_factory=dict)  # the Seer's own investigations
+    seer_claims: dict[str, dict[str, bool]] = field(default_factory=dict)  # claimant -> {named: is wolf}
+
+    def accusers_of(self, player: str, before_day: int | None = None) -> Counter[str]:
+        """Who accused ``player`` (up to ``before_day``, inclusive), and how often."""
+        return Counter(a for d, a, t in self.accusations if t == player and (before_day is None or d <= before_day))
+
+
+def ledger(obs: Observation) -> Ledger:
+    """Sort the seat's records into deeds; reads the Observation only, like ``read``."""
+    lg = Ledger(obs=obs)
+    names = obs.players
+    protected: dict[int, str] = {}
+    quiet_dawns: set[int] = set()
+    for r in obs.records:
+        data = r.data
+        if isinstance(data, GameStart):
+            lg.wolves_in_play = data.roles_in_play.get("werewolf", 0)
+            lg.jester_in_play = data.roles_in_play.get("jester", 0) > 0
+        elif isinstance(data, Investigate) and r.target is not None:
+            lg.checks[r.target] = data.is_werewolf
+        elif isinstance(data, Protect) and r.target is not None and r.actor == obs.seat:
+            protected[r.day] = r.target
+        elif isinstance(data, Death) and r.target is not None:
+            lg.night_victims.append((r.day, r.target))
+        elif r.kind is Kind.DAWN:
+            quiet_dawns.add(r.day)
+        elif isinstance(data, Exile) and r.target is not None:
+            lg.exiled.append((r.day, r.target))
+        elif isinstance(data, Vote) and r.actor is not None:
+            lg.ballots.append((r.day, data.ballot, r.actor, r.target))
+        elif r.kind in (Kind.STATEMENT, Kind.DEFENCE) and r.actor is not None:
+            speaker, text = r.actor, r.text or ""
+            low = text.lower()
+            accused = accused_in(text, speaker, names)
+            lg.accusations += [(r.day, speaker, n) for n in sorted(accused)]
+            lg.targets_by_day.setdefault((speaker, r.day), set()).update(accused)
+            if r.kind is Kind.DEFENCE:
+                lg.defences.setdefault(speaker, []).append(bool(_DENIAL.search(low)))
+            else:
+                lg.speeches[speaker] += 1
+                lg.speeches_by_day[(speaker, r.day)] += 1
+            lg.jester_tells[speaker] += count_tells(text, JESTER_TELLS) > 0
+            lg.wolf_tells[speaker] += count_tells(text, WOLF_TELLS) > 0
+            if _SEER_CLAIM.search(text):
+                claim = lg.seer_claims.setdefault(speaker, {})
+                for n in names:
+                    if re.search(rf"\b{n}\b is not a werewolf", text, re.I):
+                        claim[n] = False
+                    elif re.search(rf"\b{n}\b is a werewolf", text, re.I):
+                        claim[n] = True
+    lg.spared = {protected[d] for d in quiet_dawns if d in protected}
+    return lg
