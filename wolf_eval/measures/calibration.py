@@ -217,6 +217,12 @@ def of_kind(rows: Sequence[StatementRow], kind: str) -> list[StatementRow]:
     return list(rows) if kind == ALL_KINDS else [r for r in rows if r.kind == kind]
 
 
+def unit_values(game: GameState, rows: Sequence[StatementRow] | None = None) -> dict[str, float]:
+    """:func:`calibration_values` with :func:`pairing_values`, over one list of analysed statements."""
+    rows = statement_rows(game) if rows is None else rows
+    return calibration_values(game, rows) | pairing_values(game, rows)
+
+
 def values_by_kind(game: GameState,
                    rows: Sequence[StatementRow] | None = None) -> dict[str, dict[str, dict[str, float]]]:
     """Per kind of unit and over all of them: :func:`calibration_values` with :func:`pairing_values`, and
@@ -228,7 +234,7 @@ def values_by_kind(game: GameState,
     out = {}
     for kind in (ALL_KINDS, *KINDS):
         mine = of_kind(rows, kind)
-        out[kind] = {"calibration": calibration_values(game, mine) | pairing_values(game, mine),
+        out[kind] = {"calibration": unit_values(game, mine),
                      "statements": statement_values(game, mine)}
     return out
 

@@ -44,16 +44,11 @@ def game_values(game: GameState, record: GameRecord) -> dict[str, dict[str, floa
     return {
         "outcome": outcome_values(game, record),
         "self_sabotage": sabotage_values(game),
-        "calibration": _calibration(game),
+        "calibration": cal.unit_values(game),
         "quality": quality_values(game),
         "lessons": les.lesson_values(record),
         "judge": dict(record.judge) if record.judge is not None else jud.no_judge(),
     }
-
-
-def _calibration(game: GameState) -> dict[str, float]:
-    rows = cal.statement_rows(game)
-    return {**cal.calibration_values(game, rows), **cal.pairing_values(game, rows)}
 
 
 def _over_roles(values: Values, count: str) -> float:
