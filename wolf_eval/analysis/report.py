@@ -172,10 +172,10 @@ def load(logs: str | Path | Iterable[str | Path], keep_duplicates: bool = False)
         row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
         row["repeat"] = repeat_key(row, game.seed, record.seat_models, s["eval_id"])
         row["learning_step"] = record.learning_step
-        row |= game_values(game, record)
+        rows = cal.statement_rows(game)
+        row |= game_values(game, record, rows)
         if record.judge is None and isinstance(s.get("score_judge"), str):  # a log from before the record kept it
             row["judge"] = {k: float(v) if v is not None else math.nan for k, v in _json(s["score_judge"]).items()}
-        rows = cal.statement_rows(game)
         row["analysed"] = len(rows)
         row["features"] = feat.game_features(game, rows)
         row["units"] = cal.values_by_kind(game, rows)

@@ -39,12 +39,17 @@ _CALIBRATION_COUNTS = ("statements", "self_deceptive", "observed", "flag_share",
                        "paired", "paired_self_deceptive", "paired_flag_share")
 
 
-def game_values(game: GameState, record: GameRecord) -> dict[str, dict[str, float]]:
-    """Every per-game value of a finished game, from its record alone (the judge's from its score)."""
+def game_values(game: GameState, record: GameRecord,
+                rows: Sequence[cal.StatementRow] | None = None) -> dict[str, dict[str, float]]:
+    """Every per-game value of a finished game, from its record alone (the judge's from its score).
+
+    ``rows``: the game's :func:`~wolf_eval.measures.calibration.statement_rows`, when the caller
+    has built them already.
+    """
     return {
         "outcome": outcome_values(game, record),
         "self_sabotage": sabotage_values(game),
-        "calibration": cal.unit_values(game),
+        "calibration": cal.unit_values(game, rows),
         "quality": quality_values(game),
         "lessons": les.lesson_values(record),
         "judge": dict(record.judge) if record.judge is not None else jud.no_judge(),
