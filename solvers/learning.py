@@ -75,9 +75,27 @@ class _Run:
 _RUNS: dict[tuple[int, str, str], _Run] = {}
 
 
+_COMPLETED: dict[tuple[str, str], tuple[tuple[int, int, int], set[int]]] = {}
+
+
 def _completed_steps(path: Path, task: str) -> set[int]:
+    """The steps of ``task`` the lessons file lists as completed, read again only when the file changed.
+
+    Every game waiting at a turnstile asks each time another game finishes; the file's identity,
+    size and modification time tell whether anything was written since the last read.
+    """
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return set()
+    stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+    known = _COMPLETED.get((str(path), task))
+    if known is not None and known[0] == stamp:
+        return set(known[1])
     stored = read_lessons(path)
-    return stored.completed_steps(task) if stored else set()
+    steps = stored.completed_steps(task) if stored else set()
+    _COMPLETED[(str(path), task)] = (stamp, steps)
+    return set(steps)
 
 
 async def _missing(run: _Run, game: GameKey, earlier: set[int] | None, order: LearningOrder | None,

@@ -225,3 +225,18 @@ def test_one_task_object_evaluated_with_two_models_keeps_each_models_games_in_it
         assert stored is not None
         assert sorted((g.task, g.eval, g.step, g.attempt) for g in stored.games) == \
             sorted((log.eval.task_id, log.eval.eval_id, int(s.id), s.uuid) for s in log.samples)
+
+
+def test_a_waiting_game_reads_the_lessons_file_again_only_after_it_changed(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import wolf_eval.solvers.learning as learning
+    from wolf_eval.lessons.store import GameKey, append_lessons
+
+    path = tmp_path / "lessons.json"
+    reads = []
+    monkeypatch.setattr(learning, "read_lessons", lambda p: reads.append(p) or read_lessons(p))
+    assert learning._completed_steps(path, "run") == set() and reads == []
+    append_lessons(path, "m", [("to_do", "Court the ballot late")], game=GameKey(task="run", sample=1, step=1))
+    assert learning._completed_steps(path, "run") == {1}
+    assert learning._completed_steps(path, "run") == {1} and len(reads) == 1
+    append_lessons(path, "m", [], game=GameKey(task="run", sample=2, step=2))
+    assert learning._completed_steps(path, "run") == {1, 2} and len(reads) == 2
