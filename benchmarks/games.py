@@ -14,7 +14,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import yaml
 from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log_sample_summaries
 
 from wolf_eval.stats import wilson
 
@@ -30,7 +32,7 @@ def main() -> None:
     ap.add_argument("--max-samples", type=int, default=None, help="games played at once (Inspect's default if unset)")
     ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="extra task parameter")
     args = ap.parse_args()
-    extra = dict(kv.split("=", 1) for kv in args.T)
+    extra = {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}  # as inspect eval -T
 
     print("| task | model | games | wall s | s/game | calls | calls/game | tokens/game | log KB/game |"
           + "".join(f" {f} (95% CI) |" for f in FACTIONS))
@@ -46,7 +48,8 @@ def main() -> None:
                 wall = time.perf_counter() - start
                 if log.status != "success":
                     raise SystemExit(f"{task} on {model}: eval {log.status}: {log.error}")
-                values = [s.scores["village_win"].metadata["values"]["outcome"] for s in log.samples]
+                values = [s.scores["village_win"].metadata["counts"]  # summaries: never every game's events
+                          for s in read_eval_log_sample_summaries(log.location)]
                 winners = [next(f for f in FACTIONS if v[f] == 1.0) for v in values]
                 calls = sum(v["calls"] for v in values)
                 tokens = sum(u.total_tokens for u in log.stats.model_usage.values())

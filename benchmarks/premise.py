@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log_sample_summaries
 
 from wolf_eval.stats import wilson
 
@@ -37,11 +38,15 @@ CONFIGS: dict[str, tuple[str, dict[str, str]]] = {
 
 
 def winners(log) -> list[str]:  # type: ignore[no-untyped-def]
-    """The winning faction of each game of a finished log."""
+    """The winning faction of each game of a finished log.
+
+    Read from the sample summaries: ``log.samples`` would load every game's events, which for
+    400 games with analysis on is more memory than this machine has.
+    """
     out = []
-    for sample in log.samples:
-        outcome = sample.scores["village_win"].metadata["values"]["outcome"]
-        out.append(next(f for f in FACTIONS if outcome[f] == 1.0))
+    for sample in read_eval_log_sample_summaries(log.location):
+        counts = sample.scores["village_win"].metadata["counts"]
+        out.append(next(f for f in FACTIONS if counts[f] == 1.0))
     return out
 
 
