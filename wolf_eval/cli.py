@@ -13,7 +13,8 @@ from typing import Any
 from inspect_ai.log import EvalSample
 
 from wolf_eval.engine import GameState
-from wolf_eval.logfiles import BadInput, NoResult, is_remote, local_copies, read_game_log, written_together
+from wolf_eval.logfiles import (BadInput, NoResult, game_samples, is_remote, local_copies, read_game_log,
+                               written_together)
 from wolf_eval.store import logged_record
 
 
@@ -78,7 +79,7 @@ def export(log_path: str, out_dir: str | None = None) -> list[Path]:
         out = Path(out_dir) if out_dir else default
         written: list[Path] = []
         with written_together(out) as stage:
-            for sample in log.samples or []:
+            for sample in game_samples(path):
                 if sample.error is not None:
                     print(f"wolf-eval: {log_path}: game {sample.id} not exported, it failed "
                           f"({sample.error.message[:120]})", file=sys.stderr)
@@ -161,31 +162,33 @@ def _fail(args: argparse.Namespace, message: str, status: int) -> int:
 
 def _replay(location: str) -> int:
     """0 when every finished game replays exactly, 1 when one does not."""
+    with local_copies([location]) as [path]:
+        read_game_log(path, location)
+        failed = sum(_replay_game(sample) for sample in game_samples(path))
+    return 1 if failed else 0
+
+
+def _replay_game(sample: EvalSample) -> bool:
+    """Replay one game and print how it went; True when it could not be replayed or differs."""
     from wolf_eval.replay import replay_sample
 
-    with local_copies([location]) as [path]:
-        log = read_game_log(path, location)
-    failed = 0
-    for sample in log.samples or []:
-        if sample.error is not None:
-            print(f"game {sample.id}: not replayed, the sample failed ({sample.error.message[:120]})")
-            continue
-        try:
-            logged = game_state(sample)
-        except ValueError as err:
-            print(f"game {sample.id}: not replayed, {err}")
-            failed += 1
-            continue
-        result = replay_sample(sample, logged)
-        if result.ok:
-            print(f"game {sample.id}: replays exactly ({result.replies} replies, {result.waves} waves, "
-                  f"{result.records} records, scores equal)")
-        else:
-            failed += 1
-            print(f"game {sample.id}: DIFFERS")
-            for problem in result.problems:
-                print(f"  - {problem}")
-    return 1 if failed else 0
+    if sample.error is not None:
+        print(f"game {sample.id}: not replayed, the sample failed ({sample.error.message[:120]})")
+        return False
+    try:
+        logged = game_state(sample)
+    except ValueError as err:
+        print(f"game {sample.id}: not replayed, {err}")
+        return True
+    result = replay_sample(sample, logged)
+    if result.ok:
+        print(f"game {sample.id}: replays exactly ({result.replies} replies, {result.waves} waves, "
+              f"{result.records} records, scores equal)")
+        return False
+    print(f"game {sample.id}: DIFFERS")
+    for problem in result.problems:
+        print(f"  - {problem}")
+    return True
 
 
 def _tag_lessons(file: str) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples
 
 LOG_SUFFIXES = (".eval", ".json")
 TASK_PREFIX = "wolf_eval/"
@@ -77,7 +77,12 @@ def _fetch(location: str, into: Path) -> Path:
 
 
 def read_game_log(path: Path, shown: str | None = None) -> EvalLog:
-    """A finished wolf-eval log with at least one finished game, or the reason it is not one."""
+    """The header of a finished wolf-eval log with at least one finished game, or the reason it is not one.
+
+    Only the header and the sample summaries are read: the games themselves come one at a time
+    from :func:`game_samples`, since a log of a few hundred games with deception analysis holds
+    more events than fit in memory at once.
+    """
     name = shown or str(path)
     if path.is_dir():
         raise BadInput(f"{name}: a folder, not a log file")
@@ -86,7 +91,7 @@ def read_game_log(path: Path, shown: str | None = None) -> EvalLog:
     if not os.access(path, os.R_OK):
         raise BadInput(f"{name}: not readable (permission denied)")
     try:
-        log = read_eval_log(str(path), resolve_attachments=True)
+        log = read_eval_log(str(path), header_only=True)
     except Exception as err:
         raise BadInput(f"{name}: not an Inspect log ({type(err).__name__}: {_first_line(err)})") from err
     if not log.eval.task.startswith(TASK_PREFIX):
@@ -94,9 +99,14 @@ def read_game_log(path: Path, shown: str | None = None) -> EvalLog:
     if log.status != "success":
         why = f": {_first_line(log.error.message)}" if log.error else ""
         raise NoResult(f"{name}: the eval did not finish (status {log.status}{why})")
-    if not any(s.error is None for s in log.samples or []):
+    if not any(s.error is None for s in read_eval_log_sample_summaries(str(path))):
         raise NoResult(f"{name}: the log holds no finished game")
     return log
+
+
+def game_samples(path: Path) -> Iterator[EvalSample]:
+    """Each game of a log read by :func:`read_game_log`, attachments resolved, one in memory at a time."""
+    yield from read_eval_log_samples(str(path), all_samples_required=False, resolve_attachments=True)
 
 
 @contextmanager
