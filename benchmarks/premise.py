@@ -60,13 +60,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="games per configuration and analysis setting")
     ap.add_argument("--seed", type=int, default=0, help="the task seed (each game's seed derives from it)")
     ap.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of: {', '.join(CONFIGS)}")
-    ap.add_argument("--analysis", default="on,off", help="deception analysis settings to play: on, off or both")
+    ap.add_argument("--analysis", default="on,off", help="deception analysis settings to play: on, off, on,off or both")
     ap.add_argument("--log-dir", default=None, help="where the logs go (default: a new temporary folder, kept)")
     ap.add_argument("--max-samples", type=int, default=None, help="games played at once (Inspect's default if unset)")
     args = ap.parse_args()
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     unknown = [c for c in configs if c not in CONFIGS]
     settings = [a.strip() for a in args.analysis.split(",") if a.strip()]
+    settings = ["on", "off"] if settings == ["both"] else settings
     if unknown or not set(settings) <= {"on", "off"}:
         raise SystemExit(f"unknown configuration {unknown} or analysis setting {settings}")
     root = Path(args.log_dir) if args.log_dir else Path(tempfile.mkdtemp(prefix="premise-"))
