@@ -68,6 +68,21 @@ def test_a_lost_reply_and_an_edited_final_state_are_caught(logged) -> None:  # t
     assert not result.ok and any("final state differs in: waves" in p for p in result.problems)
 
 
+def test_a_score_redefined_after_the_logs_release_is_named_not_failed(logged) -> None:  # type: ignore[no-untyped-def]
+    sample = samples(logged)[0]
+    game = final_state(sample)
+    scores = dict(sample.scores or {})
+    scores["day1_self_sabotage"] = scores["day1_self_sabotage"].model_copy(update={"value": 0.5})
+    old = sample.model_copy(update={"scores": scores})
+    before = replay_sample(old, game, release="0.1.0")
+    assert before.ok and len(before.notes) == 1, before.problems
+    assert before.notes[0].startswith("day1_self_sabotage not compared: redefined in 0.2.0, after the log's release 0.1.0")
+    for release in ("0.2.0", "0.2.1", None):
+        now = replay_sample(old, game, release=release)
+        assert not now.ok and not now.notes
+        assert now.problems[0].startswith("day1_self_sabotage differs") and now.problems[0].endswith("log 0.5")
+
+
 def test_replay_refuses_what_is_not_a_log(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["replay", str(tmp_path / "missing.eval")]) == 2
     assert "missing.eval: no such log file" in capsys.readouterr().err

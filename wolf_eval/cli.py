@@ -163,12 +163,12 @@ def _fail(args: argparse.Namespace, message: str, status: int) -> int:
 def _replay(location: str) -> int:
     """0 when every finished game replays exactly, 1 when one does not."""
     with local_copies([location]) as [path]:
-        read_game_log(path, location)
-        failed = sum(_replay_game(sample) for sample in game_samples(path))
+        release = read_game_log(path, location).eval.packages.get("wolf-eval")
+        failed = sum(_replay_game(sample, release) for sample in game_samples(path))
     return 1 if failed else 0
 
 
-def _replay_game(sample: EvalSample) -> bool:
+def _replay_game(sample: EvalSample, release: str | None) -> bool:
     """Replay one game and print how it went; True when it could not be replayed or differs."""
     from wolf_eval.replay import replay_sample
 
@@ -180,10 +180,13 @@ def _replay_game(sample: EvalSample) -> bool:
     except ValueError as err:
         print(f"game {sample.id}: not replayed, {err}")
         return True
-    result = replay_sample(sample, logged)
+    result = replay_sample(sample, logged, release)
     if result.ok:
+        equal = "scores equal" if not result.notes else "scores equal but for redefined ones"
         print(f"game {sample.id}: replays exactly ({result.replies} replies, {result.waves} waves, "
-              f"{result.records} records, scores equal)")
+              f"{result.records} records, {equal})")
+        for note in result.notes:
+            print(f"  - {note}")
         return False
     print(f"game {sample.id}: DIFFERS")
     for problem in result.problems:

@@ -9,6 +9,7 @@ difference means the log and the code disagree: a changed rule, a lost reply, a 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,13 @@ from wolf_eval.store import logged_record
 #: (0.1.0 summed every rating).
 REDEFINED: dict[str, tuple[str, ...]] = {"calibration": ("suspicion_sum", "suspicion_n")}
 
+#: Headline scores whose definition changed, with the release that first logged today's definition.
+#: A log written by an earlier release may hold the old value; the replay names such a difference
+#: rather than failing on it (the records and the final state are still compared exactly).
+#: ``day1_self_sabotage`` is not applicable (NaN), no longer 0, when the Jester died on night 1;
+#: ``calibration_gap`` is over the statements with both analyses.
+SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0"}
+
 
 @dataclass
 class Replay:
@@ -34,9 +42,23 @@ class Replay:
     waves: int = 0
     records: int = 0
 
+    notes: list[str] = field(default_factory=list)
+
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+
+
+def redefined_since(score: str, release: str | None) -> str | None:
+    """The release that redefined ``score`` after the one that wrote the log, if any."""
+    since = SCORES_SINCE.get(score)
+    if since is None or release is None:
+        return None
+    return since if _release(release) < _release(since) else None
 
 
 def recorded_replies(sample: EvalSample) -> dict[str, str]:
@@ -60,8 +82,12 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def replay_sample(sample: EvalSample, logged: GameState) -> Replay:
-    """Re-play one logged game; ``problems`` lists every way the replay differs from the log."""
+def replay_sample(sample: EvalSample, logged: GameState, release: str | None = None) -> Replay:
+    """Re-play one logged game; ``problems`` lists every way the replay differs from the log.
+
+    ``release``: the wolf-eval version that wrote the log (its ``eval.packages``). A score that a
+    later release redefined and that differs goes to ``notes``, not ``problems``.
+    """
     out = Replay(sample=sample.id)
     replies = recorded_replies(sample)
     state = new_game(logged.config, logged.seed)
@@ -105,7 +131,12 @@ def replay_sample(sample: EvalSample, logged: GameState) -> Replay:
                 out.problems.append(f"{name} differs in {len(bad)} values, e.g. {bad[0]}: "
                                     f"replay {again[name][bad[0]]}, log {logged.get(bad[0])}")
         elif not _same(float(again[name]), float(logged)):  # type: ignore[arg-type]
-            out.problems.append(f"{name} differs: replay {again[name]}, log {logged}")
+            since = redefined_since(name, release)
+            if since:
+                out.notes.append(f"{name} not compared: redefined in {since}, after the log's release {release} "
+                                 f"(replay {again[name]}, log {logged})")
+            else:
+                out.problems.append(f"{name} differs: replay {again[name]}, log {logged}")
     return out
 
 
