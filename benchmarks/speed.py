@@ -202,7 +202,7 @@ def rerender(path: str) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--task", default="wolf")
-    ap.add_argument("--policy", default="cue", help="wolfbot policy: random, cue or tom")
+    ap.add_argument("--policy", default="cue", help="wolfbot policy: random, cue, tom or faction")
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--latency", default="0,1", help="seconds per call, comma-separated")
     ap.add_argument("--history", default="full", help="full, compact or both (comma-separated)")
