@@ -13,10 +13,8 @@ from inspect_ai.model import GenerateConfig, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, eval_config
 from wolf_eval.agents.judge import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
-from wolf_eval.agents.parse import InvalidReply
-from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure
-from wolf_eval.engine.rng import derive_seed
 from wolf_eval.measures import judge as m
 from wolf_eval.scorers.headline import pooled
 from wolf_eval.store import current_record, finished_game
@@ -34,17 +32,13 @@ def judge() -> Scorer:
         game = finished_game()
         model = get_model(role=JUDGE_ROLE)
         jv = judge_view(game)
-        output = await model.generate(judge_messages(jv),
-                                      config=GenerateConfig(seed=derive_seed(game.seed, JUDGE_ROLE) % 2**31))
-        if output.stop_reason == "model_length" or output.error:
-            raise ProviderFailure(f"the judge {model} could not answer (stop_reason={output.stop_reason}, "
-                                  f"error={output.error!r})")
-        raw = output.completion or ""
-        try:
-            guesses, problems = parse_guesses(raw, jv.players, tuple(jv.roles_in_play))
-            unreadable = False
-        except InvalidReply as err:
-            guesses, problems, unreadable = {}, [str(err)], True
+        config = GenerateConfig(seed=call_seed(game.seed, JUDGE_ROLE, eval_config().seed))
+        caller = Caller(f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})", "judging", game.day,
+                        role=JUDGE_ROLE)
+        answer = await ask(model, judge_messages(jv), config, caller,
+                           read=lambda raw: parse_guesses(raw, jv.players, tuple(jv.roles_in_play)),
+                           fallback=lambda reason, raw: ({}, [reason]))
+        (guesses, problems), raw, unreadable = answer.value, answer.raw, answer.problem is not None
         values = m.judge_values(game, guesses, unreadable)
         current_record().judge = values
         right = sum(values[f"{r}_correct"] for r in m.ROLES if not math.isnan(values[f"{r}_n"]))

@@ -14,7 +14,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from wolf_eval.agents.honoured import ignored_settings, warn_once
-from wolf_eval.agents.player import MAX_RAW_CHARS, Agent, Seat, resolve_temperature, seat_model
+from wolf_eval.agents.call import MAX_RAW_CHARS
+from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
 from wolf_eval.agents.prompts import quote, render_record
 from wolf_eval.engine import Action, GameState, Phase, Record, Request, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
@@ -22,7 +23,7 @@ from wolf_eval.measures.cost import ignored_by_model
 from wolf_eval.records import PUBLIC, SPEECH_KINDS, Bids, Deception, FallbackNote, Floor, Kind, NightResult, Vote, view
 from wolf_eval.settings import Settings
 from wolf_eval.store import current_record
-from wolf_eval.solvers.learning import Learning, ask_for_lessons, describe_lessons, lessons_by_list, turnstile
+from wolf_eval.solvers.learning import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
 from wolf_eval.text import clean_text
 
 
@@ -157,8 +158,8 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             source = {"sample_uuid": state.uuid, "sample": state.sample_id, "epoch": state.epoch, "seed": game.seed,
                       "winner": game.outcome.winner if game.outcome else None}
             async with span("lessons", type="phase"):
-                added, raw, problem = await ask_for_lessons(game, jester, known, learning, source,
-                                                            settings.structured_output, agent.usage, key)
+                added, raw, problem = await keep_lessons(game, jester, known, learning, source,
+                                                         settings.structured_output, agent.usage, key, agent.game)
             record.usage = agent.usage
             record.calls += 1
             record.lessons_added = describe_lessons(added)

@@ -37,16 +37,12 @@ from typing import Any
 
 import anyio
 from inspect_ai.log import transcript
-from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import TaskState
 
-from wolf_eval.agents.learning import lessons_by_list, lessons_view, parse_lessons
-from wolf_eval.agents.observation import in_flight
-from wolf_eval.agents.parse import InvalidReply
-from wolf_eval.agents.player import MAX_RAW_CHARS, ProviderFailure, Seat, count_usage, response_schema
-from wolf_eval.agents.prompts import build_messages
-from wolf_eval.engine import Action, GameState
-from wolf_eval.engine.rng import derive_seed
+from wolf_eval.agents.call import MAX_RAW_CHARS
+from wolf_eval.agents.learning import ask_for_lessons, lessons_by_list
+from wolf_eval.agents.player import Seat
+from wolf_eval.engine import GameState
 from wolf_eval.lessons.store import GameKey, Lesson, append_lessons, lessons_path, read_lessons, visible_to
 from wolf_eval.lessons.tagger import tag
 from wolf_eval.solvers.order import LearningOrder
@@ -214,30 +210,18 @@ def describe_lessons(lessons: list[Lesson]) -> list[dict[str, Any]]:
     return out
 
 
-async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], learning: Learning,
-                          source: dict[str, Any], structured_output: bool = True,
-                          usage: dict[str, TokenUsage] | None = None,
-                          game_key: GameKey | None = None) -> tuple[list[Lesson], str, str | None]:
-    """One call to the Jester's model; returns the lessons added, the raw reply and why nothing was read, if so.
+async def keep_lessons(game: GameState, seat: Seat, known: list[Lesson], learning: Learning,
+                       source: dict[str, Any], structured_output: bool = True,
+                       usage: dict[str, TokenUsage] | None = None, game_key: GameKey | None = None,
+                       game_name: str = "") -> tuple[list[Lesson], str, str | None]:
+    """Ask the Jester's model for lessons and append them; returns the lessons added, the raw reply and
+    why nothing was read, if so.
 
     With ``game_key`` (``Learning.begin``) the lessons carry their game and replace any its earlier
     attempt wrote; without it they are appended with no game.
     """
-    obs = lessons_view(game, seat.name, known)
-    config = GenerateConfig(temperature=seat.temperature, seed=derive_seed(game.seed, "lessons") % 2**31,
-                            response_schema=response_schema(Action.LESSONS, ()) if structured_output else None)
-    with in_flight(obs, f"{game.seed}:lessons:{seat.name}") as ref:
-        output = await seat.model.generate(build_messages(obs, ref, structured_output), config=config)
-    if usage is not None:
-        count_usage(usage, seat.model_name, output)
-    if output.stop_reason == "model_length" or output.error:
-        raise ProviderFailure(f"{seat.model_name} could not write the Jester's lessons "
-                              f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored")
-    raw = output.completion or ""
-    try:
-        candidates, problem = parse_lessons(raw), None
-    except InvalidReply as err:
-        candidates, problem = [], f"unreadable lessons reply: {err}"
+    answer = await ask_for_lessons(game, seat, known, structured_output, usage, game_name)
+    candidates, raw, problem = answer.value, answer.raw, answer.problem
     if game_key is not None:
         source = {**source, "eval_id": game_key.eval, "task_id": game_key.task, "run_id": game_key.run,
                   "step": game_key.step, "attempt": game_key.attempt}
@@ -251,4 +235,4 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], lear
     return added, raw, problem
 
 
-__all__ = ["Learning", "LearningOrder", "ask_for_lessons", "describe_lessons", "lessons_by_list", "turnstile"]
+__all__ = ["Learning", "LearningOrder", "keep_lessons", "describe_lessons", "lessons_by_list", "turnstile"]

@@ -115,3 +115,26 @@ def test_a_forbidden_import_is_caught(tmp_path: Path, monkeypatch: pytest.Monkey
     allowed = ("wolf_eval.measures", "wolf_eval.records")
     assert violations([fake], allowed=allowed) == ["wolf_eval/measures/bad.py:2 imports wolf_eval.agents.player"]
     assert [n for _, n in imports_of(fake)][1] == "inspect_ai._util.x"
+
+
+def generate_calls(path: Path) -> list[int]:
+    """Lines where the file calls some object's ``generate`` (a model call, in this project)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "generate"]
+
+
+def test_every_model_call_goes_through_the_one_call_path() -> None:
+    """A seat's decision, the Jester's lessons and the judge all ask through ``wolf_eval.agents.call.ask``,
+    so a new call site cannot skip its seed rule, its failure naming or its fallback record."""
+    one_path = ROOT / "wolf_eval" / "agents" / "call.py"
+    sites = [f"{p.relative_to(ROOT)}:{line}" for p in sources("wolf_eval", "tasks", "scorers", "solvers")
+             for line in generate_calls(p)]
+    assert sites == [f"{one_path.relative_to(ROOT)}:{line}" for line in generate_calls(one_path)]
+    assert len(sites) == 1
+
+
+def test_a_second_call_site_is_caught(tmp_path: Path) -> None:
+    stray = tmp_path / "stray.py"
+    stray.write_text("async def f(model):\n    return await model.generate([])\n")
+    assert generate_calls(stray) == [2]

@@ -12,7 +12,7 @@ import pytest
 from helpers import final_state, game_scores, run
 from inspect_ai.model import get_model
 
-from wolf_eval.agents.player import response_schema
+from wolf_eval.agents.schemas import response_schema
 from wolf_eval.engine import Action
 from wolf_eval.providers.llamacpp import _Runtime, grammar_schema
 

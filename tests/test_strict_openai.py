@@ -373,7 +373,7 @@ def sent_response_format(action: Action) -> dict[str, Any]:
     """
     from inspect_ai.util._json import JSON_SCHEMA_EXTENDED_FIELDS, json_schema_dump
 
-    from wolf_eval.agents.player import response_schema
+    from wolf_eval.agents.schemas import response_schema
 
     schema = response_schema(action, ("none", "omission"), ("Ava", "Ben"))
     return {"name": schema.name, "schema": json_schema_dump(schema.json_schema, exclude=JSON_SCHEMA_EXTENDED_FIELDS),
@@ -386,7 +386,7 @@ def test_the_mirror_matches_what_inspect_sends() -> None:
     from inspect_ai.model._openai import openai_completion_params
     from inspect_ai.model._providers.openai_compatible import OpenAICompatibleAPI
 
-    from wolf_eval.agents.player import response_schema
+    from wolf_eval.agents.schemas import response_schema
 
     exclude = OpenAICompatibleAPI.schema_exclude_fields.fget(None)  # type: ignore[attr-defined]
     for action in _schema_actions():

@@ -15,7 +15,8 @@ import pytest
 from helpers import run
 
 from wolf_eval.agents.observation import RecordViews, observe
-from wolf_eval.agents.player import call_seed, decision_from_reply
+from wolf_eval.agents.call import call_seed
+from wolf_eval.agents.player import decision_from_reply
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, Faction
 from wolf_eval.providers.policies import POLICIES
@@ -40,7 +41,7 @@ def play(variant: str, game: int, village: str, others: str = "tom", **task_args
         for request in pending(state):
             role = state.player(request.seat).role
             obs = observe(state, request, "full", views)
-            reply = POLICIES[village if role in VILLAGE else others](obs, Random(call_seed(state.seed, request, None)))
+            reply = POLICIES[village if role in VILLAGE else others](obs, Random(call_seed(state.seed, request.key, None)))
             decision = decision_from_reply(state, request, json.dumps(reply))
             decisions_made.append((role, request.action, decision.fallback is not None))
             decisions.append(decision)

@@ -6,12 +6,21 @@ every other decision) plus the lessons it already has, and answers with three li
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wolf_eval.agents.observation import Observation, observe
+from inspect_ai.model import GenerateConfig
+
+from wolf_eval.agents.call import Answer, Caller, ask, call_seed, eval_config
+from wolf_eval.agents.observation import Observation, in_flight, observe
 from wolf_eval.agents.parse import InvalidReply, first_json_object, pick
+from wolf_eval.agents.prompts import build_messages
+from wolf_eval.agents.schemas import response_schema
 from wolf_eval.engine import Action, GameState, Request
 from wolf_eval.lessons.store import LISTS, Lesson
+from wolf_eval.store import TokenUsage
+
+if TYPE_CHECKING:
+    from wolf_eval.agents.player import Seat
 
 MAX_LESSONS_PER_LIST = 10
 MAX_LESSON_CHARS = 400
@@ -44,3 +53,20 @@ def parse_lessons(raw: str) -> list[tuple[str, str]]:
             if isinstance(item, str) and item.strip():
                 found.append((name, " ".join(item.split())[:MAX_LESSON_CHARS]))
     return found
+
+
+async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], structured_output: bool = True,
+                          usage: dict[str, TokenUsage] | None = None,
+                          game_name: str = "") -> Answer[list[tuple[str, str]]]:
+    """One call to the Jester's model for its lessons; an unreadable reply proposes none and says why."""
+    obs = lessons_view(game, seat.name, known)
+    config = GenerateConfig(temperature=seat.temperature,
+                            seed=call_seed(game.seed, "lessons", eval_config().seed),
+                            response_schema=response_schema(Action.LESSONS, ()) if structured_output else None)
+    caller = Caller(game_name or f"the game of seed {game.seed}", "lessons", game.day, seat.name, seat.role.value)
+    with in_flight(obs, f"{game.seed}:lessons:{seat.name}") as ref:
+        answer = await ask(seat.model, build_messages(obs, ref, structured_output), config, caller,
+                           read=parse_lessons, fallback=lambda reason, raw: [], usage=usage)
+    if answer.problem is None:
+        return answer
+    return Answer(answer.value, answer.raw, f"unreadable lessons reply: {answer.problem}")

@@ -1,77 +1,28 @@
 """Seats: which model plays each player, and one decision = one model call.
 
-The only module that calls models. A reply that cannot be used becomes the
-rules' fallback, recorded with the raw output and the reason.
+The call itself goes through :func:`wolf_eval.agents.call.ask`, the project's one path to a
+model. A reply that cannot be used becomes the rules' fallback, recorded with the raw output
+and the reason.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, ModelOutput, ResponseSchema, get_model
-from inspect_ai.util import LimitExceededError, json_schema
+from inspect_ai.model import GenerateConfig, Model, get_model
 
+from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, read_reply
 from wolf_eval.agents.observation import RecordViews, in_flight, observe
-from wolf_eval.agents.parse import InvalidReply, interpret
+from wolf_eval.agents.parse import interpret
 from wolf_eval.agents.prompts import build_messages
-from wolf_eval.agents.schemas import REPLY_SCHEMAS
-from wolf_eval.engine import Action, Decision, GameState, Request, Role, fallback_decision
-from wolf_eval.engine.rng import derive_seed
+from wolf_eval.agents.schemas import response_schema
+from wolf_eval.engine import Decision, GameState, Request, Role, fallback_decision
 from wolf_eval.store import TokenUsage
-from wolf_eval.text import clean_text
 
-#: Raw outputs kept in the game record are cut to this many characters (the model event keeps all of it).
-MAX_RAW_CHARS = 2000
-
-
-class ProviderFailure(RuntimeError):
-    """The provider could not produce a reply at all (e.g. the prompt overflowed its context).
-
-    Raised, so the sample fails: a broken provider must never be scored as a player's bad move.
-    """
-
-
-@lru_cache(maxsize=512)
-def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[str, ...] = ()) -> ResponseSchema:
-    """Structured-output request for providers that support it, strict where the provider offers it;
-    the parser never relies on it.
-
-    Closed choices are enums: the deception type from the task's taxonomy, and a ballot's or a
-    night action's target from the legal names the prompt lists, so a constrained decoder can
-    only name a legal player.
-    """
-    schema = json_schema(REPLY_SCHEMAS[action]).model_copy(deep=True)
-    props = schema.properties or {}
-    if "deception_type" in props:
-        props["deception_type"].enum = list(taxonomy)
-    for key in ("vote", "target"):
-        if key in props and options:
-            props[key].enum = list(options)
-    return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema, strict=True)
-
-
-def eval_config() -> GenerateConfig:
-    """The eval's own generation settings (``--temperature``, ``--seed``, ...).
-
-    Inspect builds the eval's model with them, and models bound with ``--model-role`` without
-    them, so the eval's model's config is where they are to be read.
-    """
-    return get_model().config
-
-
-#: ``call_seed``'s default: read the eval's --seed from its model.
+#: ``Agent.eval_seed`` before the first call: read the eval's --seed from its model then.
 FROM_EVAL: Any = object()
-
-
-def call_seed(game_seed: int, request: Request, eval_seed: int | None = FROM_EVAL) -> int:
-    """Per-call sampling seed: the game seed and the decision, plus the eval's --seed if one was given
-    (``eval_seed``, when the caller has read ``eval_config().seed`` already)."""
-    if eval_seed is FROM_EVAL:
-        eval_seed = eval_config().seed
-    parts = (game_seed, request.key) if eval_seed is None else (game_seed, request.key, eval_seed)
-    return derive_seed(*parts) % 2**31
 
 
 @dataclass
@@ -126,49 +77,22 @@ class Agent:
             self.eval_seed = eval_config().seed
         config = GenerateConfig(
             temperature=seat.temperature,
-            seed=call_seed(state.seed, request, self.eval_seed),
+            seed=call_seed(state.seed, request.key, self.eval_seed),
             cache_prompt=True,  # a seat's calls share its rules, role and record so far: Anthropic caches them
             response_schema=response_schema(request.action, state.config.taxonomy, request.options) if self.structured_output else None,
         )
-        where = (f"{self.game or f'the game of seed {state.seed}'}, {seat.name} ({seat.role.value}), "
-                 f"{request.action.value} on day {request.day}")
+        caller = Caller(self.game or f"the game of seed {state.seed}", request.action.value, request.day,
+                        seat.name, seat.role.value)
         with in_flight(obs, f"{state.seed}:{request.key}") as ref:
-            try:
-                output = await seat.model.generate(build_messages(obs, ref, self.structured_output), config=config)
-            except LimitExceededError:
-                raise
-            except Exception as err:  # after Inspect's own retries: name the decision that was lost
-                raise ProviderFailure(f"{seat.model_name} failed in {where}: {type(err).__name__}: {err}; "
-                                      "the game is not scored") from err
+            reply = await ask(seat.model, build_messages(obs, ref, self.structured_output), config, caller,
+                              read=lambda raw: interpret(raw, request, state.names, state.config.taxonomy),
+                              fallback=lambda reason, raw: fallback_decision(state, request, reason, raw),
+                              usage=self.usage)
         self.calls += 1
-        count_usage(self.usage, seat.model_name, output)
-        if output.stop_reason == "model_length" or output.error:
-            raise ProviderFailure(
-                f"{seat.model_name} could not answer in {where} "
-                f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored"
-            )
-        return decision_from_reply(state, request, output.completion or "")
-
-
-def count_usage(usage: dict[str, TokenUsage], model_name: str, output: ModelOutput) -> None:
-    """Add one call's tokens, as the provider reported them, to its model's total."""
-    tally = usage.setdefault(model_name, TokenUsage())
-    tally.calls += 1
-    if output.usage is not None:
-        u = output.usage
-        tally.input += u.input_tokens
-        tally.cache_read += u.input_tokens_cache_read or 0
-        tally.cache_write += u.input_tokens_cache_write or 0
-        tally.output += u.output_tokens
-        tally.reasoning += u.reasoning_tokens or 0
+        return reply.value
 
 
 def decision_from_reply(state: GameState, request: Request, raw: str) -> Decision:
     """The legal decision a raw reply makes, or the rules' fallback recorded with it (also used by replay)."""
-    try:
-        return interpret(raw, request, state.names, state.config.taxonomy)
-    except InvalidReply as err:
-        return fallback_decision(state, request, str(err), clean_text(raw)[:MAX_RAW_CHARS])
-    except Exception as err:  # a reply must never crash a game: record it and fall back
-        reason = f"unreadable reply ({type(err).__name__}: {str(err)[:200]})"
-        return fallback_decision(state, request, reason, clean_text(raw)[:MAX_RAW_CHARS])
+    return read_reply(raw, lambda text: interpret(text, request, state.names, state.config.taxonomy),
+                      lambda reason, cut: fallback_decision(state, request, reason, cut)).value

@@ -6,7 +6,7 @@ enums. Inspect drops ``minimum``/``maximum`` on some providers, so bounded numbe
 bids 0-10, and confidence and suspicion on a grid of 0.05. Any instance of a schema is then a
 legal decision. The honest/deceptive label is the deception type itself ("none" is honest), so
 no reply can say "deceptive" and "none" at once. Closed name lists (ballots, night targets) and
-the task's taxonomy are filled in per request by ``wolf_eval.agents.player.response_schema``.
+the task's taxonomy are filled in per request by ``response_schema`` below.
 
 The decision field comes first and ``notes`` last, so a model writing keys in schema order
 commits to its choice before its private aside.
@@ -14,8 +14,11 @@ commits to its choice before its private aside.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
+from inspect_ai.model import ResponseSchema
+from inspect_ai.util import json_schema
 from pydantic import BaseModel, ConfigDict, Field
 
 from wolf_eval.engine import Action
@@ -103,3 +106,22 @@ KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "confidence": ("conf", "certainty"),
     "reasoning": ("reason", "rationale", "explanation", "why"),
 }
+
+
+@lru_cache(maxsize=512)
+def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[str, ...] = ()) -> ResponseSchema:
+    """Structured-output request for providers that support it, strict where the provider offers it;
+    the parser never relies on it.
+
+    Closed choices are enums: the deception type from the task's taxonomy, and a ballot's or a
+    night action's target from the legal names the prompt lists, so a constrained decoder can
+    only name a legal player.
+    """
+    schema = json_schema(REPLY_SCHEMAS[action]).model_copy(deep=True)
+    props = schema.properties or {}
+    if "deception_type" in props:
+        props["deception_type"].enum = list(taxonomy)
+    for key in ("vote", "target"):
+        if key in props and options:
+            props[key].enum = list(options)
+    return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema, strict=True)

@@ -1,0 +1,122 @@
+"""One model call: the single path by which the project asks any model for a reply.
+
+A seat's decision, the Jester's lessons and the judge all come through :func:`ask`, so they share
+one seed rule, one way of naming a provider that cannot answer (the sample fails: a broken
+provider is never scored as a bad move) and one record of a reply that cannot be used (the
+caller's fallback, with the reason and the raw reply cut to ``MAX_RAW_CHARS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.util import LimitExceededError
+
+from wolf_eval.agents.parse import InvalidReply
+from wolf_eval.engine.rng import derive_seed
+from wolf_eval.store import TokenUsage
+from wolf_eval.text import clean_text
+
+T = TypeVar("T")
+
+#: Raw outputs kept in the game record are cut to this many characters (the model event keeps all of it).
+MAX_RAW_CHARS = 2000
+
+
+class ProviderFailure(RuntimeError):
+    """The provider could not produce a reply at all (an error after Inspect's retries, a context overflow).
+
+    Raised, so the sample fails: a broken provider must never be scored as a player's bad move.
+    """
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asks and for what: the words a provider failure names."""
+
+    game: str
+    decision: str
+    day: int
+    seat: str | None = None
+    role: str | None = None
+
+    def __str__(self) -> str:
+        who = f"{self.seat} ({self.role})" if self.seat else f"the {self.role}" if self.role else None
+        return ", ".join(p for p in (self.game, who, f"{self.decision} on day {self.day}") if p)
+
+
+@dataclass(frozen=True)
+class Answer(Generic[T]):
+    """What a call produced: the value read (or the fallback), the raw text, and why it fell back."""
+
+    value: T
+    raw: str
+    problem: str | None = None
+
+
+def eval_config() -> GenerateConfig:
+    """The eval's own generation settings (``--temperature``, ``--seed``, ...).
+
+    Inspect builds the eval's model with them, and models bound with ``--model-role`` without
+    them, so the eval's model's config is where they are to be read.
+    """
+    return get_model().config
+
+
+def call_seed(game_seed: int, key: str, eval_seed: int | None) -> int:
+    """A call's sampling seed: the game seed and what is decided, plus the eval's ``--seed`` if given."""
+    parts = (game_seed, key) if eval_seed is None else (game_seed, key, eval_seed)
+    return derive_seed(*parts) % 2**31
+
+
+def count_usage(usage: dict[str, TokenUsage], model_name: str, output: ModelOutput) -> None:
+    """Add one call's tokens, as the provider reported them, to its model's total."""
+    tally = usage.setdefault(model_name, TokenUsage())
+    tally.calls += 1
+    if output.usage is not None:
+        u = output.usage
+        tally.input += u.input_tokens
+        tally.cache_read += u.input_tokens_cache_read or 0
+        tally.cache_write += u.input_tokens_cache_write or 0
+        tally.output += u.output_tokens
+        tally.reasoning += u.reasoning_tokens or 0
+
+
+def read_reply(raw: str, read: Callable[[str], T], fallback: Callable[[str, str], T]) -> Answer[T]:
+    """Read a raw reply, or fall back with the reason and the cut raw text; a reply never crashes a game.
+
+    Also what replay calls, so a recorded reply is read exactly as it was in play.
+    """
+    try:
+        return Answer(read(raw), raw)
+    except InvalidReply as err:
+        reason = str(err)
+    except Exception as err:
+        reason = f"unreadable reply ({type(err).__name__}: {str(err)[:200]})"
+    return Answer(fallback(reason, clean_text(raw)[:MAX_RAW_CHARS]), raw, reason)
+
+
+async def ask(model: Model, messages: list[ChatMessage], config: GenerateConfig, caller: Caller,
+              read: Callable[[str], T], fallback: Callable[[str, str], T],
+              usage: dict[str, TokenUsage] | None = None) -> Answer[T]:
+    """Generate once, count the tokens, fail the sample on a provider that cannot answer, then read the reply.
+
+    ``read`` turns the raw text into a value or raises; ``fallback(reason, raw)`` gives the value
+    used instead. ``usage`` (by model name) gets the call's tokens when given.
+    """
+    try:
+        output = await model.generate(messages, config=config)
+    except LimitExceededError:
+        raise
+    except Exception as err:  # after Inspect's own retries: name the decision that was lost
+        raise ProviderFailure(f"{model} failed in {caller}: {type(err).__name__}: {err}; "
+                              "the game is not scored") from err
+    if usage is not None:
+        count_usage(usage, str(model), output)
+    if output.stop_reason == "model_length" or output.error:
+        raise ProviderFailure(f"{model} could not answer in {caller} "
+                              f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored")
+    return read_reply(output.completion or "", read, fallback)
