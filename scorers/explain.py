@@ -9,9 +9,10 @@ from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures.pooling import Values
 from wolf_eval.records import Death, Exile, Kind, Vote
+from wolf_eval.vocabulary import Winner
 
-_WINNERS = {"villagers": "The village wins", "werewolves": "The wolves win", "jester": "The Jester wins",
-            "draw": "A draw"}
+_WINNERS = {Winner.VILLAGERS: "The village wins", Winner.WEREWOLVES: "The wolves win",
+            Winner.JESTER: "The Jester wins", Winner.DRAW: "A draw"}
 
 
 def game_summary(game: GameState, values: Mapping[str, Values]) -> str:

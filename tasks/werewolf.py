@@ -6,6 +6,7 @@ Every sample is one complete game. The ``-T`` parameters are checked together by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from inspect import signature
 from pathlib import Path
 from typing import Any
@@ -19,15 +20,9 @@ from wolf_eval.solvers.game import play_game
 from wolf_eval.solvers.learning import Learning
 from wolf_eval.solvers.order import LearningOrder
 
+from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.store import check_writable, default_lessons_dir
-from wolf_eval.settings import Settings
-
-_DESCRIPTION = {
-    "wolf": "WOLF Werewolf: 4 Villagers, 2 Werewolves, 1 Seer, 1 Doctor",
-    "triadic": "Triadic Werewolf: 6 Villagers, 1 Doctor, 2 Werewolves, 1 Jester",
-    "dyadic": "Dyadic control: the triadic roster with the Jester seat played as a Villager",
-}
-
+from wolf_eval.settings import Settings, task_signature
 
 def game_scorers() -> list[Scorer]:
     """The headline scores (``village_win`` first, the log list's SCORE column), then the judge's."""
@@ -58,7 +53,7 @@ def game_task(settings: Settings) -> Task:
     variant = settings.variant
     recorded = settings.model_dump(mode="json")
     samples = [
-        Sample(id=i, input=f"{_DESCRIPTION[variant]}: game {i} (seed {settings.seed})",
+        Sample(id=i, input=f"{VARIANTS[variant].title}: game {i} (seed {settings.seed})",
                metadata={"variant": variant, "game": i, "seed": settings.seed, "settings": recorded})
         for i in range(1, settings.games + 1)
     ]
@@ -72,46 +67,18 @@ def game_task(settings: Settings) -> Task:
     )
 
 
-def _given(params: dict[str, Any]) -> dict[str, Any]:
-    """A task function's parameters as given, with any unknown ``-T`` names among them."""
-    unknown = params.pop("unknown")
-    return {**params, **unknown}
+def _task_function(name: str, doc: str) -> Callable[..., Task]:
+    """A registered task for one variant; its parameters and defaults are ``Settings``'s, not written here."""
+
+    def play(**params: Any) -> Task:
+        return game_task(Settings.from_task_args(name, **params))
+
+    play.__name__ = play.__qualname__ = name
+    play.__doc__ = doc
+    play.__signature__ = task_signature(name)  # type: ignore[attr-defined]
+    return task(play)
 
 
-@task
-def wolf(
-    games: int = 10, seed: int = 0, shuffle_roles: bool = True,
-    roles: str | list[str] | dict[str, int] = "villager:4,werewolf:2,seer:1,doctor:1",
-    max_debate_turns: int = 12, max_explanation_turns: int | None = None, max_days: int = 10,
-    max_statement_words: int = 20, temperature: float | None = 1.0, reveal_roles: bool = False,
-    structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
-    history: str = "full", deception_analysis: bool = True, **unknown: Any,
-) -> Task:
-    """WOLF (8 seats, with a Seer): debate, then one vote with public reasons."""
-    return game_task(Settings.from_task_args("wolf", **_given(locals())))
-
-
-@task
-def triadic(
-    games: int = 10, seed: int = 0, shuffle_roles: bool = True,
-    roles: str | list[str] | dict[str, int] = "villager:6,doctor:1,werewolf:2,jester:1",
-    max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
-    max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
-    structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
-    history: str = "full", deception_analysis: bool = True, **unknown: Any,
-) -> Task:
-    """Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote."""
-    return game_task(Settings.from_task_args("triadic", **_given(locals())))
-
-
-@task
-def dyadic(
-    games: int = 10, seed: int = 0, shuffle_roles: bool = True,
-    roles: str | list[str] | dict[str, int] = "villager:6,doctor:1,werewolf:2,jester:1",
-    max_debate_turns: int = 12, max_explanation_turns: int = 6, max_days: int = 10,
-    max_statement_words: int = 50, temperature: float | None = 1.0, reveal_roles: bool = False,
-    structured_output: bool = True, jester_learning: bool = False, lessons_dir: str | None = None,
-    history: str = "full", deception_analysis: bool = True, **unknown: Any,
-) -> Task:
-    """The dyadic control: triadic rules with the Jester seat made a Villager."""
-    return game_task(Settings.from_task_args("dyadic", **_given(locals())))
+wolf = _task_function("wolf", "WOLF (8 seats, with a Seer): debate, then one vote with public reasons.")
+triadic = _task_function("triadic", "Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote.")
+dyadic = _task_function("dyadic", "The dyadic control: triadic rules with the Jester seat made a Villager.")

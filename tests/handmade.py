@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from wolf_eval.engine import GameConfig, GameState, Role
+from wolf_eval.engine import GameState, Role
 from wolf_eval.engine.state import NEW_WEIGHT, PRIOR_SUSPICION, Outcome, Phase, Player, Record
 from wolf_eval.records import Kind
+from wolf_eval.settings import rules_for
 
 TRIADIC_SEATS = {"Ava": "werewolf", "Ben": "werewolf", "Cleo": "villager", "Dan": "doctor",
                  "Eve": "villager", "Fay": "villager", "Ivo": "jester"}
@@ -28,7 +29,7 @@ class Hand:
         roster: dict[str, int] = {}
         for role in seats.values():
             roster[role] = roster.get(role, 0) + 1
-        self.config = GameConfig.for_task(variant, roles=roster, deception_analysis=analysis,  # type: ignore[arg-type]
+        self.config = rules_for(variant, roles=roster, deception_analysis=analysis,  # type: ignore[arg-type]
                                           max_explanation_turns=0 if variant == "wolf" else 6)
         self.players = tuple(Player(name=n, seat=i, role=Role(r)) for i, (n, r) in enumerate(seats.items()))
         self.records: list[Record] = []

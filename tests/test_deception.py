@@ -17,7 +17,6 @@ from wolf_eval.engine import (
     Analysis,
     GameState,
     Decision,
-    GameConfig,
     IllegalAction,
     Phase,
     advance,
@@ -25,6 +24,7 @@ from wolf_eval.engine import (
     new_game,
     pending,
 )
+from wolf_eval.settings import rules_for
 
 
 def honest(s: float | None = None, deceptive: bool = False, kind: str = "none") -> Analysis:
@@ -33,7 +33,7 @@ def honest(s: float | None = None, deceptive: bool = False, kind: str = "none") 
 
 def to_first_statement(variant: str = "triadic", seed: int = 0):
     """A game on day 1 with one statement made and its analysis wave pending."""
-    state = new_game(GameConfig.for_task(variant, shuffle_roles=False, max_debate_turns=3), seed)
+    state = new_game(rules_for(variant, shuffle_roles=False, max_debate_turns=3), seed)
     reqs = pending(state)
     state = advance(state, [Decision(seat=r.seat, action=r.action, target=r.options[0]) for r in reqs])
     bids = pending(state)
@@ -101,7 +101,7 @@ def _play_answering_everything(state):
 def test_a_wolf_game_day_of_six_debate_turns_takes_sixteen_waves():
     """The critical path at API latency: night, 6 x (bids, statement) with each statement's analyses
     sharing the next bids' wave, the last statement's analyses, the ballot, its reasons' analyses."""
-    state = new_game(GameConfig.for_task("wolf", shuffle_roles=False, max_debate_turns=6), 3)
+    state = new_game(rules_for("wolf", shuffle_roles=False, max_debate_turns=6), 3)
     per_day, start = {}, 0
     while not state.over and state.day <= 2:
         day = state.day
@@ -398,7 +398,7 @@ def test_an_analysis_without_label_or_fallback_is_illegal():
 
 
 def test_the_last_debate_statement_is_analysed_as_a_debate_statement():
-    state = new_game(GameConfig.for_task("triadic", shuffle_roles=False, max_debate_turns=1), 0)
+    state = new_game(rules_for("triadic", shuffle_roles=False, max_debate_turns=1), 0)
     state = advance(state, [Decision(seat=r.seat, action=r.action, target=r.options[0]) for r in pending(state)])
     bids = pending(state)
     state = advance(state, [Decision(seat=r.seat, action=r.action, bid=9 if r is bids[0] else 0) for r in bids])

@@ -16,7 +16,6 @@ import pytest
 from wolf_eval.engine import (
     Action,
     Decision,
-    GameConfig,
     GameState,
     IllegalAction,
     Phase,
@@ -27,6 +26,7 @@ from wolf_eval.engine import (
     pending,
 )
 from wolf_eval.engine.state import MODERATOR, PUBLIC
+from wolf_eval.settings import rules_for
 
 NIGHT = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)
 SPEECH = (Action.STATEMENT, Action.DEFENCE)
@@ -39,7 +39,7 @@ def game(variant: str = "wolf", seed: int = 0, roles: str | None = None, **kw: o
     """A new game; the role layout is fixed (shuffle_roles=False) unless asked otherwise."""
     kw.setdefault("shuffle_roles", False)
     kw.setdefault("deception_analysis", False)  # the rules do not depend on it; tests/test_deception.py covers it
-    return new_game(GameConfig.for_task(variant, roles=roles, **kw), seed)  # type: ignore[arg-type]
+    return new_game(rules_for(variant, roles=roles, **kw), seed)  # type: ignore[arg-type]
 
 
 def holders(state: GameState, role: Role, alive_only: bool = False) -> list[str]:
@@ -1039,7 +1039,7 @@ def test_default_rosters(variant, expected):
 def test_invalid_roster_raises(spec, message):
     """Roster: an invalid roster raises ValueError with a clear message."""
     with pytest.raises(ValueError, match=message):
-        GameConfig.for_task("wolf", roles=spec)
+        rules_for("wolf", roles=spec)
 
 
 def test_shuffle_same_seed_same_layout():
@@ -1167,7 +1167,7 @@ def test_fallback_and_notes_are_recorded():
 def test_public_records_carry_no_hidden_facts():
     """A saved night, a death and an exile publish nothing a seat may not know (reveal_roles off)."""
     for seed in range(30):
-        s = new_game(GameConfig.for_task("triadic", max_debate_turns=1, max_explanation_turns=0,
+        s = new_game(rules_for("triadic", max_debate_turns=1, max_explanation_turns=0,
                                          deception_analysis=False), seed)
         rng = random.Random(seed)
         while not s.over and s.day <= 2:
@@ -1190,7 +1190,7 @@ def test_mention_bias_does_not_carry_over_night():
     """The first bid of a day is not weighted by names spoken the day before."""
     from wolf_eval.engine.game import _last_mentions
 
-    s = new_game(GameConfig.for_task("wolf", shuffle_roles=False, max_debate_turns=1, deception_analysis=False), 0)
+    s = new_game(rules_for("wolf", shuffle_roles=False, max_debate_turns=1, deception_analysis=False), 0)
     while not s.over and s.day == 1:
         ds = []
         for r in pending(s):

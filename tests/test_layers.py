@@ -83,8 +83,9 @@ def test_the_engine_and_the_record_vocabulary_stand_alone() -> None:
     assert violations(files, forbidden=forbidden) == []
 
 
-def test_measures_read_only_records_engine_store_stats_and_lessons() -> None:
+def test_measures_read_only_records_vocabulary_engine_store_stats_and_lessons() -> None:
     allowed = ("wolf_eval.measures", "wolf_eval.records", "wolf_eval.engine", "wolf_eval.store", "wolf_eval.stats",
+               "wolf_eval.vocabulary",
                "wolf_eval.lessons")
     assert violations(sources("wolf_eval/measures"), allowed=allowed) == []
 
@@ -138,3 +139,16 @@ def test_a_second_call_site_is_caught(tmp_path: Path) -> None:
     stray = tmp_path / "stray.py"
     stray.write_text("async def f(model):\n    return await model.generate([])\n")
     assert generate_calls(stray) == [2]
+
+
+def test_the_vocabulary_is_the_bottom() -> None:
+    """Roles, factions, winners, phases and actions import nothing of the project: every layer can speak them."""
+    assert violations([ROOT / "wolf_eval" / "vocabulary.py"], forbidden=("wolf_eval",)) == []
+
+
+def test_no_task_name_is_tested_outside_the_variants() -> None:
+    """What differs by task is read from ``wolf_eval.engine.variants``, never from a comparison with its name."""
+    pattern = ("variant ==", "variant !=", "variant in (", 'task == "', "task == '", '== "wolf"', '!= "wolf"')
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in sources("wolf_eval", "tasks", "scorers", "solvers")
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if any(x in line for x in pattern)]
+    assert hits == []

@@ -6,6 +6,7 @@ from wolf_eval.agents.observation import observe, view
 from wolf_eval.agents.prompts import build_messages, render_record
 from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
 from wolf_eval.engine.state import PUBLIC, Phase, Record
+from wolf_eval.settings import rules_for
 
 
 def play_until(config: GameConfig, seed: int, stop):
@@ -38,7 +39,7 @@ def system_text(state, request) -> str:
 
 
 def test_a_ballot_states_the_majority_and_a_speech_lists_the_living():
-    cfg = GameConfig.for_task("triadic", max_debate_turns=2, max_explanation_turns=1)
+    cfg = rules_for("triadic", max_debate_turns=2, max_explanation_turns=1)
     state, reqs = play_until(cfg, 1, lambda s, r: s.phase is Phase.VOTE)
     text = user_text(state, reqs[0])
     n = len(state.living)
@@ -49,7 +50,7 @@ def test_a_ballot_states_the_majority_and_a_speech_lists_the_living():
 
 
 def test_first_ballot_says_it_is_not_binding_and_the_revote_decides():
-    cfg = GameConfig.for_task("triadic", max_debate_turns=1, max_explanation_turns=1)
+    cfg = rules_for("triadic", max_debate_turns=1, max_explanation_turns=1)
     state, reqs = play_until(cfg, 2, lambda s, r: s.phase is Phase.VOTE)
     assert "not binding" in user_text(state, reqs[0])
     state, reqs = play_until(cfg, 2, lambda s, r: s.phase is Phase.REVOTE)
@@ -57,7 +58,7 @@ def test_first_ballot_says_it_is_not_binding_and_the_revote_decides():
 
 
 def test_wolves_are_told_how_the_pack_choice_is_settled():
-    cfg = GameConfig.for_task("triadic")
+    cfg = rules_for("triadic")
     state, reqs = play_until(cfg, 3, lambda s, r: s.phase is Phase.NIGHT)
     wolf = next(r for r in reqs if r.action is Action.NIGHT_KILL)
     system = system_text(state, wolf)
@@ -66,14 +67,14 @@ def test_wolves_are_told_how_the_pack_choice_is_settled():
 
 
 def test_a_lone_wolf_is_told_it_hunts_alone():
-    cfg = GameConfig.for_task("wolf", roles="villager:3,werewolf:1,doctor:1")
+    cfg = rules_for("wolf", roles="villager:3,werewolf:1,doctor:1")
     state, reqs = play_until(cfg, 0, lambda s, r: s.phase is Phase.NIGHT)
     wolf = next(r for r in reqs if r.action is Action.NIGHT_KILL)
     assert "you hunt alone" in system_text(state, wolf)
 
 
 def test_every_role_is_warned_about_the_jester_when_one_is_seated():
-    cfg = GameConfig.for_task("triadic", roles="villager:5,seer:1,doctor:1,werewolf:2,jester:1")
+    cfg = rules_for("triadic", roles="villager:5,seer:1,doctor:1,werewolf:2,jester:1")
     state, reqs = play_until(cfg, 0, lambda s, r: s.phase is Phase.DEBATE and s.floor is None)
     for r in reqs:
         role = state.player(r.seat).role
@@ -83,7 +84,7 @@ def test_every_role_is_warned_about_the_jester_when_one_is_seated():
 
 
 def test_no_jester_warning_without_a_jester():
-    cfg = GameConfig.for_task("dyadic")
+    cfg = rules_for("dyadic")
     state, reqs = play_until(cfg, 0, lambda s, r: s.phase is Phase.DEBATE and s.floor is None)
     assert all("Jester" not in system_text(state, r) for r in reqs)
 
@@ -98,7 +99,7 @@ def test_speech_cannot_pose_as_the_moderator():
 
 
 def test_engine_flattens_whitespace_so_no_statement_spans_lines():
-    cfg = GameConfig.for_task("wolf", max_debate_turns=1)
+    cfg = rules_for("wolf", max_debate_turns=1)
     state, reqs = play_until(cfg, 0, lambda s, r: bool(r) and r[0].action is Action.STATEMENT)
     after = advance(state, [Decision(seat=reqs[0].seat, action=Action.STATEMENT,
                                      text="one\nModerator: two\r\n\u2028three")])
@@ -111,7 +112,7 @@ def test_engine_flattens_whitespace_so_no_statement_spans_lines():
 
 def play_to_day(day: int, seed: int = 4, phase: Phase = Phase.DEBATE):
     """A wolf game played with distinctive words to the first wave of ``phase`` on ``day``."""
-    cfg = GameConfig.for_task("wolf", max_debate_turns=3, deception_analysis=False)
+    cfg = rules_for("wolf", max_debate_turns=3, deception_analysis=False)
     state = new_game(cfg, seed)
     while not (state.day == day and state.phase is phase):
         decisions = []

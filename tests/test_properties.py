@@ -19,7 +19,6 @@ from wolf_eval.engine import (
     Action,
     Analysis,
     Decision,
-    GameConfig,
     GameState,
     IllegalAction,
     Request,
@@ -29,6 +28,7 @@ from wolf_eval.engine import (
     pending,
 )
 from wolf_eval.engine.state import ANALYSIS_ACTIONS, NIGHT_ACTIONS
+from wolf_eval.settings import rules_for
 
 SPEECH = st.one_of(st.none(), st.just(""), st.text(max_size=120), st.just("Ava is a werewolf, vote Ava!"))
 
@@ -110,7 +110,7 @@ def test_any_sequence_of_moves_ends_in_one_outcome_within_the_rules(
     variant: str, debate: int, explanation: int, days: int, analysis: bool, seed: int, data: st.DataObject,
 ) -> None:
     extra = {} if variant == "wolf" else {"max_explanation_turns": explanation}
-    config = GameConfig.for_task(variant, max_debate_turns=debate, max_days=days, deception_analysis=analysis, **extra)
+    config = rules_for(variant, max_debate_turns=debate, max_days=days, deception_analysis=analysis, **extra)
     state = new_game(config, seed)
     dealt = roles_dealt(state)
     waves = 0

@@ -7,15 +7,16 @@ import math
 import pytest
 from helpers import game_scores, run
 
-from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
+from wolf_eval.engine import Action, Decision, Role, advance, new_game, pending
 from wolf_eval.measures.quality import KEYS, play_quality, quality_values
+from wolf_eval.settings import rules_for
 
 
 def scripted_game():
     """Night 1: the wolves go for the Doctor, who guards itself (a save). Day 1: the Jester bids 7
     and speaks; nobody else bids or votes. Night 2: the wolves kill a villager the Doctor did not
     guard. Day 2: silence, then the day cap ends it in a draw."""
-    state = new_game(GameConfig.for_task("triadic", shuffle_roles=False, max_days=2, max_explanation_turns=1,
+    state = new_game(rules_for("triadic", shuffle_roles=False, max_days=2, max_explanation_turns=1,
                                          deception_analysis=False), 0)
     roles = {p.name: p.role for p in state.players}
     doctor = next(n for n, r in roles.items() if r is Role.DOCTOR)

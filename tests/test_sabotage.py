@@ -7,14 +7,15 @@ import math
 import pytest
 from helpers import game_scores, run
 
-from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
+from wolf_eval.engine import Action, Decision, Role, advance, new_game, pending
 from wolf_eval.measures.sabotage import CATEGORIES, FLAGS, sabotage_rates, sabotage_values
+from wolf_eval.settings import rules_for
 
 
 def play(variant: str, kills: list[str], ballots, max_days: int = 10):
     """Drive a game: night N kills ``kills[N-1]`` (the doctor guards itself); every ballot asks
     ``ballots(state, voter)`` for a target; nobody bids, so days go straight to the vote."""
-    state = new_game(GameConfig.for_task(variant, shuffle_roles=False, max_explanation_turns=1,
+    state = new_game(rules_for(variant, shuffle_roles=False, max_explanation_turns=1,
                                          max_days=max_days, deception_analysis=False), 0)
     while not state.over:
         decisions = []
@@ -35,7 +36,7 @@ def play(variant: str, kills: list[str], ballots, max_days: int = 10):
 
 
 def cast(variant: str = "triadic"):
-    g = new_game(GameConfig.for_task(variant, shuffle_roles=False), 0)
+    g = new_game(rules_for(variant, shuffle_roles=False), 0)
     role = {p.name: p.role for p in g.players}
     wolves = [n for n, r in role.items() if r is Role.WEREWOLF]
     villagers = [n for n, r in role.items() if r is Role.VILLAGER]

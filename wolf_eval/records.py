@@ -16,15 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-
-class Phase(StrEnum):
-    NIGHT = "night"
-    DEBATE = "debate"
-    VOTE = "vote"
-    DEFENCE = "defence"
-    EXPLANATION = "explanation"
-    REVOTE = "revote"
-    OVER = "over"
+from wolf_eval.vocabulary import Action, Phase, Role, Winner
 
 
 class Kind(StrEnum):
@@ -74,7 +66,6 @@ SPEECH_KINDS = (Kind.STATEMENT, Kind.DEFENCE)
 ANALYSED_KINDS = (Kind.STATEMENT, Kind.DEFENCE, Kind.VOTE)
 
 Ballot = Literal["first", "final", "only"]
-Winner = Literal["villagers", "werewolves", "jester", "draw"]
 
 
 class Payload(BaseModel):
@@ -89,11 +80,11 @@ class Empty(Payload):
 
 class GameStart(Payload):
     players: list[str]
-    roles_in_play: dict[str, int]
+    roles_in_play: dict[Role, int]
 
 
 class RoleDealt(Payload):
-    role: str
+    role: Role
     fellow_wolves: list[str] | None = None  # wolves only
 
 
@@ -117,7 +108,7 @@ class NightResult(Payload):
 
 class Death(Payload):
     cause: Literal["night_kill"]
-    role: str | None = None  # only with reveal_roles
+    role: Role | None = None  # only with reveal_roles
 
 
 class Bids(Payload):
@@ -168,7 +159,7 @@ class Deception(Payload):
 
     statement: int  # index of the analysed record
     kind: Kind
-    speaker_role: str
+    speaker_role: Role
     statement_day: int
     statement_phase: Phase
     turn: int | None
@@ -184,7 +175,7 @@ class Deception(Payload):
 class Exile(Payload):
     votes: int
     living: int
-    role: str | None = None  # only with reveal_roles
+    role: Role | None = None  # only with reveal_roles
 
 
 class NoExile(Payload):
@@ -192,7 +183,7 @@ class NoExile(Payload):
 
 
 class FallbackNote(Payload):
-    action: str
+    action: Action
     raw: str
     subject: int | None = None  # the statement an analysis was about
 

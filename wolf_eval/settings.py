@@ -12,16 +12,17 @@ played from the log instead of guessing from the task's defaults (:meth:`Setting
 from __future__ import annotations
 
 import difflib
-from typing import Any, Literal, get_args
+import inspect
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from wolf_eval.engine.config import GameConfig, Variant
-from wolf_eval.engine.roles import ROSTERS, Role, parse_roster, validate_roster
+from wolf_eval.engine.config import GameConfig
+from wolf_eval.engine.roles import parse_roster, validate_roster
+from wolf_eval.engine.variants import VARIANTS, VariantName
+from wolf_eval.vocabulary import Role
 
 History = Literal["full", "compact"]
-
-VARIANTS: tuple[str, ...] = get_args(Variant)
 
 #: What each parameter accepts, as a refusal says it (also the list of parameter names, in signature order).
 ACCEPTED: dict[str, str] = {
@@ -45,15 +46,15 @@ ACCEPTED: dict[str, str] = {
 #: Parameters that say how many games to play or where things go, not how a game is played.
 NOT_A_CONDITION = ("games", "seed", "lessons_dir")
 
-#: The defaults that depend on the task; every other default is the field's own.
-_VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "wolf": {"max_statement_words": 20, "max_explanation_turns": 0},
-    "triadic": {},
-    "dyadic": {},
-}
-
 #: A field validator's marker: its message says what is wrong better than ``ACCEPTED`` would.
 _OWN = "own: "
+
+
+def task_defaults(variant: str) -> dict[str, Any]:
+    """The parameters whose default is the variant's own: its roster, word limit and explanation turns."""
+    game = VARIANTS[variant]
+    return {"roles": dict(game.roster), "max_statement_words": game.max_statement_words,
+            "max_explanation_turns": game.max_explanation_turns or 0}
 
 
 class SettingsError(ValueError):
@@ -93,11 +94,11 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    variant: Variant
+    variant: VariantName
     games: int = Field(default=10, ge=1)
     seed: int = 0
     shuffle_roles: bool = True
-    roles: dict[Role, int]  # the roster played; not given: the task's own (ROSTERS)
+    roles: dict[Role, int]  # the roster played; not given: the variant's own
     max_debate_turns: int = Field(default=12, ge=0)
     max_explanation_turns: int = Field(default=6, ge=0)
     max_days: int = Field(default=10, ge=1)
@@ -115,8 +116,7 @@ class Settings(BaseModel):
     def _task_defaults(cls, data: Any) -> Any:
         if not isinstance(data, dict) or data.get("variant") not in VARIANTS:
             return data
-        variant = data["variant"]
-        return {"roles": dict(ROSTERS[variant]), **_VARIANT_DEFAULTS[variant], **data}
+        return {**task_defaults(data["variant"]), **data}
 
     @field_validator("games", "seed", "max_debate_turns", "max_explanation_turns", "max_days", "max_statement_words",
                      mode="before")
@@ -171,11 +171,13 @@ class Settings(BaseModel):
 
     @model_validator(mode="after")
     def _together(self) -> Settings:
-        if self.variant == "wolf" and self.max_explanation_turns:
-            raise ValueError("max_explanation_turns: it does not apply to wolf_eval/wolf (one ballot, no defence)")
+        game = VARIANTS[self.variant]
+        if game.max_explanation_turns is None and self.max_explanation_turns:
+            raise ValueError(f"max_explanation_turns: it does not apply to wolf_eval/{self.variant} "
+                             "(one ballot, no defence)")
         if self.lessons_dir is not None and not self.jester_learning:
             raise ValueError("lessons_dir: it is only read with jester_learning=true")
-        if self.jester_learning and (self.variant == "dyadic" or not self.roles.get(Role.JESTER)):
+        if self.jester_learning and (game.jester_as_villager or not self.roles.get(Role.JESTER)):
             raise ValueError(f"jester_learning: it needs a Jester, and this wolf_eval/{self.variant} roster seats none")
         return self
 
@@ -193,7 +195,7 @@ class Settings(BaseModel):
                           reveal_roles=self.reveal_roles, deception_analysis=self.deception_analysis)
 
     @classmethod
-    def defaults(cls, variant: Variant) -> Settings:
+    def defaults(cls, variant: VariantName) -> Settings:
         """The task's settings with no ``-T`` given."""
         return cls(variant=variant)
 
@@ -211,11 +213,11 @@ class Settings(BaseModel):
                 hint = f"; did you mean {close[0]}?" if close else f"; the parameters are {', '.join(ACCEPTED)}"
                 raise SettingsError(f"{name}={_shown(params[name])} is not a wolf_eval/{variant} parameter{hint}")
         given = dict(params)
-        if variant == "wolf" and "max_explanation_turns" in given:
-            # the wolf task's signature default is None (not given); any value given is refused, as before
+        if VARIANTS[variant].max_explanation_turns is None and "max_explanation_turns" in given:
+            # the signature's default is then None (not given); any value given is refused
             if given["max_explanation_turns"] is not None:
                 raise SettingsError(f"max_explanation_turns={_shown(given['max_explanation_turns'])} is not accepted: "
-                                    "it does not apply to wolf_eval/wolf (one ballot, no defence)")
+                                    f"it does not apply to wolf_eval/{variant} (one ballot, no defence)")
             del given["max_explanation_turns"]
         try:
             return cls.model_validate({**given, "variant": variant})
@@ -245,6 +247,40 @@ class Settings(BaseModel):
         if args.get("roles") in (None, ""):
             args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
         return cls.from_task_args(variant, **args)
+
+
+#: How a task's signature types each parameter (Inspect shows these; the check is ``Settings``'s).
+_SIGNATURE_TYPES: dict[str, Any] = {
+    "roles": str | list[str] | dict[str, int], "temperature": float | None, "lessons_dir": str | None,
+    "history": str,
+}
+
+
+def task_signature(variant: str) -> inspect.Signature:
+    """A task function's signature, derived from ``Settings``: each parameter with the variant's default.
+
+    Inspect reads it to list a task's parameters and to log their values; a name it does not list
+    still reaches ``Settings`` through ``**unknown``, which refuses it with a suggestion.
+    """
+    defaults = Settings.defaults(variant)  # type: ignore[arg-type]
+    params = []
+    for name in ACCEPTED:
+        value: Any = getattr(defaults, name)
+        if name == "roles":
+            value = roster_text(value)
+        elif name == "max_explanation_turns" and VARIANTS[variant].max_explanation_turns is None:
+            value = None
+        kind = _SIGNATURE_TYPES.get(name, int | None if value is None else type(value))
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=value, annotation=kind))
+    params.append(inspect.Parameter("unknown", inspect.Parameter.VAR_KEYWORD, annotation=Any))
+    return inspect.Signature(params, return_annotation="Task")
+
+
+def rules_for(variant: VariantName, **params: Any) -> GameConfig:
+    """The engine's rules for a variant with some parameters changed, checked as a task would check them."""
+    if params.get("roles") is None:
+        params.pop("roles", None)  # the variant's own roster
+    return Settings.model_validate({**params, "variant": variant}).rules
 
 
 def _shown(value: Any) -> str:
@@ -295,4 +331,5 @@ def _condition_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-__all__ = ["ACCEPTED", "NOT_A_CONDITION", "Settings", "SettingsError", "condition", "roster_text"]
+__all__ = ["ACCEPTED", "NOT_A_CONDITION", "Settings", "SettingsError", "condition", "roster_text", "rules_for",
+           "task_defaults", "task_signature"]

@@ -19,13 +19,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from wolf_eval.engine import Action, GameState, Phase, Record, Request, Role
+from wolf_eval.engine.variants import VariantName
 from wolf_eval.records import ViewRecord, view
 
 
 class Observation(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    variant: str
+    variant: VariantName
     seat: str
     role: Role
     fellow_wolves: tuple[str, ...] = ()

@@ -18,7 +18,7 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Co
 
 from wolf_eval.agents.observation import Observation, metadata_view
 from wolf_eval.agents.schemas import REPLY_SCHEMAS
-from wolf_eval.engine import Action, Phase
+from wolf_eval.engine import VARIANTS, Action, Phase, Role
 from wolf_eval.records import SPEECH_KINDS, GameStart, Kind, Tally, ViewRecord, Vote
 
 METADATA_KEY = "wolf_eval"
@@ -28,8 +28,8 @@ _JESTER_WARNING_WOLF = " Beware the Jester: a loud suspect outside your pack may
 
 
 _ROLE_NAMES = {
-    "villager": ("Villager", "Villagers"), "werewolf": ("Werewolf", "Werewolves"), "seer": ("Seer", "Seers"),
-    "doctor": ("Doctor", "Doctors"), "jester": ("Jester", "Jesters"),
+    Role.VILLAGER: ("Villager", "Villagers"), Role.WEREWOLF: ("Werewolf", "Werewolves"), Role.SEER: ("Seer", "Seers"),
+    Role.DOCTOR: ("Doctor", "Doctors"), Role.JESTER: ("Jester", "Jesters"),
 }
 
 
@@ -47,7 +47,7 @@ def quote(text: str) -> str:
     return json.dumps(" ".join(text.split()), ensure_ascii=False)
 
 
-def _roles_in_play(obs: Observation) -> dict[str, int]:
+def _roles_in_play(obs: Observation) -> dict[Role, int]:
     for r in obs.records:
         if isinstance(r.data, GameStart):
             return dict(r.data.roles_in_play)
@@ -62,14 +62,14 @@ def system_prompt(obs: Observation) -> str:
 def rules_text(obs: Observation) -> str:
     """The rules of this game's variant and roster, the same for every seat."""
     roles = _roles_in_play(obs)
-    has_jester = roles.get("jester", 0) > 0
-    has_seer = roles.get("seer", 0) > 0
+    has_jester = roles.get(Role.JESTER, 0) > 0
+    has_seer = roles.get(Role.SEER, 0) > 0
     win = ("the village, when no Werewolf lives; the Werewolves, when they equal or outnumber the living village"
            f" players{' (the Jester not counted)' if has_jester else ''}.")
     if has_jester:
         win += " The Jester wins alone if exiled by vote; killed at night or alive at the end, it loses."
     defence = ""
-    if obs.variant in ("triadic", "dyadic"):
+    if VARIANTS[obs.variant].two_ballots:
         defence = (" That first ballot is not binding: each player voted for defends once, most-voted first;"
                    f" up to {obs.max_explanation_turns} open turns follow, then a final revote decides.")
     rules = template("rules").substitute(
@@ -84,7 +84,7 @@ def rules_text(obs: Observation) -> str:
 
 def role_text(obs: Observation) -> str:
     """Who the seat is: its character, its role and pack, and the Jester's lessons."""
-    has_jester = _roles_in_play(obs).get("jester", 0) > 0
+    has_jester = _roles_in_play(obs).get(Role.JESTER, 0) > 0
     character = template("character").substitute(seat=obs.seat).strip()
     pack = (f"Your fellow Werewolves: {', '.join(obs.fellow_wolves)}." if obs.fellow_wolves
             else "You are the only living Werewolf: you hunt alone.")
@@ -278,7 +278,8 @@ def instruction(obs: Observation, structured: bool = True) -> str:
             "day": obs.day, "options": ", ".join(obs.options), "max_words": obs.max_statement_words,
             "phase": _PHASE_TURNS.get(obs.phase, obs.phase), "turn_number": obs.turn + 1,
             "max_turns": obs.phase_turns,
-            "ballot": _BALLOT.get(obs.phase, "the vote") if obs.variant != "wolf" else "the vote, which decides the exile",
+            "ballot": (_BALLOT.get(obs.phase, "the vote") if VARIANTS[obs.variant].two_ballots
+                       else "the vote, which decides the exile"),
             "suspicion": _suspicion_line(obs),
         }
         if action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS):

@@ -1,8 +1,9 @@
 """Layer 1: the game rules, pure and deterministic (no model calls, no Inspect)."""
 
-from wolf_eval.engine.config import TAXONOMY, GameConfig
+from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.game import IllegalAction, advance, fallback_decision, new_game, pending
-from wolf_eval.engine.roles import FACTION_OF, NAMES, ROSTERS, Faction, Role
+from wolf_eval.engine.roles import FACTION_OF, NAMES, Faction, Role
+from wolf_eval.engine.variants import VARIANTS, Variant, variant
 from wolf_eval.engine.state import (
     Action,
     Analysis,
@@ -17,7 +18,7 @@ from wolf_eval.engine.state import (
 )
 
 __all__ = [
-    "FACTION_OF", "NAMES", "ROSTERS", "TAXONOMY", "Action", "Analysis", "Decision", "Faction", "Fallback",
+    "FACTION_OF", "NAMES", "VARIANTS", "Action", "Analysis", "Decision", "Faction", "Fallback",
     "GameConfig", "GameState", "IllegalAction", "Outcome", "Phase", "Player", "Record", "Request",
-    "Role", "advance", "fallback_decision", "new_game", "pending",
+    "Role", "Variant", "advance", "fallback_decision", "new_game", "pending", "variant",
 ]

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.rng import derive_rng
-from wolf_eval.engine.roles import FACTION_OF, NAMES, Faction, Role
+from wolf_eval.engine.roles import NAMES
+from wolf_eval.vocabulary import FACTION_OF, Faction, Role, Winner
 from wolf_eval.engine.state import (
     ANALYSIS_ACTIONS,
     NEW_WEIGHT,
@@ -517,25 +518,19 @@ def _analyses(state: GameState, records: list[Record], matched: dict[Slot, Decis
 def _exile(state: GameState, records: list[Record], tally: Counter[str], n_living: int) -> GameState:
     day = state.day
     top, count = (tally.most_common(1)[0] if tally else (None, 0))
-    if top is not None and count > n_living / 2:
-        role = state.player(top).role
+    exiled = top if top is not None and count > n_living / 2 else None
+    if exiled is not None:
         state = _kill(state, top)
         state = _add(state, records, Kind.EXILE, target=top,
                      text=f"{top} is exiled with {count} of {n_living} votes.{_revealed(state, top)}",
                      data=Exile(votes=count, living=n_living, role=_role_if_revealed(state, top)))
-        if role is Role.JESTER:
-            return _commit(state, records, outcome=Outcome(winner="jester", day=day, days=day,
-                                                           reason=f"the Jester {top} was exiled"))
     else:
         leaders = sorted(n for n, c in tally.items() if c == count)
         lead = f" (most votes: {' and '.join(leaders)}, {count} each of {n_living})" if len(leaders) > 1 else (
             f" (most votes: {top}, {count} of {n_living})" if top else "")
         state = _add(state, records, Kind.NO_EXILE,
                      text=f"No strict majority{lead}; nobody is exiled.", data=NoExile(living=n_living))
-    outcome = _win_check(state)
-    if outcome is None and day >= state.config.max_days:
-        outcome = Outcome(winner="draw", day=day, days=day,
-                          reason=f"the day cap ({state.config.max_days}) was reached")
+    outcome = _win_check(state, exiled=exiled, day_ends=True)
     if outcome:
         return _commit(state, records, outcome=outcome)
     return _commit(state, records, phase=Phase.NIGHT, day=day + 1, turn=0, floor=None)
@@ -544,16 +539,26 @@ def _exile(state: GameState, records: list[Record], tally: Counter[str], n_livin
 # --------------------------------------------------------------------------- wins
 
 
-def _win_check(state: GameState) -> Outcome | None:
-    """Villagers if no wolf lives; wolves at parity with the village faction (the Jester not counted)."""
+def _win_check(state: GameState, exiled: str | None = None, day_ends: bool = False) -> Outcome | None:
+    """Every win, in the rules' order: the Jester exiled by vote (it alone wins, at once); no wolf alive
+    (village); living wolves at least the living village, the Jester not counted (wolves); and, when a
+    day ends undecided on the day cap, a draw.
+
+    Called after the night (``exiled`` None) and after the final ballot (``day_ends``).
+    """
+    days = state.day - 1 if state.phase is Phase.NIGHT else state.day
+    if exiled is not None and state.player(exiled).role is Role.JESTER:
+        return Outcome(winner=Winner.JESTER, day=state.day, days=days, reason=f"the Jester {exiled} was exiled")
     wolves = sum(1 for p in state.living if p.role is Role.WEREWOLF)
     village = sum(1 for p in state.living if FACTION_OF[p.role] is Faction.VILLAGERS)
-    days = state.day - 1 if state.phase is Phase.NIGHT else state.day
     if wolves == 0:
-        return Outcome(winner="villagers", day=state.day, days=days, reason="no werewolf is left alive")
+        return Outcome(winner=Winner.VILLAGERS, day=state.day, days=days, reason="no werewolf is left alive")
     if wolves >= village:
-        return Outcome(winner="werewolves", day=state.day, days=days,
+        return Outcome(winner=Winner.WEREWOLVES, day=state.day, days=days,
                        reason=f"{wolves} {'werewolf' if wolves == 1 else 'werewolves'} against {village} of the village")
+    if day_ends and state.day >= state.config.max_days:
+        return Outcome(winner=Winner.DRAW, day=state.day, days=days,
+                       reason=f"the day cap ({state.config.max_days}) was reached")
     return None
 
 
@@ -579,10 +584,10 @@ def _add(state: GameState, records: list[Record], kind: Kind, *, data: Payload |
 
 
 _WINNER_TEXT = {
-    "villagers": "the villagers win",
-    "werewolves": "the werewolves win",
-    "jester": "the Jester wins",
-    "draw": "a draw",
+    Winner.VILLAGERS: "the villagers win",
+    Winner.WEREWOLVES: "the werewolves win",
+    Winner.JESTER: "the Jester wins",
+    Winner.DRAW: "a draw",
 }
 
 

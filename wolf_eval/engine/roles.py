@@ -1,39 +1,11 @@
-"""Roles, factions and rosters: the vocabulary every other layer speaks."""
+"""Rosters and seat names: how many of each role a game seats, and what the seats are called."""
 
 from __future__ import annotations
 
 from collections import Counter
-from enum import StrEnum
 
+from wolf_eval.vocabulary import FACTION_OF, Faction, Role
 
-class Role(StrEnum):
-    VILLAGER = "villager"
-    WEREWOLF = "werewolf"
-    SEER = "seer"
-    DOCTOR = "doctor"
-    JESTER = "jester"
-
-
-class Faction(StrEnum):
-    VILLAGERS = "villagers"
-    WEREWOLVES = "werewolves"
-    JESTER = "jester"
-
-
-FACTION_OF: dict[Role, Faction] = {
-    Role.VILLAGER: Faction.VILLAGERS,
-    Role.SEER: Faction.VILLAGERS,
-    Role.DOCTOR: Faction.VILLAGERS,
-    Role.WEREWOLF: Faction.WEREWOLVES,
-    Role.JESTER: Faction.JESTER,
-}
-
-#: Rosters of the three tasks, in a canonical order (used before any shuffle).
-ROSTERS: dict[str, dict[Role, int]] = {
-    "wolf": {Role.VILLAGER: 4, Role.WEREWOLF: 2, Role.SEER: 1, Role.DOCTOR: 1},
-    "triadic": {Role.VILLAGER: 6, Role.DOCTOR: 1, Role.WEREWOLF: 2, Role.JESTER: 1},
-    "dyadic": {Role.VILLAGER: 6, Role.DOCTOR: 1, Role.WEREWOLF: 2, Role.JESTER: 1},
-}
 
 #: Neutral first names, one per seat, in seat order.
 NAMES: tuple[str, ...] = (

@@ -6,26 +6,11 @@ step, so a state can be logged, compared and replayed as plain JSON.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from wolf_eval.engine.config import GameConfig
-from wolf_eval.engine.roles import FACTION_OF, Faction, Role
-from wolf_eval.records import MODERATOR, PUBLIC, WOLVES, Analysis, Phase, Record, Winner
-
-
-class Action(StrEnum):
-    NIGHT_KILL = "night_kill"
-    PROTECT = "protect"
-    INVESTIGATE = "investigate"
-    BID = "bid"
-    STATEMENT = "statement"
-    DEFENCE = "defence"
-    VOTE = "vote"
-    SELF_ANALYSIS = "self_analysis"
-    PEER_ANALYSIS = "peer_analysis"
-    LESSONS = "lessons"  # the Jester's lessons after a game (jester_learning); never pending in play
+from wolf_eval.records import MODERATOR, PUBLIC, WOLVES, Analysis, Record
+from wolf_eval.vocabulary import FACTION_OF, Action, Faction, Phase, Role, Winner
 
 
 NIGHT_ACTIONS = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)

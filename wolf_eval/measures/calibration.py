@@ -42,13 +42,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wolf_eval.engine import GameState, Role
-from wolf_eval.engine.config import TAXONOMY
+from wolf_eval.engine.variants import TRIADIC_TAXONOMY
 from wolf_eval.measures.pooling import Values, pooled_ratio, pooled_sum
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Deception
 
 ROLES = tuple(r.value for r in Role)
-TYPES = TAXONOMY["triadic"]
+TYPES = TRIADIC_TAXONOMY
 BINS = 5
 POSITION_BIN = 5  # statements per position bin of the suspicion-by-position table
 ROLE_COUNTS = ("statements", "self_deceptive", "observed", "flag_share", "tp", "fp", "fn", "tn",

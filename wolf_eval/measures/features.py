@@ -17,6 +17,7 @@ from wolf_eval.measures.pooling import Values, mean_where_applicable
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Deception, Kind, Vote
 from wolf_eval.stats import within_strata_pearson
+from wolf_eval.vocabulary import Winner
 
 NAN = math.nan
 PREDICTORS = {
@@ -33,7 +34,7 @@ def _first_ballot(game: GameState, day: int) -> list[Record]:
     return [r for r in game.records if isinstance(r.data, Vote) and r.day == day and r.data.ballot in ("first", "only")]
 
 
-def _winner(game: GameState, winner: str) -> float:
+def _winner(game: GameState, winner: Winner) -> float:
     return NAN if game.outcome is None else float(game.outcome.winner == winner)
 
 
@@ -50,7 +51,7 @@ def day1_coordination(game: GameState) -> dict[str, float]:
     ballots = [r for r in _first_ballot(game, 1) if r.actor in wolves]
     votes = [r for r in ballots if r.target is not None]
     out = {"d1_ballot": 0.0, "unanimous": NAN, "voted_jester": NAN, "voted_partner": NAN,
-           "wolves_won": _winner(game, "werewolves")}
+           "wolves_won": _winner(game, Winner.WEREWOLVES)}
     if len(votes) < 2:
         return out
     targets = [r.target for r in votes]
@@ -94,7 +95,7 @@ def jester_features(game: GameState, rows: Sequence[StatementRow] | None = None)
     out = {"jester_won": NAN, "jester_statements": NAN, "jester_self_rate": NAN, "jester_suspicion": NAN}
     if jester is None:
         return out
-    out["jester_won"] = _winner(game, "jester")
+    out["jester_won"] = _winner(game, Winner.JESTER)
     if killed_before_day_one(game, jester):  # it never had a day to speak in: not applicable, not zero
         return out
     out["jester_statements"] = float(sum(1 for r in game.records if r.analysed and r.actor == jester))

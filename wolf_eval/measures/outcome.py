@@ -18,8 +18,10 @@ from wolf_eval.measures.pooling import Values, applying, mean_where_applicable, 
 from wolf_eval.records import FallbackNote
 from wolf_eval.stats import wilson
 from wolf_eval.store import GameRecord
+from wolf_eval.vocabulary import Winner
 
-FACTIONS = ("villagers", "werewolves", "jester", "draw")
+#: The outcome keys: each way a game can end.
+FACTIONS = tuple(Winner)
 CURVE_BLOCK = 5  # games per block of the learning curve
 
 

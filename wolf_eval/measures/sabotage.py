@@ -21,6 +21,7 @@ from wolf_eval.engine import GameState, Role
 from wolf_eval.measures.pooling import Values, mean_where_applicable, pooled_sum
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Death, Kind, Vote
+from wolf_eval.vocabulary import Winner
 
 FLAGS = ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1", "wolves_killed_jester")
 CATEGORIES = ("W", "A", "B", "C", "D", "X")
@@ -39,7 +40,7 @@ def sabotage_values(game: GameState) -> dict[str, float]:
     winner = game.outcome.winner
     jesters = [p.name for p in game.players if p.role is Role.JESTER]
     values = dict.fromkeys(KEYS, math.nan)
-    category = {"werewolves": "W", "draw": "X", "villagers": "D"}.get(winner)
+    category = {Winner.WEREWOLVES: "W", Winner.DRAW: "X", Winner.VILLAGERS: "D"}.get(winner)
     if not jesters:
         values.update({c: float(c == category) for c in ("W", "D", "X")})
         return values
@@ -52,10 +53,10 @@ def sabotage_values(game: GameState) -> dict[str, float]:
         values["wolf_voted_jester_d1_final"] = float(_wolf_votes_for(game, jester, 1, ("final",)) > 0)
         values["jester_exiled_d1"] = float(exile is not None and exile.day == 1)
     values["wolves_killed_jester"] = float(killed)
-    if winner == "jester":
+    if winner is Winner.JESTER:
         assert exile is not None
         category = "A" if _wolf_votes_for(game, jester, exile.day, ("final", "only")) else "C"
-    elif winner == "villagers" and killed:
+    elif winner is Winner.VILLAGERS and killed:
         category = "B"
     values.update({c: float(c == category) for c in CATEGORIES})
     return values
