@@ -1,4 +1,4 @@
-"""Judge identification accuracy per true role (:mod:`wolf_eval.measures.judge`).
+"""Judge identification accuracy per true role (:mod:`wolf_eval.measures.identification`).
 
 Runs only when a model is bound to the ``judge`` role (``--model-role judge=...``); otherwise
 the score is NaN. The score is the share of all players named correctly; the per-role counts go
@@ -14,9 +14,9 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, eval_config
-from wolf_eval.agents.judge import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
-from wolf_eval.measures import judge as m
-from wolf_eval.scorers.headline import pooled
+from wolf_eval.agents.role_guesses import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
+from wolf_eval.measures import identification as m
+from wolf_eval.scorers.game_scores import pooled
 from wolf_eval.store import current_record, finished_game
 from wolf_eval.text import clean_text
 

@@ -23,7 +23,7 @@ from wolf_eval.measures.cost import ignored_by_model
 from wolf_eval.records import PUBLIC, SPEECH_KINDS, Bids, Deception, FallbackNote, Floor, Kind, NightResult, Vote, view
 from wolf_eval.settings import Settings
 from wolf_eval.store import current_record
-from wolf_eval.solvers.learning import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
+from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
 from wolf_eval.text import clean_text
 
 

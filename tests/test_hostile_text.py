@@ -23,11 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from inspect_ai.log import EvalSample, resolve_sample_attachments
 
-from wolf_eval.agents.judge import parse_guesses
-from wolf_eval.agents.learning import parse_lessons
+from wolf_eval.agents.role_guesses import parse_guesses
+from wolf_eval.lessons.asking import parse_lessons
 from wolf_eval.agents.parse import InvalidReply, first_json_object, interpret, match_name
 from wolf_eval.engine import Action, Phase, Request
-from wolf_eval.lessons.store import LessonsFile, append_lessons, lessons_path, read_lessons
+from wolf_eval.lessons.book import LessonsFile, append_lessons, lessons_path, read_lessons
 from wolf_eval.store import logged_record
 from wolf_eval.text import clean_text, clean_value, is_hostile
 

@@ -9,11 +9,11 @@ import pytest
 from helpers import final_state, game_scores, run, scripted_model, store_field
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 
-from wolf_eval.agents.learning import parse_lessons
+from wolf_eval.lessons.asking import parse_lessons
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.cli import main
-from wolf_eval.lessons.store import lessons_path, read_lessons
+from wolf_eval.lessons.book import lessons_path, read_lessons
 
 ARGS = {"max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "deception_analysis": False}
 
@@ -196,7 +196,7 @@ def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path)
 
 
 def test_a_lessons_file_that_breaks_mid_run_keeps_the_game(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import wolf_eval.solvers.learning as learning
+    import wolf_eval.lessons.turnstile as learning
 
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise OSError("disk full")

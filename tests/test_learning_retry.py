@@ -23,7 +23,7 @@ from helpers import final_state, run, store_field
 from inspect_ai import eval_retry
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from wolf_eval.lessons.store import lessons_path, read_lessons
+from wolf_eval.lessons.book import lessons_path, read_lessons
 
 GAMES = 5
 ARGS = {"games": GAMES, "jester_learning": True, "max_debate_turns": 3, "max_explanation_turns": 2,
@@ -33,7 +33,7 @@ ARGS = {"games": GAMES, "jester_learning": True, "max_debate_turns": 3, "max_exp
 #: after the lessons of game ``sys.argv[3]`` are written.
 KILLED_RUN = textwrap.dedent("""
     import os, signal, sys
-    import wolf_eval.solvers.learning as learning
+    import wolf_eval.lessons.turnstile as learning
     from inspect_ai import eval as inspect_eval
 
     written = learning.append_lessons
@@ -188,7 +188,7 @@ def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> Non
 
 def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import wolf_eval.solvers.game as game
-    import wolf_eval.solvers.learning as learning
+    import wolf_eval.lessons.turnstile as learning
 
     seated = game.seating
 
@@ -228,8 +228,8 @@ def test_one_task_object_evaluated_with_two_models_keeps_each_models_games_in_it
 
 
 def test_a_waiting_game_reads_the_lessons_file_again_only_after_it_changed(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import wolf_eval.solvers.learning as learning
-    from wolf_eval.lessons.store import GameKey, append_lessons
+    import wolf_eval.lessons.turnstile as learning
+    from wolf_eval.lessons.book import GameKey, append_lessons
 
     path = tmp_path / "lessons.json"
     reads = []

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from wolf_eval.lessons.store import (
+from wolf_eval.lessons.book import (
     GameKey,
     append_lessons,
     is_duplicate,

@@ -195,7 +195,7 @@ def _replay_game(sample: EvalSample, release: str | None) -> bool:
 
 
 def _tag_lessons(file: str) -> int:
-    from wolf_eval.lessons.store import read_lessons
+    from wolf_eval.lessons.book import read_lessons
     from wolf_eval.lessons.tagger import tag
 
     path = Path(file)

@@ -10,7 +10,7 @@ report, and raw line separators (U+2028) break lines where the renderer did not 
 So each string a model writes is cleaned exactly once, at its entry point, before anything else
 reads it: the reply parser (``wolf_eval.agents.parse.first_json_object``, through which every
 seat's reply, the judge's reply and the Jester's lessons reply pass) and the lessons file
-(``wolf_eval.lessons.store``, on read and on write, as an older release may have written it).
+(``wolf_eval.lessons.book``, on read and on write, as an older release may have written it).
 Downstream code (prompt rendering, records, reports) can then treat the text as plain.
 
 ``clean_text`` removes:

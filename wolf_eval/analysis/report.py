@@ -42,7 +42,7 @@ from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import features as feat
-from wolf_eval.measures import judge as jud
+from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
-from wolf_eval.measures import judge as jud
+from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures.outcome import outcome_values
 from wolf_eval.measures.pooling import Values, mean_where_applicable, pooled_ratio, pooled_sum

@@ -12,7 +12,7 @@ from collections import Counter
 from random import Random
 from typing import Any
 
-from wolf_eval.agents.judge import JudgeView
+from wolf_eval.agents.role_guesses import JudgeView
 from wolf_eval.records import Death, Exile, Kind
 
 _ORDER = {"cue": ("werewolf", "jester"), "tom": ("jester", "werewolf"), "random": ()}

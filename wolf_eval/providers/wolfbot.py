@@ -33,7 +33,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from wolf_eval.agents.judge import JUDGE_METADATA_KEY, JudgeView
+from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.providers.chaos import chaos_reply

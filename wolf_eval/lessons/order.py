@@ -32,7 +32,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import EarlyStop
 from pydantic import JsonValue
 
-from wolf_eval.lessons.store import GameKey
+from wolf_eval.lessons.book import GameKey
 
 #: The name the eval log records for this manager (``results.early_stopping.manager``).
 MANAGER = "wolf_eval/learning-order"

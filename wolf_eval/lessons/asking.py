@@ -16,7 +16,7 @@ from wolf_eval.agents.parse import InvalidReply, first_json_object, pick
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.agents.schemas import response_schema
 from wolf_eval.engine import Action, GameState, Request
-from wolf_eval.lessons.store import LISTS, Lesson
+from wolf_eval.lessons.book import LISTS, Lesson
 from wolf_eval.store import TokenUsage
 
 if TYPE_CHECKING:

@@ -15,10 +15,10 @@ If no game of the run finishes for ``STALL_SECONDS`` while an earlier place neve
 sample failed before the game began, or ``--max-samples`` is smaller than the games waiting and
 Inspect started later ones first), the earliest waiting game goes on and a warning names the
 missing places: the run is never stuck, and the warning says its order was broken. Other evals
-and processes writing the same file are kept safe by the file lock in ``wolf_eval.lessons.store``.
+and processes writing the same file are kept safe by the file lock in ``wolf_eval.lessons.book``.
 
 The eval's identity (its task id, kept across retries), its plan and which of its samples this
-attempt plays come from ``LearningOrder`` (``wolf_eval.solvers.order``), the early-stopping
+attempt plays come from ``LearningOrder`` (``wolf_eval.lessons.order``), the early-stopping
 manager ``game_task`` attaches to the Task; the solver passes each game's ``GameKey`` (from
 ``Learning.begin``) to the functions here. Without them (a game outside such a Task, or unit
 tests calling these functions directly) games take turns in arrival order, numbered per
@@ -40,12 +40,12 @@ from inspect_ai.log import transcript
 from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
-from wolf_eval.agents.learning import ask_for_lessons, lessons_by_list
+from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list
 from wolf_eval.agents.player import Seat
 from wolf_eval.engine import GameState
-from wolf_eval.lessons.store import GameKey, Lesson, append_lessons, lessons_path, read_lessons, visible_to
+from wolf_eval.lessons.book import GameKey, Lesson, append_lessons, lessons_path, read_lessons, visible_to
 from wolf_eval.lessons.tagger import tag
-from wolf_eval.solvers.order import LearningOrder
+from wolf_eval.lessons.order import LearningOrder
 from wolf_eval.store import TokenUsage
 
 logger = logging.getLogger(__name__)
