@@ -1,4 +1,4 @@
-"""Deception measurement (SPEC section 5): analysis waves, the smoothed suspicion matrix, the per-statement record."""
+"""Deception measurement (docs/design.md, § Deception measurement): analysis waves, the smoothed suspicion matrix, the per-statement record."""
 
 from __future__ import annotations
 

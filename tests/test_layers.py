@@ -1,4 +1,4 @@
-"""Imports point down the layers only (SPEC section 10), read from the source with ``ast``.
+"""Imports point down the layers only (docs/design.md, § Layers), read from the source with ``ast``.
 
 import-linter cannot check this: setuptools maps ``wolf_eval.tasks``, ``wolf_eval.scorers`` and
 ``wolf_eval.solvers`` from the top-level ``tasks/``, ``scorers/`` and ``solvers/`` folders, so the
@@ -152,3 +152,20 @@ def test_no_task_name_is_tested_outside_the_variants() -> None:
     hits = [f"{p.relative_to(ROOT)}:{n}" for p in sources("wolf_eval", "tasks", "scorers", "solvers")
             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if any(x in line for x in pattern)]
     assert hits == []
+
+
+def test_docstrings_cite_files_the_repository_ships() -> None:
+    """A docstring that cites the design cites a section of ``docs/design.md`` that exists, never a spec the
+    repository does not ship."""
+    import re
+
+    headings = {line[3:].strip() for line in (ROOT / "docs" / "design.md").read_text(encoding="utf-8").splitlines()
+                if line.startswith("## ")}
+    cited, unshipped = set(), []
+    for p in sources("wolf_eval", "tasks", "scorers", "solvers", "tests"):
+        text = p.read_text(encoding="utf-8")
+        cited |= set(re.findall(r"docs/design\.md, § ([A-Z][\w' ]+?)(?=[).;:,]|$)", text, re.M))
+        if "SPEC section" in text and p.name != "test_layers.py":
+            unshipped.append(str(p.relative_to(ROOT)))
+    assert unshipped == []
+    assert cited and cited <= headings, cited - headings

@@ -62,7 +62,7 @@ MODERATOR = Audience.MODERATOR.value
 
 #: Speech: the public statements a player makes in its own words.
 SPEECH_KINDS = (Kind.STATEMENT, Kind.DEFENCE)
-#: Units of deception analysis (SPEC section 5): debate statements, defences and vote reasons.
+#: Units of deception analysis (docs/design.md, § Deception measurement): debate statements, defences and vote reasons.
 ANALYSED_KINDS = (Kind.STATEMENT, Kind.DEFENCE, Kind.VOTE)
 
 Ballot = Literal["first", "final", "only"]
@@ -143,7 +143,7 @@ class Tally(Payload):
 
 
 class Analysis(BaseModel):
-    """One player's private reading of one public statement (SPEC section 5)."""
+    """One player's private reading of one public statement (docs/design.md, § Deception measurement)."""
 
     model_config = ConfigDict(frozen=True)
 

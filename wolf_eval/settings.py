@@ -86,7 +86,7 @@ def _flag(value: Any) -> Any:
 
 
 class Settings(BaseModel):
-    """Every task parameter of one eval (SPEC section 2), checked together.
+    """Every task parameter of one eval (docs/design.md, § Tasks and parameters), checked together.
 
     Fields not given take the task's defaults: ``Settings(variant="wolf")`` equals
     ``Settings.defaults("wolf")``.

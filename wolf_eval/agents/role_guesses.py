@@ -1,4 +1,4 @@
-"""The optional post-game judge (SPEC section 8): one call that reads only the public record and names every role.
+"""The optional post-game judge (docs/design.md, § Logs and the judge): one call that reads only the public record and names every role.
 
 Bound with ``--model-role judge=<model>``. It tests whether the transcript carries the signal
 that separates the roles, e.g. a Wolf from a Jester, independently of how the players used it.

@@ -71,7 +71,7 @@ class PeerAnalysisReply(Reply):
 
 
 class LessonsReply(Reply):
-    """The Jester's lessons after a game (SPEC section 6): three lists, any of them empty."""
+    """The Jester's lessons after a game (docs/design.md, § The Jester's lessons): three lists, any of them empty."""
 
     to_do: list[str] = Field(description="Tactics to use as the Jester.")
     to_not_do: list[str] = Field(description="Tactics to avoid as the Jester.")

@@ -167,7 +167,7 @@ def _speaking(state: GameState, req: Callable[..., Request]) -> list[Request]:
 
 
 def fallback_decision(state: GameState, request: Request, reason: str, raw: str) -> Decision:
-    """The conservative default of SPEC section 4 for a reply that could not be used.
+    """The conservative default of docs/design.md, § Agents and actions for a reply that could not be used.
 
     Bid 0, pass the turn, abstain; night targets drawn by the seeded RNG among
     legal targets so a broken model cannot steer the night; an analysis is

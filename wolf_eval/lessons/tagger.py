@@ -1,4 +1,4 @@
-"""A deterministic, purely lexical tagger for the Jester's lessons (SPEC section 7).
+"""A deterministic, purely lexical tagger for the Jester's lessons (docs/design.md, § Scores).
 
 Each lesson gets every strategy category whose patterns match (multi-label) and one
 theory-of-mind order: 3rd if it states an explicit cross-faction contrast (seen as wolf-like but

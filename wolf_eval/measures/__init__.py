@@ -1,4 +1,4 @@
-"""Every quantity wolf-eval publishes, each defined once (SPEC section 7).
+"""Every quantity wolf-eval publishes, each defined once (docs/design.md, § Scores).
 
 Scorers, the report and replay all compute through these modules. Per game, a ``*_values``
 function reads the finished game (its :class:`~wolf_eval.engine.GameState`, and where needed the

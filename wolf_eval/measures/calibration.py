@@ -1,4 +1,4 @@
-"""Calibration and detection by speaker role (SPEC section 7; Triadic Werewolf appendix F.3, J.5).
+"""Calibration and detection by speaker role (docs/design.md, § Scores; Triadic Werewolf appendix F.3, J.5).
 
 Every analysed public statement is a :class:`StatementRow`, built from the moderator's
 ``deception`` records, so every figure reads the labels the game logged.
@@ -26,7 +26,7 @@ statements, so an analysis that fell back on one side cannot move the gap by dro
 from one rate only. (They are kept out of :func:`calibration_values`, whose keys the scores log and
 a replay of a released log compares.)
 
-Every unit of analysis (SPEC section 5) is a debate statement, a defence or a vote reason; the
+Every unit of analysis (docs/design.md, § Deception measurement) is a debate statement, a defence or a vote reason; the
 WOLF paper analyses debate statements, the Triadic paper "every public statement during debate or
 vote-explanation" (all three). :func:`values_by_kind` gives the per-game values over each kind
 alone and over all of them, so every table can split by kind beside the pooled row.

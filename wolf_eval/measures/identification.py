@@ -1,4 +1,4 @@
-"""Judge identification accuracy per true role (SPEC section 8; Triadic Werewolf section 5.4).
+"""Judge identification accuracy per true role (docs/design.md, § Logs and the judge; Triadic Werewolf section 5.4).
 
 Per game and true role: ``{role}_n`` seated players and ``{role}_correct`` the judge named
 correctly, and ``unreadable`` (1 when the judge's reply had no usable mapping; every guess then

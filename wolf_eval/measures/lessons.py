@@ -1,4 +1,4 @@
-"""What the Jester's learning loop wrote after each game (SPEC section 7).
+"""What the Jester's learning loop wrote after each game (docs/design.md, § Scores).
 
 Per game with ``jester_learning``: ``lessons_read`` and ``lessons_added``, the added lessons by
 ToM order (``order_1/2/3``) and by strategy category (multi-label, so categories need not sum to

@@ -1,4 +1,4 @@
-"""Play quality (SPEC section 7): how the Doctor protects and how the Jester bids.
+"""Play quality (docs/design.md, § Scores): how the Doctor protects and how the Jester bids.
 
 Per game, as counts so they pool over games: ``doctor_protects`` nights the Doctor protected
 someone, ``doctor_self_protects`` of them on itself, ``doctor_saves`` nights its protection

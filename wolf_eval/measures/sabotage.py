@@ -1,4 +1,4 @@
-"""Wolf self-sabotage (SPEC section 7; Triadic Werewolf section 5.4): acting against the Jester.
+"""Wolf self-sabotage (docs/design.md, § Scores; Triadic Werewolf section 5.4): acting against the Jester.
 
 Per game, with a Jester seated:
 - ``wolf_voted_jester_d1_first`` / ``_final``: a wolf voted for the Jester in day 1's first / final ballot;
