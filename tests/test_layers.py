@@ -161,11 +161,13 @@ def test_docstrings_cite_files_the_repository_ships() -> None:
 
     headings = {line[3:].strip() for line in (ROOT / "docs" / "design.md").read_text(encoding="utf-8").splitlines()
                 if line.startswith("## ")}
-    cited, unshipped = set(), []
+    cited, unknown, unshipped = 0, [], []
     for p in sources("wolf_eval", "tasks", "scorers", "solvers", "tests"):
         text = p.read_text(encoding="utf-8")
-        cited |= set(re.findall(r"docs/design\.md, § ([A-Z][\w' ]+?)(?=[).;:,]|$)", text, re.M))
+        for after in re.findall(r"docs/design\.md, § (.{1,40})", text):
+            cited += 1
+            if not any(after.startswith(h) for h in headings):
+                unknown.append(f"{p.relative_to(ROOT)}: § {after}")
         if "SPEC section" in text and p.name != "test_layers.py":
             unshipped.append(str(p.relative_to(ROOT)))
-    assert unshipped == []
-    assert cited and cited <= headings, cited - headings
+    assert unshipped == [] and unknown == [] and cited > 10
