@@ -93,6 +93,7 @@ def analysed_games(tmp_path_factory):  # type: ignore[no-untyped-def]
                task_args={"games": 2, "max_debate_turns": 4, "max_explanation_turns": 2, "seed": 3})
 
 
+@pytest.mark.slow
 def test_a_played_game_counts_every_statement_and_label(analysed_games) -> None:  # type: ignore[no-untyped-def]
     assert analysed_games.status == "success"
     for sample in analysed_games.samples:

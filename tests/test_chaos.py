@@ -26,6 +26,8 @@ from wolf_eval.engine.game import MAX_WORD_CHARS, NOTE_WORDS
 from wolf_eval.providers.chaos import HOSTILE, INJECTIONS, chaos_reply
 from wolf_eval.text import clean_text
 
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
+
 ARGS = {"games": 1, "max_days": 3, "max_debate_turns": 3, "max_explanation_turns": 2, "seed": 7}
 
 

@@ -82,6 +82,7 @@ BAD = [  # (which input, exit status, what the one line says)
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 @pytest.mark.parametrize(("which", "status", "says"), BAD, ids=[b[0] for b in BAD])
 def test_bad_input_is_one_line_and_a_status(logs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -95,12 +96,14 @@ def test_bad_input_is_one_line_and_a_status(logs: dict[str, Path], tmp_path: Pat
     assert not out.exists(), "nothing is written for a bad input"
 
 
+@pytest.mark.slow
 def test_debug_shows_the_traceback(logs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--debug", "replay", str(logs["text"])]) == 2
     err = capsys.readouterr().err
     assert "Traceback" in err and err.rstrip().endswith(f"{logs['text']}: not an Inspect log (ValueError: EOCD not found)")
 
 
+@pytest.mark.slow
 def test_a_failed_report_leaves_the_last_good_one_in_place(logs: dict[str, Path], tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report"
@@ -115,6 +118,7 @@ def test_a_failed_report_leaves_the_last_good_one_in_place(logs: dict[str, Path]
     assert not fresh.exists()
 
 
+@pytest.mark.slow
 def test_a_report_beside_a_bad_log_is_not_created(logs: dict[str, Path], tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
@@ -137,6 +141,7 @@ def test_a_lessons_file_that_is_not_one(tmp_path: Path, capsys: pytest.CaptureFi
     assert "holds no lessons" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_logs_in_object_storage_work_like_local_ones(logs: dict[str, Path], tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """Any fsspec location is read (here the in-memory filesystem, which needs no network)."""

@@ -81,6 +81,7 @@ def test_tables_count_each_faction_and_pair_seatings_by_hand() -> None:
     assert (pair["difference"], pair["low"], pair["high"]) == pytest.approx(expected)
 
 
+@pytest.mark.slow
 def test_compare_plays_every_seating_once_resumes_and_tabulates(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     folder = tmp_path / "cmp"
     assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder), *ARGS]) == 0

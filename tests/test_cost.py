@@ -67,6 +67,7 @@ def _speech(state) -> list:
     return [r for r in state.records if r.kind in ("statement", "defence", "vote") and r.text]
 
 
+@pytest.mark.slow
 def test_model_length_speech_changes_the_words_and_nothing_else(tmp_path, fast_args):
     args = {"games": 2, **fast_args}
     games = {}
@@ -85,6 +86,7 @@ def test_model_length_speech_changes_the_words_and_nothing_else(tmp_path, fast_a
             assert b.text.startswith(a.text) and len(b.text.split()) == max(want, len(a.text.split()))
 
 
+@pytest.mark.slow
 def test_compact_history_halves_the_prompts_of_a_long_game_at_model_length(tmp_path):
     """The task's own triadic game (default turns) with statements of 50 words, as models speak."""
     log = run("triadic", "wolfbot/random", tmp_path, task_args={"games": 1, "seed": 0}, model_args={"words": 50})

@@ -7,12 +7,15 @@ import json
 import re
 
 import flaky
+import pytest
 from helpers import final_state, game_scores, run
 from inspect_ai import eval_set
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import get_model
 
 from wolf_eval.cli import export
+
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
 ARGS = {"max_days": 3, "max_debate_turns": 2, "deception_analysis": False}
 

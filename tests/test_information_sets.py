@@ -23,6 +23,8 @@ from wolf_eval.providers.chaos import chaos_reply
 from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
+
 CANARY = re.compile(r"CANARY-(NOTE|PACK|DOC|SEER)-([A-Za-z]+)-\d+")
 
 

@@ -99,6 +99,7 @@ def judged(tmp_path_factory):  # type: ignore[no-untyped-def]
     }
 
 
+@pytest.mark.slow
 def test_judge_scores_count_correct_names_per_true_role(judged) -> None:  # type: ignore[no-untyped-def]
     guess, log = judged["fixed"]
     assert log.status == "success"
@@ -123,6 +124,7 @@ def test_judge_scores_count_correct_names_per_true_role(judged) -> None:  # type
     assert metric["pooled"].value == pytest.approx(sum(rights.values()) / sum(totals.values()))
 
 
+@pytest.mark.slow
 def test_an_unreadable_judge_reply_scores_every_guess_wrong(judged) -> None:  # type: ignore[no-untyped-def]
     for sample in judged["garbled"].samples:
         value = sample.scores["judge"].metadata["counts"]
@@ -131,6 +133,7 @@ def test_an_unreadable_judge_reply_scores_every_guess_wrong(judged) -> None:  # 
         assert sample.scores["judge"].metadata["raw"] == "I cannot say."
 
 
+@pytest.mark.slow
 def test_without_a_judge_every_judge_score_is_nan(judged) -> None:  # type: ignore[no-untyped-def]
     for sample in judged["none"].samples:
         assert math.isnan(sample.scores["judge"].value)
@@ -139,6 +142,7 @@ def test_without_a_judge_every_judge_score_is_nan(judged) -> None:  # type: igno
     assert math.isnan(metric["pooled"].value)  # one NaN, not a screen of them
 
 
+@pytest.mark.slow
 def test_a_wolfbot_judge_answers_on_the_wolf_task(judged) -> None:  # type: ignore[no-untyped-def]
     log = judged["wolfbot"]
     assert log.status == "success"

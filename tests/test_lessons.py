@@ -186,6 +186,7 @@ def test_a_lessons_file_is_created_with_the_users_umask(tmp_path, umask: int, mo
     assert stat.S_IMODE(path.stat().st_mode) == mode
 
 
+@pytest.mark.slow
 def test_an_unwritable_lessons_dir_fails_before_the_first_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from helpers import run
 

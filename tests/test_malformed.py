@@ -35,6 +35,8 @@ from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 from wolf_eval.store import logged_record
 
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
+
 TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}
 SETTINGS = {"max_debate_turns": 2, "max_explanation_turns": 2, "seed": 11, "deception_analysis": False}
 MODEL = "mockllm/model"

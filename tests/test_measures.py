@@ -142,6 +142,7 @@ def assert_report_matches_metrics(folder: Path | str, logs: list[EvalLog]) -> in
     return compared
 
 
+@pytest.mark.slow
 def test_the_report_prints_the_eval_metrics(played: tuple[Path, list[EvalLog]]) -> None:
     folder, logs = played
     m = logged_metrics(logs[0])
@@ -151,6 +152,7 @@ def test_the_report_prints_the_eval_metrics(played: tuple[Path, list[EvalLog]]) 
     assert assert_report_matches_metrics(folder, logs) > 60
 
 
+@pytest.mark.slow
 def test_the_headline_metrics_are_the_reports_figures(played: tuple[Path, list[EvalLog]]) -> None:
     folder, logs = played
     tables = report.build(report.load(folder))
@@ -166,6 +168,7 @@ def test_the_headline_metrics_are_the_reports_figures(played: tuple[Path, list[E
         assert len(head) + 1 <= 12
 
 
+@pytest.mark.slow
 def test_the_report_pools_the_per_game_scores_the_log_holds(played: tuple[Path, list[EvalLog]]) -> None:
     """A cell's figures are pooled from the same per-game values the log holds, game for game."""
     folder, logs = played

@@ -17,6 +17,8 @@ from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import sections
 from wolf_eval.engine import Role
 
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
+
 BEFORE_FIXED_CHARS = 894 * 4
 
 

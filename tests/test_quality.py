@@ -63,6 +63,7 @@ def test_rates_pool_counts_not_per_game_rates():
     assert m["jester_first_bid"] == pytest.approx(6.0) and m["jester_spoke_d1"] == pytest.approx(0.5)
 
 
+@pytest.mark.slow
 def test_without_a_jester_its_keys_are_nan(tmp_path):
     log = run("dyadic", "wolfbot/cue", tmp_path, task_args={"games": 1, "max_debate_turns": 2,
                                                             "deception_analysis": False})

@@ -27,6 +27,7 @@ def samples(path: str):  # type: ignore[no-untyped-def]
     return [resolve_sample_attachments(s) for s in read_eval_log(path).samples]
 
 
+@pytest.mark.slow
 def test_every_game_replays_to_the_same_records_state_and_scores(logged, capsys) -> None:  # type: ignore[no-untyped-def]
     fallbacks = 0
     for sample in samples(logged):
@@ -41,6 +42,7 @@ def test_every_game_replays_to_the_same_records_state_and_scores(logged, capsys)
     assert capsys.readouterr().out.count("replays exactly") == ARGS["games"]
 
 
+@pytest.mark.slow
 def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> None:  # type: ignore[no-untyped-def]
     sample = samples(logged)[0]
     game = final_state(sample)
@@ -54,6 +56,7 @@ def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> Non
     assert not result.ok and result.problems[0].startswith(f"record {first.index} differs"), result.problems
 
 
+@pytest.mark.slow
 def test_a_lost_reply_and_an_edited_final_state_are_caught(logged) -> None:  # type: ignore[no-untyped-def]
     sample = samples(logged)[0]
     game = final_state(sample)
@@ -68,6 +71,7 @@ def test_a_lost_reply_and_an_edited_final_state_are_caught(logged) -> None:  # t
     assert not result.ok and any("final state differs in: waves" in p for p in result.problems)
 
 
+@pytest.mark.slow
 def test_a_score_redefined_after_the_logs_release_is_named_not_failed(logged) -> None:  # type: ignore[no-untyped-def]
     sample = samples(logged)[0]
     game = final_state(sample)

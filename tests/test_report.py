@@ -99,12 +99,14 @@ def close(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, abs_tol=1e-9)
 
 
+@pytest.mark.slow
 def test_cells_and_order(tables: dict) -> None:
     rates = tables["win_rates"]
     assert list(zip(rates["model"], rates["task"], rates["condition"], strict=True)) == [C, A, B]
     assert list(rates["games"]) == [1, 4, 2]
 
 
+@pytest.mark.slow
 def test_win_rates_with_wilson_intervals(tables: dict) -> None:
     a = row(tables["win_rates"], A)
     for faction, wins in (("villagers", 1), ("werewolves", 1), ("jester", 2), ("draw", 0)):
@@ -116,6 +118,7 @@ def test_win_rates_with_wilson_intervals(tables: dict) -> None:
     assert c["villagers"] == 1.0 and math.isnan(c["jester"])  # no Jester seated: not applicable, never 0
 
 
+@pytest.mark.slow
 def test_wolf_loss_categories(tables: dict) -> None:
     a = row(tables["wolf_loss"], A)
     assert [a[k] for k in "WABCDX"] == [1, 1, 1, 1, 0, 0]
@@ -125,6 +128,7 @@ def test_wolf_loss_categories(tables: dict) -> None:
     assert [c[k] for k in "WDX"] == [0, 1, 0] and all(math.isnan(c[k]) for k in "ABC")
 
 
+@pytest.mark.slow
 def test_day1_coordination(tables: dict) -> None:
     # T1 split (Ivo, Dan); T2 both Cleo; T3 both Dan; T4 Eve and the partner Ava.
     a = row(tables["coordination"], A)
@@ -137,6 +141,7 @@ def test_day1_coordination(tables: dict) -> None:
     assert c["unanimous"] == 1.0 and math.isnan(c["voted_jester"])
 
 
+@pytest.mark.slow
 def test_calibration_by_role(tables: dict) -> None:
     cal = tables["calibration"]
     cal = cal[cal["unit"] == "all units"]
@@ -157,6 +162,7 @@ def test_calibration_by_role(tables: dict) -> None:
     assert set(cal["role"]) == {"jester", "werewolf"}  # roles that never spoke have no row
 
 
+@pytest.mark.slow
 def test_confidence_bins(tables: dict) -> None:
     bins = tables["confidence_bins"]
     bins = bins[bins["unit"] == "all units"]
@@ -169,6 +175,7 @@ def test_confidence_bins(tables: dict) -> None:
     assert (b4["flags"], b4["confidence"], b4["hit_rate"]) == pytest.approx((4, 0.9, 0.75))
 
 
+@pytest.mark.slow
 def test_deception_type_yield(tables: dict) -> None:
     y = tables["type_yield"]
     y = y[y["unit"] == "all units"]
@@ -180,6 +187,7 @@ def test_deception_type_yield(tables: dict) -> None:
     assert (none["share"], none["suspicion"], none["flag_rate"]) == pytest.approx((0.5, 0.6, 2 / 3))
 
 
+@pytest.mark.slow
 def test_suspicion_by_role_day_and_position(tables: dict) -> None:
     by_day = tables["suspicion_by_day"]
     by_day = by_day[by_day["unit"] == "all units"]
@@ -192,6 +200,7 @@ def test_suspicion_by_role_day_and_position(tables: dict) -> None:
     assert row(by_pos, A, role="werewolf")["position 1–5"] == pytest.approx((0.5 + 0.6) / 2)
 
 
+@pytest.mark.slow
 def test_jester_win_predictors_within_each_cell_and_stratified(tables: dict) -> None:
     p = tables["predictors"]
     within = p[p["model"] != report.POOLED_CELLS["model"]]
@@ -219,6 +228,7 @@ def test_jester_win_predictors_within_each_cell_and_stratified(tables: dict) -> 
     assert math.isnan(sv["won"]) and math.isnan(sv["lost"])
 
 
+@pytest.mark.slow
 def test_first_and_second_half(tables: dict) -> None:
     a = row(tables["halves"], A)  # T1 T2 | T3 T4
     assert (a["villagers_first"], a["villagers_second"], a["villagers_change"]) == (0.5, 0.0, -0.5)
@@ -228,6 +238,7 @@ def test_first_and_second_half(tables: dict) -> None:
     assert (b["jester_first"], b["jester_second"]) == (0.0, 1.0)
 
 
+@pytest.mark.slow
 def test_play_quality(tables: dict) -> None:
     q = row(tables["play_quality"], A)
     assert q["calls"] == CALLS
@@ -239,6 +250,7 @@ def test_play_quality(tables: dict) -> None:
     assert (q["doctor_protects"], q["jester_first_bid_n"], q["jester_spoke_d1_n"]) == (6, 3, 3)
 
 
+@pytest.mark.slow
 def test_fallbacks_by_seat_model_and_action(tables: dict) -> None:
     f = tables["fallbacks"]
     assert len(f) == 1  # T4: Fay's unreadable final vote
@@ -246,6 +258,7 @@ def test_fallbacks_by_seat_model_and_action(tables: dict) -> None:
     assert (one["seat_model"], one["action"], one["fallbacks"], one["per_game"]) == ("wolfbot/cue", "vote", 1, 0.25)
 
 
+@pytest.mark.slow
 def test_judge_accuracy(tables: dict) -> None:
     j = tables["judge"]
     assert len(j) == 1  # only cell A had a judge
@@ -254,6 +267,7 @@ def test_judge_accuracy(tables: dict) -> None:
     assert a["all"] == pytest.approx(5 / 7) and a["unreadable"] == 0.0 and math.isnan(a["seer"])
 
 
+@pytest.mark.slow
 def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(logs), "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
@@ -296,6 +310,7 @@ def test_condition_is_what_differs_from_the_task_defaults() -> None:
     assert report.condition_label("custom", {"note": None}).startswith("unknown settings")  # not a wolf-eval task
 
 
+@pytest.mark.slow
 def test_statement_tables_follow_the_cell_order_then_role_order(tables: dict) -> None:
     for key in ("type_yield", "suspicion_by_day", "suspicion_by_position"):
         df = tables[key]
@@ -348,6 +363,7 @@ def _same(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return len(a) == len(b) and all(close(float(x), float(y)) for x, y in zip(a, b, strict=True))
 
 
+@pytest.mark.slow
 def test_cost_per_seat_model_and_per_game_from_the_stored_usage(played, tmp_path, monkeypatch) -> None:
     folder, samples = played
     _price_cue(tmp_path, monkeypatch)
@@ -390,6 +406,7 @@ def test_cost_per_seat_model_and_per_game_from_the_stored_usage(played, tmp_path
     assert "`wolfbot/cue`" not in text.split("n/a: no known price for")[1].splitlines()[0]
 
 
+@pytest.mark.slow
 def test_the_ignored_settings_note_names_the_model_and_what_it_ignored(played) -> None:
     folder, samples = played
     seats = samples["wolf"][0].metadata["seats"]
@@ -404,6 +421,7 @@ def test_the_ignored_settings_note_names_the_model_and_what_it_ignored(played) -
     assert "ignored the requested" not in report.render_markdown(triadic_only, report.build(triadic_only), [])
 
 
+@pytest.mark.slow
 def test_each_sample_carries_its_tokens_and_cost_in_the_outcome_metadata(played) -> None:
     _, samples = played
     for sample in samples["triadic"]:

@@ -118,6 +118,7 @@ def test_rates_pool_over_games_where_they_apply():
     assert rates["W"] == pytest.approx(1 / 3) and math.isnan(rates["jester_exiled_d1"])
 
 
+@pytest.mark.slow
 def test_the_tasks_report_self_sabotage(tmp_path):
     log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 2, "max_debate_turns": 3,
                                                              "deception_analysis": False})

@@ -471,6 +471,7 @@ def stub_game(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
     return SimpleNamespace(log=log, stub=stub, attempts=attempts)
 
 
+@pytest.mark.slow
 def test_the_game_reaches_only_the_stub_and_sends_every_decision_with_a_schema(stub_game: SimpleNamespace) -> None:
     stub = stub_game.stub
     assert stub_game.attempts == [], "nothing but loopback was contacted"
@@ -480,6 +481,7 @@ def test_the_game_reaches_only_the_stub_and_sends_every_decision_with_a_schema(s
                for r in stub.requests), "every decision is sent with its response schema"
 
 
+@pytest.mark.slow
 def test_a_game_through_strict_openai_runs_clean(stub_game: SimpleNamespace) -> None:
     from wolf_eval.store import logged_record
 

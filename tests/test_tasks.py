@@ -24,6 +24,8 @@ from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 from wolf_eval.settings import SettingsError
 
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
+
 
 @pytest.mark.parametrize("task,seats", [("wolf", 8), ("triadic", 10), ("dyadic", 10)])
 @pytest.mark.parametrize("policy", ["random", "cue", "tom"])

@@ -25,6 +25,7 @@ def two_days(tmp_path_factory: pytest.TempPathFactory) -> EvalSample:
     return sample
 
 
+@pytest.mark.slow
 def test_the_outline_is_the_games_phases_and_turns(two_days: EvalSample) -> None:
     spans = [e for e in two_days.events if e.event == "span_begin"]
     assert len(spans) <= 100
@@ -37,6 +38,7 @@ def test_the_outline_is_the_games_phases_and_turns(two_days: EvalSample) -> None
     assert [by_id[turn.parent_id].name, by_id[by_id[turn.parent_id].parent_id].name] == ["debate", "day 1"]
 
 
+@pytest.mark.slow
 def test_every_model_call_sits_in_its_decisions_span(two_days: EvalSample) -> None:
     spans = {e.id: e for e in two_days.events if e.event == "span_begin"}
     calls = [e for e in two_days.events if e.event == "model"]
@@ -52,6 +54,7 @@ def test_every_model_call_sits_in_its_decisions_span(two_days: EvalSample) -> No
             assert inner == f"night {meta['day']}"
 
 
+@pytest.mark.slow
 def test_each_record_is_one_short_markdown_line(two_days: EvalSample) -> None:
     game = final_state(two_days)
     infos = [e for e in two_days.events if e.event == "info" and (e.source or "").startswith("wolf_eval/")]
@@ -64,6 +67,7 @@ def test_each_record_is_one_short_markdown_line(two_days: EvalSample) -> None:
     assert sum(1 for _ in event_stream(two_days)) > len(game.records), "export still pairs events with records"
 
 
+@pytest.mark.slow
 def test_metadata_says_who_sat_where_and_how_the_game_ended(two_days: EvalSample) -> None:
     game = final_state(two_days)
     meta = two_days.metadata
@@ -72,6 +76,7 @@ def test_metadata_says_who_sat_where_and_how_the_game_ended(two_days: EvalSample
     assert (meta["winner"], meta["days"], meta["ended"]) == (game.outcome.winner, 2, game.outcome.reason)
 
 
+@pytest.mark.slow
 def test_the_messages_tab_is_the_public_record_as_a_chat(two_days: EvalSample) -> None:
     game = final_state(two_days)
     chat = two_days.messages[1:]

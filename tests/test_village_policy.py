@@ -89,6 +89,7 @@ def test_the_village_never_exiles_a_seat_that_would_not_deny_on_the_ballot():
     assert spared > 0
 
 
+@pytest.mark.slow
 def test_wolfbot_faction_plays_the_village_seats_through_inspect(tmp_path):
     roles = {"jester": "wolfbot/tom", "werewolf": "wolfbot/tom", "judge": "wolfbot/faction"}
     log = run("triadic", "wolfbot/faction", tmp_path, model_roles=roles,
