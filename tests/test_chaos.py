@@ -69,7 +69,8 @@ def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fal
     recorded = Counter((r.actor, r.data.action, r.data.raw) for r in game.records if r.kind == "fallback")
     assert recorded == refused
     assert game_scores(sample)["outcome"]["fallbacks"] == sum(refused.values())
-    assert set(kinds) == set(HOSTILE), f"{task}: every hostile kind was tried ({sorted(set(HOSTILE) - set(kinds))} missing)"
+    missing = sorted(set(HOSTILE) - set(kinds))
+    assert set(kinds) == set(HOSTILE), f"{task}: every hostile kind was tried ({missing} missing)"
 
 
 def test_what_gets_through_is_bounded(chaos_game) -> None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import fsspec
 import pytest
+from helpers import run
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
@@ -20,7 +21,6 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
 
-from helpers import run
 from wolf_eval.cli import main
 
 COMMANDS = (["replay"], ["export"], ["report"])
@@ -100,7 +100,8 @@ def test_bad_input_is_one_line_and_a_status(logs: dict[str, Path], tmp_path: Pat
 def test_debug_shows_the_traceback(logs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--debug", "replay", str(logs["text"])]) == 2
     err = capsys.readouterr().err
-    assert "Traceback" in err and err.rstrip().endswith(f"{logs['text']}: not an Inspect log (ValueError: EOCD not found)")
+    assert "Traceback" in err
+    assert err.rstrip().endswith(f"{logs['text']}: not an Inspect log (ValueError: EOCD not found)")
 
 
 @pytest.mark.slow

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 from helpers import final_state, game_scores, run, scripted_model
@@ -15,9 +15,9 @@ from wolf_eval.cli import event_stream, main
 from wolf_eval.engine import (
     Action,
     Analysis,
-    GameState,
     Decision,
     GameConfig,
+    GameState,
     IllegalAction,
     Phase,
     advance,
@@ -58,8 +58,9 @@ def answer_analyses(state, suspicion_by_observer: dict[str, float | None], self_
             if s is None:
                 decisions.append(fallback_decision(state, r, "garbled", "???"))
             else:
+                kind = "distortion" if s > 0.5 else "none"
                 decisions.append(Decision(seat=r.seat, action=r.action, subject=r.subject,
-                                          analysis=honest(s, deceptive=s > 0.5, kind="distortion" if s > 0.5 else "none")))
+                                          analysis=honest(s, deceptive=s > 0.5, kind=kind)))
     return advance(state, decisions)
 
 

@@ -49,8 +49,8 @@ def test_a_permanent_error_fails_the_sample_with_its_message_and_nothing_is_scor
     message = str(log.error.message if log.error else "")
     assert "400 invalid request (simulated)" in message
     # the failure names the model, the seat and its role, the decision and the day it was lost on
-    assert re.search(r"wolfeval_flaky/cue failed in game 1 \(seed \d+, epoch 1\), [A-Z][a-z]+ \((villager|werewolf|seer|doctor)\), "
-                     r"[a-z_]+ on day \d", message), message
+    assert re.search(r"wolfeval_flaky/cue failed in game 1 \(seed \d+, epoch 1\), "
+                     r"[A-Z][a-z]+ \((villager|werewolf|seer|doctor)\), [a-z_]+ on day \d", message), message
     for sample in log.samples or []:
         if sample.error is not None:
             assert not sample.scores, "a game cut short is never scored"

@@ -206,8 +206,8 @@ def test_no_parsed_reply_keeps_a_hostile_character(statement: str, notes: str, r
             assert decision.target == name, "a name with hidden characters still matches"
     lessons = parse_lessons(encode({"to_do": [statement, notes], "to_not_do": reason, "winning_tactics": []}, how))
     assert_clean(lessons)
-    guesses, problems = parse_guesses(encode({"roles": {lace(name, veil): "villager", f"not a player: {reason}": "werewolf"}}, how),
-                                      PLAYERS, ("villager", "werewolf"))
+    roles = {lace(name, veil): "villager", f"not a player: {reason}": "werewolf"}
+    guesses, problems = parse_guesses(encode({"roles": roles}, how), PLAYERS, ("villager", "werewolf"))
     assert guesses[name] == "villager"
     assert_clean([guesses, problems])
 

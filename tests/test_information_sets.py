@@ -14,8 +14,8 @@ import random
 import re
 
 import pytest
-from inspect_ai.log import resolve_sample_attachments
 from helpers import final_state, run
+from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from wolf_eval.engine import GameState, Role

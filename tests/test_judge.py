@@ -52,7 +52,8 @@ def test_the_winner_announcement_is_left_out() -> None:
 def test_guesses_are_read_defensively() -> None:
     players = ("Ava", "Ben", "Ivo")
     roles = ("werewolf", "villager", "jester")
-    raw = 'Here you go:\n```json\n{"roles": {"ava": "Wolf", "Ben": "seer", "Zed": "villager", "Ivo": "The Jester"}}\n```'
+    raw = ('Here you go:\n```json\n{"roles": {"ava": "Wolf", "Ben": "seer", "Zed": "villager", "Ivo": "The Jester"}}'
+           '\n```')
     guesses, problems = parse_guesses(raw, players, roles)
     assert guesses == {"Ava": "werewolf", "Ben": None, "Ivo": "jester"}
     assert any("Ben" in p and "seer" in p for p in problems) and any("Zed" in p for p in problems)
@@ -93,7 +94,8 @@ def judged(tmp_path_factory):  # type: ignore[no-untyped-def]
     return {
         "fixed": (guess, run("triadic", "wolfbot/cue", folder, task_args=args,
                              model_roles={"judge": replying(json.dumps({"roles": guess}))})),
-        "garbled": run("triadic", "wolfbot/cue", folder, task_args=args, model_roles={"judge": replying("I cannot say.")}),
+        "garbled": run("triadic", "wolfbot/cue", folder, task_args=args,
+                       model_roles={"judge": replying("I cannot say.")}),
         "none": run("triadic", "wolfbot/cue", folder, task_args=args),
         "wolfbot": run("wolf", "wolfbot/cue", folder, task_args=args, model_roles={"judge": "wolfbot/tom"}),
     }

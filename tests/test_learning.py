@@ -190,11 +190,13 @@ def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path)
     tables = report.build(report.load(log.location))
     [row] = tables["lessons"].to_dict("records")
     added = [x for s in log.samples for x in store_field(s, "lessons_added")]
-    assert row["condition"] == "deception_analysis=false, jester_learning=true, max_days=3, max_debate_turns=3, max_explanation_turns=2"
+    assert row["condition"] == ("deception_analysis=false, jester_learning=true, max_days=3, max_debate_turns=3, "
+                                "max_explanation_turns=2")
     assert row["added"] == len(added) and row["games"] == 4
     for o in (1, 2, 3):
         assert row[f"order_{o}"] == pytest.approx(sum(x["order"] == o for x in added) / len(added))
-    assert row["vote_manipulation"] == pytest.approx(sum("vote_manipulation" in x["categories"] for x in added) / len(added))
+    manipulation = sum("vote_manipulation" in x["categories"] for x in added)
+    assert row["vote_manipulation"] == pytest.approx(manipulation / len(added))
     [curve] = tables["learning_curve"].to_dict("records")
     wins = [game_scores(s)["outcome"]["jester"] for s in by_step(log)]  # play order is the learning order
     assert curve["cumulative"] == pytest.approx([sum(wins[: i + 1]) / (i + 1) for i in range(4)])

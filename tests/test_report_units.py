@@ -279,7 +279,8 @@ def test_a_sensitivity_row_leaves_out_games_with_many_fallbacks(tables: dict[str
 @pytest.mark.slow
 def test_the_markdown_shows_fallback_rates_units_and_n(logs: Path, tables: dict[str, Any]) -> None:
     text = report.render_markdown(report.load(logs), tables, [])
-    assert "every game fell back on more than 5% of its calls:\n- wolfbot/chaos · triadic · default (1 of 1 games)" in text
+    assert ("every game fell back on more than 5% of its calls:\n"
+            "- wolfbot/chaos · triadic · default (1 of 1 games)") in text
     assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.66] | 0.50 [" in text
     assert "| wolfbot/cue | triadic | default; games ≤5% fallbacks (1 of 2) | 0.0100 | 1 | 0.00 [0.00, 0.79] | " \
            "1.00 [0.21, 1.00] |" in text

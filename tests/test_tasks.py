@@ -135,7 +135,8 @@ def _in_flight_probe():
 
     async def answer(input, tools, tool_choice, config):
         obs = find_observation(input)
-        key = (obs.day, obs.phase, obs.turn, obs.action if obs.action not in ("night_kill", "protect", "investigate") else "night")
+        action = obs.action if obs.action not in ("night_kill", "protect", "investigate") else "night"
+        key = (obs.day, obs.phase, obs.turn, action)
         state["now"][key] += 1
         state["peak"][key] = max(state["peak"][key], state["now"][key])
         await asyncio.sleep(0.01)

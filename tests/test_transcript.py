@@ -7,9 +7,9 @@ import re
 from collections import Counter
 
 import pytest
+from helpers import final_state, run
 from inspect_ai.log import EvalSample, read_eval_log
 
-from helpers import final_state, run
 from wolf_eval.cli import event_stream
 from wolf_eval.records import PUBLIC, SPEECH_KINDS, Kind
 
@@ -61,9 +61,11 @@ def test_each_record_is_one_short_markdown_line(two_days: EvalSample) -> None:
     assert len(infos) == len(game.records)
     assert all(isinstance(e.data, str) and "\n" not in e.data and len(e.data) <= 300 for e in infos)
     lines = {r.kind: e.data for r, e in zip(game.records, infos, strict=True)}
-    assert re.match(r'Day \d · \*\*[A-Z][a-z]+\*\* \((Villager|Werewolf|Seer|Doctor|Jester)\): "', lines[Kind.STATEMENT])
+    assert re.match(r'Day \d · \*\*[A-Z][a-z]+\*\* \((Villager|Werewolf|Seer|Doctor|Jester)\): "',
+                    lines[Kind.STATEMENT])
     assert re.match(r"(First|Final) ballot · \*\*[A-Z][a-z]+\*\* \(\w+\) (→ [A-Z][a-z]+|abstains)", lines[Kind.VOTE])
-    assert re.match(r"🔎 \*\*[A-Z][a-z]+\*\* \(\w+\) day-\d (statement|defence|vote reason) \d+: self ", lines[Kind.DECEPTION])
+    assert re.match(r"🔎 \*\*[A-Z][a-z]+\*\* \(\w+\) day-\d (statement|defence|vote reason) \d+: self ",
+                    lines[Kind.DECEPTION])
     assert sum(1 for _ in event_stream(two_days)) > len(game.records), "export still pairs events with records"
 
 
