@@ -90,7 +90,8 @@ class Hand:
             self.add("vote", day, phase, actor=voter, target=target, data={"ballot": ballot, "mentions": []})
 
     def exile(self, day: int, target: str, votes: int, living: int) -> None:
-        self.add("exile", day, "revote", target=target, text=f"{target} is exiled.", data={"votes": votes, "living": living})
+        self.add("exile", day, "revote", target=target, text=f"{target} is exiled.",
+                 data={"votes": votes, "living": living})
 
     def fallback(self, day: int, seat: str, action: str) -> None:
         self.add("fallback", day, "vote", actor=seat, text="unreadable", data={"action": action, "raw": "?"})
@@ -135,8 +136,8 @@ def t2_jester_killed() -> GameState:
     h.exile(1, "Ava", 4, 6)
     h.night(2, victim="Cleo", protector="Dan", protected="Dan")
     s = h.say(2, "Ben", "I am just a villager.")
-    h.analyse(s, (False, 0.6, "none"), {
-        "Dan": (True, 0.7, "fabrication", 0.8), "Eve": (True, 0.9, "fabrication", 0.7), "Fay": (False, 0.4, "none", 0.3)})
+    h.analyse(s, (False, 0.6, "none"), {"Dan": (True, 0.7, "fabrication", 0.8), "Eve": (True, 0.9, "fabrication", 0.7),
+                                        "Fay": (False, 0.4, "none", 0.3)})
     h.ballot(2, {"Ben": "Dan", "Dan": "Ben", "Eve": "Ben", "Fay": "Ben"}, "final")
     h.exile(2, "Ben", 3, 4)
     return h.end("villagers", 2, 2, seed=2)
@@ -172,7 +173,8 @@ def t5_draw() -> GameState:
     """Category X: both wolves vote for the Jester in day 1's first ballot; the game runs out of days."""
     h = Hand()
     h.night(1, victim=None, protector="Dan", protected="Eve")
-    h.ballot(1, {"Ava": "Ivo", "Ben": "Ivo", "Cleo": None, "Dan": None, "Eve": None, "Fay": None, "Ivo": "Ava"}, "first")
+    h.ballot(1, {"Ava": "Ivo", "Ben": "Ivo", "Cleo": None, "Dan": None, "Eve": None, "Fay": None, "Ivo": "Ava"},
+             "first")
     return h.end("draw", 10, 10, seed=5)
 
 

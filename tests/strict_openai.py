@@ -494,8 +494,8 @@ def _formatted(fmt: str, rng: random.Random) -> str:
         "hostname": f"{rng.choice(_WORDS)}.{rng.choice(_WORDS)}.example",
         "ipv4": ".".join(str(rng.randint(0, 255)) for _ in range(4)),
         "ipv6": ":".join(f"{rng.randint(0, 65535):x}" for _ in range(8)),
-        "uuid": "%08x-%04x-4%03x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(12),
-                                                 0x8000 | rng.getrandbits(14), rng.getrandbits(48)),
+        "uuid": (f"{rng.getrandbits(32):08x}-{rng.getrandbits(16):04x}-4{rng.getrandbits(12):03x}"
+                 f"-{0x8000 | rng.getrandbits(14):04x}-{rng.getrandbits(48):012x}"),
     }.get(fmt, _words(rng))
 
 
@@ -687,7 +687,7 @@ class StrictOpenAIStub:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def start(self) -> "StrictOpenAIStub":
+    def start(self) -> StrictOpenAIStub:
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                         name="strict-openai-stub", daemon=True)
         self._thread.start()
@@ -700,7 +700,7 @@ class StrictOpenAIStub:
             self._thread = None
         self._server.server_close()
 
-    def __enter__(self) -> "StrictOpenAIStub":
+    def __enter__(self) -> StrictOpenAIStub:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -729,7 +729,8 @@ class StrictOpenAIStub:
         """Status, JSON reply and record for one chat-completions body (no HTTP involved)."""
         seen = StubRequest(path="/v1/chat/completions", body=body)
         rf = body.get("response_format")
-        seed = int.from_bytes(hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).digest()[:8], "big")
+        digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).digest()
+        seed = int.from_bytes(digest[:8], "big")
         rng = random.Random(seed)
         if isinstance(rf, dict):
             seen.response_format_type = rf.get("type")

@@ -8,8 +8,8 @@ import handmade as hm
 import pytest
 from helpers import final_state, game_scores, run
 
-from wolf_eval.measures.calibration import calibration_values, statement_rows
 from wolf_eval.measures import calibration as cal
+from wolf_eval.measures.calibration import calibration_values, statement_rows
 from wolf_eval.measures.pooling import applicable
 
 
@@ -35,7 +35,8 @@ def test_counts_of_one_game_by_hand() -> None:
     # Ivo, the Jester: self-tagged deceptive; Ava, Ben and Eve flag it, Dan and Fay do not.
     assert [v[f"jester_{k}"] for k in ("statements", "self_deceptive", "observed", "flag_share")] == [1, 1, 1, 0.6]
     assert [v[f"jester_{k}"] for k in ("tp", "fp", "fn", "tn")] == [3, 0, 2, 0]
-    assert (v["jester_suspicion_sum"], v["jester_suspicion_n"]) == (pytest.approx(3.3 / 5), 1)  # one statement, 5 raters
+    # one statement, 5 raters
+    assert (v["jester_suspicion_sum"], v["jester_suspicion_n"]) == (pytest.approx(3.3 / 5), 1)
     assert v["jester_type_strategic_deception"] == 1 and v["jester_type_none"] == 0
     # Ava, a wolf: self-tagged deceptive, flagged by Dan (confidence 0.3) and Fay (0.95).
     assert [v[f"werewolf_{k}"] for k in ("tp", "fp", "fn", "tn")] == [2, 0, 3, 0]
@@ -93,6 +94,7 @@ def analysed_games(tmp_path_factory):  # type: ignore[no-untyped-def]
                task_args={"games": 2, "max_debate_turns": 4, "max_explanation_turns": 2, "seed": 3})
 
 
+@pytest.mark.slow
 def test_a_played_game_counts_every_statement_and_label(analysed_games) -> None:  # type: ignore[no-untyped-def]
     assert analysed_games.status == "success"
     for sample in analysed_games.samples:
@@ -101,7 +103,8 @@ def test_a_played_game_counts_every_statement_and_label(analysed_games) -> None:
         value = game_scores(sample)["calibration"]
         said = sum(value[f"{r}_statements"] for r in ("villager", "werewolf", "doctor", "jester"))
         assert said == sum(1 for s in rows if s.self_deceptive is not None) > 0
-        labels = sum(value[f"{r}_{c}"] for r in ("villager", "werewolf", "doctor", "jester") for c in ("tp", "fp", "fn", "tn"))
+        labels = sum(value[f"{r}_{c}"] for r in ("villager", "werewolf", "doctor", "jester")
+                     for c in ("tp", "fp", "fn", "tn"))
         assert labels == sum(len(s.peers) for s in rows if s.self_deceptive is not None)
         assert sum(value[f"flag_bin{k}_flags"] for k in range(5)) == sum(
             1 for s in rows if s.self_deceptive is not None for p in s.peers if p.is_deceptive)

@@ -18,13 +18,15 @@ import pytest
 from helpers import final_state, game_scores, run
 from inspect_ai.log import resolve_sample_attachments
 
+from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.parse import interpret
-from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.engine import Action, Phase, Request
 from wolf_eval.engine.game import MAX_WORD_CHARS, NOTE_WORDS
 from wolf_eval.providers.chaos import HOSTILE, INJECTIONS, chaos_reply
 from wolf_eval.text import clean_text
+
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
 ARGS = {"games": 1, "max_days": 3, "max_debate_turns": 3, "max_explanation_turns": 2, "seed": 7}
 
@@ -67,7 +69,8 @@ def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fal
     recorded = Counter((r.actor, r.data.action, r.data.raw) for r in game.records if r.kind == "fallback")
     assert recorded == refused
     assert game_scores(sample)["outcome"]["fallbacks"] == sum(refused.values())
-    assert set(kinds) == set(HOSTILE), f"{task}: every hostile kind was tried ({sorted(set(HOSTILE) - set(kinds))} missing)"
+    missing = sorted(set(HOSTILE) - set(kinds))
+    assert set(kinds) == set(HOSTILE), f"{task}: every hostile kind was tried ({missing} missing)"
 
 
 def test_what_gets_through_is_bounded(chaos_game) -> None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import fsspec
 import pytest
+from helpers import run
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
@@ -20,7 +21,6 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
 
-from helpers import run
 from wolf_eval.cli import main
 
 COMMANDS = (["replay"], ["export"], ["report"])
@@ -82,6 +82,7 @@ BAD = [  # (which input, exit status, what the one line says)
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 @pytest.mark.parametrize(("which", "status", "says"), BAD, ids=[b[0] for b in BAD])
 def test_bad_input_is_one_line_and_a_status(logs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -95,12 +96,15 @@ def test_bad_input_is_one_line_and_a_status(logs: dict[str, Path], tmp_path: Pat
     assert not out.exists(), "nothing is written for a bad input"
 
 
+@pytest.mark.slow
 def test_debug_shows_the_traceback(logs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--debug", "replay", str(logs["text"])]) == 2
     err = capsys.readouterr().err
-    assert "Traceback" in err and err.rstrip().endswith(f"{logs['text']}: not an Inspect log (ValueError: EOCD not found)")
+    assert "Traceback" in err
+    assert err.rstrip().endswith(f"{logs['text']}: not an Inspect log (ValueError: EOCD not found)")
 
 
+@pytest.mark.slow
 def test_a_failed_report_leaves_the_last_good_one_in_place(logs: dict[str, Path], tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report"
@@ -115,6 +119,7 @@ def test_a_failed_report_leaves_the_last_good_one_in_place(logs: dict[str, Path]
     assert not fresh.exists()
 
 
+@pytest.mark.slow
 def test_a_report_beside_a_bad_log_is_not_created(logs: dict[str, Path], tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
@@ -137,6 +142,7 @@ def test_a_lessons_file_that_is_not_one(tmp_path: Path, capsys: pytest.CaptureFi
     assert "holds no lessons" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_logs_in_object_storage_work_like_local_ones(logs: dict[str, Path], tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """Any fsspec location is read (here the in-memory filesystem, which needs no network)."""

@@ -9,13 +9,13 @@ import re
 from random import Random
 
 import pytest
+from helpers import final_state, run
 from inspect_ai.log import read_eval_log, resolve_sample_attachments
 
-from helpers import final_state, run
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages
-from wolf_eval.measures import cost
 from wolf_eval.engine.roles import NAMES
+from wolf_eval.measures import cost
 from wolf_eval.providers.padding import REASON_WORDS, SMALL_TALK, lengthen
 from wolf_eval.providers.reading import _ACCUSE, _SEER_CLAIM, JESTER_TELLS, WOLF_TELLS, count_tells
 from wolf_eval.providers.wolfbot import WolfBot
@@ -67,6 +67,7 @@ def _speech(state) -> list:
     return [r for r in state.records if r.kind in ("statement", "defence", "vote") and r.text]
 
 
+@pytest.mark.slow
 def test_model_length_speech_changes_the_words_and_nothing_else(tmp_path, fast_args):
     args = {"games": 2, **fast_args}
     games = {}
@@ -76,7 +77,8 @@ def test_model_length_speech_changes_the_words_and_nothing_else(tmp_path, fast_a
         games[words] = [final_state(s) for s in read_eval_log(log.location).samples or []]
     for short, long in zip(games[0], games[40], strict=True):
         def shape(state):  # type: ignore[no-untyped-def]
-            return [(r.kind, r.actor, r.target, r.day, r.phase, getattr(r.data, "mentions", None)) for r in state.records]
+            return [(r.kind, r.actor, r.target, r.day, r.phase, getattr(r.data, "mentions", None))
+                    for r in state.records]
         assert shape(short) == shape(long) and short.outcome == long.outcome
         pairs = list(zip(_speech(short), _speech(long), strict=True))
         assert pairs
@@ -85,6 +87,7 @@ def test_model_length_speech_changes_the_words_and_nothing_else(tmp_path, fast_a
             assert b.text.startswith(a.text) and len(b.text.split()) == max(want, len(a.text.split()))
 
 
+@pytest.mark.slow
 def test_compact_history_halves_the_prompts_of_a_long_game_at_model_length(tmp_path):
     """The task's own triadic game (default turns) with statements of 50 words, as models speak."""
     log = run("triadic", "wolfbot/random", tmp_path, task_args={"games": 1, "seed": 0}, model_args={"words": 50})

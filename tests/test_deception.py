@@ -1,10 +1,13 @@
-"""Deception measurement (docs/design.md, § Deception measurement): analysis waves, the smoothed suspicion matrix, the per-statement record."""
+"""Deception measurement (docs/design.md, § Deception measurement).
+
+Analysis waves, the smoothed suspicion matrix, the per-statement record.
+"""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 from helpers import final_state, game_scores, run, scripted_model
@@ -15,8 +18,8 @@ from wolf_eval.cli import event_stream, main
 from wolf_eval.engine import (
     Action,
     Analysis,
-    GameState,
     Decision,
+    GameState,
     IllegalAction,
     Phase,
     advance,
@@ -58,8 +61,9 @@ def answer_analyses(state, suspicion_by_observer: dict[str, float | None], self_
             if s is None:
                 decisions.append(fallback_decision(state, r, "garbled", "???"))
             else:
+                kind = "distortion" if s > 0.5 else "none"
                 decisions.append(Decision(seat=r.seat, action=r.action, subject=r.subject,
-                                          analysis=honest(s, deceptive=s > 0.5, kind="distortion" if s > 0.5 else "none")))
+                                          analysis=honest(s, deceptive=s > 0.5, kind=kind)))
     return advance(state, decisions)
 
 
@@ -266,6 +270,7 @@ def cue_games(tmp_path_factory):
                task_args={"games": 3, "max_debate_turns": 4, "max_explanation_turns": 2, "seed": 5})
 
 
+@pytest.mark.slow
 def test_every_public_statement_of_a_game_is_analysed(cue_games):
     assert cue_games.status == "success"
     for sample in cue_games.samples:
@@ -276,6 +281,7 @@ def test_every_public_statement_of_a_game_is_analysed(cue_games):
         assert sorted(analysed) == said
 
 
+@pytest.mark.slow
 def test_wolfbot_analyses_follow_roles_and_what_was_said(cue_games):
     by_role = defaultdict(list)
     self_deceptive = defaultdict(list)
@@ -292,6 +298,7 @@ def test_wolfbot_analyses_follow_roles_and_what_was_said(cue_games):
     assert not any(self_deceptive["villager"])
 
 
+@pytest.mark.slow
 def test_transcript_has_one_analysis_line_per_statement(cue_games):
     sample = cue_games.samples[0]
     lines = [e for e in sample.events if e.event == "info" and e.source == "wolf_eval/deception"]
@@ -299,6 +306,7 @@ def test_transcript_has_one_analysis_line_per_statement(cue_games):
     assert len(lines) == sum(1 for r in game.records if r.kind == "deception")
 
 
+@pytest.mark.slow
 def test_analysis_can_be_switched_off(tmp_path):
     log = run("triadic", "wolfbot/cue", tmp_path,
               task_args={"games": 1, "max_debate_turns": 2, "deception_analysis": False})
@@ -312,6 +320,7 @@ def test_analysis_can_be_switched_off(tmp_path):
 # --------------------------------------------------------------------------- export
 
 
+@pytest.mark.slow
 def test_export_round_trips_the_game_record(cue_games, tmp_path):
     log_path = cue_games.location
     assert main(["export", log_path, "--out", str(tmp_path)]) == 0
@@ -348,12 +357,14 @@ def test_export_reads_a_log_written_by_release_0_1_0(tmp_path):
         assert state.outcome is not None and state.outcome.winner == "jester"
 
 
+@pytest.mark.slow
 def test_export_refuses_a_sample_without_a_game(cue_games):
     sample = cue_games.samples[0].model_copy(update={"store": {}})
     with pytest.raises(ValueError, match="no finished wolf-eval game"):
         list(event_stream(sample))
 
 
+@pytest.mark.slow
 def test_garbage_analyses_are_missing_and_the_game_goes_on(tmp_path):
     def garble(obs, content):
         return "I'd say it was fairly honest, maybe." if obs.action.endswith("_analysis") else content
@@ -372,6 +383,7 @@ def test_garbage_analyses_are_missing_and_the_game_goes_on(tmp_path):
     assert game_scores(log.samples[0])["outcome"]["fallbacks"] == len(fallbacks)
 
 
+@pytest.mark.slow
 def test_records_carry_the_wave_that_made_them(cue_games):
     game = final_state(cue_games.samples[0])
     waves = [r.wave for r in game.records]
@@ -428,6 +440,7 @@ def test_reasons_of_one_ballot_share_a_position_and_abstentions_give_none():
     assert positions == {1}  # one debate statement came before; the reasons were given together
 
 
+@pytest.mark.slow
 def test_a_huge_number_in_a_reply_is_a_fallback_not_a_crash(tmp_path):
     def huge(obs, content):
         if obs.action != "peer_analysis":
@@ -441,6 +454,7 @@ def test_a_huge_number_in_a_reply_is_a_fallback_not_a_crash(tmp_path):
     assert any(r.kind == "fallback" and r.data.action == "peer_analysis" for r in game.records)
 
 
+@pytest.mark.slow
 def test_export_rejects_a_transcript_that_does_not_match_the_record(cue_games):
     sample = cue_games.samples[0]
     events = [e for e in sample.events if not (e.event == "info" and e.source == "wolf_eval/role")]

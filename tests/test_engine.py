@@ -380,7 +380,7 @@ def _floor_share(statements: list[str], seeds: range) -> float:
     for seed in seeds:
         state = to_debate(seed=seed)
         named, other, *speakers = state.living_names
-        for speaker, text in zip(speakers, statements):
+        for speaker, text in zip(speakers, statements, strict=False):  # fewer statements than speakers
             state = step(state, bids={speaker: 5})
             assert state.floor == speaker
             state = step(state, texts={speaker: text.format(named=named)})

@@ -7,12 +7,15 @@ import json
 import re
 
 import flaky
+import pytest
 from helpers import final_state, game_scores, run
 from inspect_ai import eval_set
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import get_model
 
 from wolf_eval.cli import export
+
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
 ARGS = {"max_days": 3, "max_debate_turns": 2, "deception_analysis": False}
 
@@ -46,8 +49,8 @@ def test_a_permanent_error_fails_the_sample_with_its_message_and_nothing_is_scor
     message = str(log.error.message if log.error else "")
     assert "400 invalid request (simulated)" in message
     # the failure names the model, the seat and its role, the decision and the day it was lost on
-    assert re.search(r"wolfeval_flaky/cue failed in game 1 \(seed \d+, epoch 1\), [A-Z][a-z]+ \((villager|werewolf|seer|doctor)\), "
-                     r"[a-z_]+ on day \d", message), message
+    assert re.search(r"wolfeval_flaky/cue failed in game 1 \(seed \d+, epoch 1\), "
+                     r"[A-Z][a-z]+ \((villager|werewolf|seer|doctor)\), [a-z_]+ on day \d", message), message
     for sample in log.samples or []:
         if sample.error is not None:
             assert not sample.scores, "a game cut short is never scored"

@@ -39,7 +39,8 @@ def test_a_jester_killed_on_night_one_is_left_out_not_counted_as_silent() -> Non
     from wolf_eval.measures.quality import play_quality, quality_values
 
     killed = hm.t2_jester_killed()
-    assert math.isnan(quality_values(killed)["jester_spoke_d1"]) and math.isnan(quality_values(killed)["jester_first_bid"])
+    quality = quality_values(killed)
+    assert math.isnan(quality["jester_spoke_d1"]) and math.isnan(quality["jester_first_bid"])
     features = jester_features(killed)
     assert features["jester_won"] == 0 and math.isnan(features["jester_statements"])
     spoke = hm.t1_jester_by_wolf_vote()

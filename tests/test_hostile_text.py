@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from inspect_ai.log import EvalSample, resolve_sample_attachments
 
-from wolf_eval.agents.role_guesses import parse_guesses
-from wolf_eval.lessons.asking import parse_lessons
 from wolf_eval.agents.parse import InvalidReply, first_json_object, interpret, match_name
+from wolf_eval.agents.role_guesses import parse_guesses
 from wolf_eval.engine import Action, Phase, Request
+from wolf_eval.lessons.asking import parse_lessons
 from wolf_eval.lessons.book import LessonsFile, append_lessons, lessons_path, read_lessons
 from wolf_eval.store import logged_record
 from wolf_eval.text import clean_text, clean_value, is_hostile
@@ -206,8 +206,8 @@ def test_no_parsed_reply_keeps_a_hostile_character(statement: str, notes: str, r
             assert decision.target == name, "a name with hidden characters still matches"
     lessons = parse_lessons(encode({"to_do": [statement, notes], "to_not_do": reason, "winning_tactics": []}, how))
     assert_clean(lessons)
-    guesses, problems = parse_guesses(encode({"roles": {lace(name, veil): "villager", f"not a player: {reason}": "werewolf"}}, how),
-                                      PLAYERS, ("villager", "werewolf"))
+    roles = {lace(name, veil): "villager", f"not a player: {reason}": "werewolf"}
+    guesses, problems = parse_guesses(encode({"roles": roles}, how), PLAYERS, ("villager", "werewolf"))
     assert guesses[name] == "villager"
     assert_clean([guesses, problems])
 
@@ -289,6 +289,7 @@ def haunted(tmp_path_factory: pytest.TempPathFactory) -> EvalSample:
     return play_haunted_game(tmp_path_factory.mktemp("logs"), tmp_path_factory.mktemp("lessons"))
 
 
+@pytest.mark.slow
 def test_the_game_was_laced_and_played_through(haunted: EvalSample) -> None:
     replies = [e.output.completion for e in haunted.events if e.event == "model"]
     assert sum(1 for r in replies if hostile_in(r)) > 100, "the replies do carry hostile characters"
@@ -304,6 +305,7 @@ def test_the_game_was_laced_and_played_through(haunted: EvalSample) -> None:
     assert record.lessons_read and record.lessons_added
 
 
+@pytest.mark.slow
 def test_no_prompt_carries_a_hostile_character(haunted: EvalSample) -> None:
     sent = prompts(haunted)
     assert len(sent) > 100
@@ -312,6 +314,7 @@ def test_no_prompt_carries_a_hostile_character(haunted: EvalSample) -> None:
     assert jester, "the old lessons reach the Jester's prompt, cleaned"
 
 
+@pytest.mark.slow
 def test_no_record_carries_a_hostile_character(haunted: EvalSample) -> None:
     store = logged_record(haunted.store).model_dump(mode="json")
     for key, value in store.items():
@@ -319,6 +322,7 @@ def test_no_record_carries_a_hostile_character(haunted: EvalSample) -> None:
             assert hostile_in(s) == "", f"{key}: {s[:80]!r}"
 
 
+@pytest.mark.slow
 def test_the_raw_reply_copies_are_clean_too(haunted: EvalSample) -> None:
     reply = logged_record(haunted.store).lessons_reply
     assert reply is not None and hostile_in(reply) == ""

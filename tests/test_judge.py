@@ -11,8 +11,8 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from wolf_eval.agents.role_guesses import judge_messages, judge_view, parse_guesses
 from wolf_eval.agents.parse import InvalidReply
+from wolf_eval.agents.role_guesses import judge_messages, judge_view, parse_guesses
 from wolf_eval.measures.identification import judge_accuracy
 from wolf_eval.providers.judging import judge_policy
 from wolf_eval.records import Kind, Phase, Record
@@ -52,7 +52,8 @@ def test_the_winner_announcement_is_left_out() -> None:
 def test_guesses_are_read_defensively() -> None:
     players = ("Ava", "Ben", "Ivo")
     roles = ("werewolf", "villager", "jester")
-    raw = 'Here you go:\n```json\n{"roles": {"ava": "Wolf", "Ben": "seer", "Zed": "villager", "Ivo": "The Jester"}}\n```'
+    raw = ('Here you go:\n```json\n{"roles": {"ava": "Wolf", "Ben": "seer", "Zed": "villager", "Ivo": "The Jester"}}'
+           '\n```')
     guesses, problems = parse_guesses(raw, players, roles)
     assert guesses == {"Ava": "werewolf", "Ben": None, "Ivo": "jester"}
     assert any("Ben" in p and "seer" in p for p in problems) and any("Zed" in p for p in problems)
@@ -93,12 +94,14 @@ def judged(tmp_path_factory):  # type: ignore[no-untyped-def]
     return {
         "fixed": (guess, run("triadic", "wolfbot/cue", folder, task_args=args,
                              model_roles={"judge": replying(json.dumps({"roles": guess}))})),
-        "garbled": run("triadic", "wolfbot/cue", folder, task_args=args, model_roles={"judge": replying("I cannot say.")}),
+        "garbled": run("triadic", "wolfbot/cue", folder, task_args=args,
+                       model_roles={"judge": replying("I cannot say.")}),
         "none": run("triadic", "wolfbot/cue", folder, task_args=args),
         "wolfbot": run("wolf", "wolfbot/cue", folder, task_args=args, model_roles={"judge": "wolfbot/tom"}),
     }
 
 
+@pytest.mark.slow
 def test_judge_scores_count_correct_names_per_true_role(judged) -> None:  # type: ignore[no-untyped-def]
     guess, log = judged["fixed"]
     assert log.status == "success"
@@ -123,6 +126,7 @@ def test_judge_scores_count_correct_names_per_true_role(judged) -> None:  # type
     assert metric["pooled"].value == pytest.approx(sum(rights.values()) / sum(totals.values()))
 
 
+@pytest.mark.slow
 def test_an_unreadable_judge_reply_scores_every_guess_wrong(judged) -> None:  # type: ignore[no-untyped-def]
     for sample in judged["garbled"].samples:
         value = sample.scores["judge"].metadata["counts"]
@@ -131,6 +135,7 @@ def test_an_unreadable_judge_reply_scores_every_guess_wrong(judged) -> None:  # 
         assert sample.scores["judge"].metadata["raw"] == "I cannot say."
 
 
+@pytest.mark.slow
 def test_without_a_judge_every_judge_score_is_nan(judged) -> None:  # type: ignore[no-untyped-def]
     for sample in judged["none"].samples:
         assert math.isnan(sample.scores["judge"].value)
@@ -139,6 +144,7 @@ def test_without_a_judge_every_judge_score_is_nan(judged) -> None:  # type: igno
     assert math.isnan(metric["pooled"].value)  # one NaN, not a screen of them
 
 
+@pytest.mark.slow
 def test_a_wolfbot_judge_answers_on_the_wolf_task(judged) -> None:  # type: ignore[no-untyped-def]
     log = judged["wolfbot"]
     assert log.status == "success"

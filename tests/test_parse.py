@@ -131,7 +131,8 @@ class TestFindingTheObject:
     def test_truncated_json(self) -> None:
         assert "no JSON object" in rejected('{"vote": "Ben", "reason": "he')
 
-    @pytest.mark.parametrize("raw", ["", "   ", "\n\t \r\n", "\u00a0\u2003"], ids=["empty", "spaces", "newlines", "unicode-space"])
+    @pytest.mark.parametrize("raw", ["", "   ", "\n\t \r\n", "\u00a0\u2003"],
+                             ids=["empty", "spaces", "newlines", "unicode-space"])
     def test_empty_and_whitespace_replies(self, raw: str) -> None:
         for req in (VOTE, BID, STATEMENT, KILL):
             assert rejected(raw, req) == "empty reply"
@@ -185,7 +186,8 @@ class TestKeys:
     def test_vote_synonyms(self, key: str) -> None:
         assert ok(json.dumps({key: "Cleo"})).target == "Cleo"
 
-    @pytest.mark.parametrize("key", ["statement", "Statement", "STATEMENT", "text", "message", "speech", "say", "content"])
+    @pytest.mark.parametrize("key", ["statement", "Statement", "STATEMENT", "text", "message", "speech", "say",
+                                     "content"])
     def test_statement_synonyms(self, key: str) -> None:
         assert ok(json.dumps({key: "I suspect Ben."}), STATEMENT).text == "I suspect Ben."
 
@@ -201,7 +203,8 @@ class TestKeys:
     def test_night_target_synonyms(self, key: str) -> None:
         assert ok(json.dumps({key: "Eli"}), KILL).target == "Eli"
 
-    @pytest.mark.parametrize(("key", "req"), [("stat", STATEMENT), ("statem", STATEMENT), ("vot", VOTE), ("targ", KILL)])
+    @pytest.mark.parametrize(("key", "req"),
+                             [("stat", STATEMENT), ("statem", STATEMENT), ("vot", VOTE), ("targ", KILL)])
     def test_unique_key_prefix(self, key: str, req: Request) -> None:
         value = "Hello all." if req is STATEMENT else "Ben"
         d = ok(json.dumps({key: value}), req)
@@ -252,7 +255,8 @@ class TestKeys:
 
 
 class TestNames:
-    @pytest.mark.parametrize("name", ["Ben", "ben", "BEN", " Ben ", "Ben.", "Ben!", "Ben?!", '"Ben"', "@Ben", "**Ben**"])
+    @pytest.mark.parametrize("name", ["Ben", "ben", "BEN", " Ben ", "Ben.", "Ben!", "Ben?!", '"Ben"', "@Ben",
+                                      "**Ben**"])
     def test_case_spaces_and_punctuation_forgiven(self, name: str) -> None:
         assert ok(vote(name)).target == "Ben"
 
@@ -263,7 +267,8 @@ class TestNames:
     def test_prefix_of_one_letter_is_not_a_name(self) -> None:
         assert "not a player" in rejected(vote("B"))
 
-    @pytest.mark.parametrize("sentence", ["I vote for Ben", "I vote for Ben.", "Definitely ben, he lied", "My vote: BEN!"])
+    @pytest.mark.parametrize("sentence",
+                             ["I vote for Ben", "I vote for Ben.", "Definitely ben, he lied", "My vote: BEN!"])
     def test_name_inside_a_sentence(self, sentence: str) -> None:
         assert ok(vote(sentence)).target == "Ben"
 
@@ -298,7 +303,8 @@ class TestNames:
         assert "not a player in this game" in message
         assert name in message
 
-    @pytest.mark.parametrize(("value", "what"), [(3, "int"), (["Ben"], "list"), ({"name": "Ben"}, "dict"), (True, "bool")])
+    @pytest.mark.parametrize(("value", "what"),
+                             [(3, "int"), (["Ben"], "list"), ({"name": "Ben"}, "dict"), (True, "bool")])
     def test_name_that_is_not_text_rejected(self, value: object, what: str) -> None:
         message = rejected(vote(value))
         assert "expected a player's name" in message and what in message

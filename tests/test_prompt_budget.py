@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from helpers import final_state, run
 from inspect_ai.log import EvalSample, read_eval_log
 
-from helpers import final_state, run
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import sections
 from wolf_eval.engine import Role
+
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
 BEFORE_FIXED_CHARS = 894 * 4
 
@@ -30,7 +32,8 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> EvalSample:
 
 
 def calls(sample: EvalSample) -> list:
-    return [e for e in sample.events if e.event == "model" and e.input and (e.input[-1].metadata or {}).get("wolf_eval")]
+    return [e for e in sample.events
+            if e.event == "model" and e.input and (e.input[-1].metadata or {}).get("wolf_eval")]
 
 
 def test_the_text_that_carries_no_game_fact_is_half_what_it_was(game: EvalSample) -> None:
@@ -39,7 +42,7 @@ def test_the_text_that_carries_no_game_fact_is_half_what_it_was(game: EvalSample
     for e in calls(game):
         obs = logged_observation(e.input[-1].metadata["wolf_eval"], state)
         parts = sections(obs)
-        fixed.append(len(parts["rules"]) + len(parts["role"]) + len(parts["instruction"]) + len(parts["reply in words"]))
+        fixed.append(sum(len(parts[name]) for name in ("rules", "role", "instruction", "reply in words")))
     assert len(fixed) > 300
     assert sum(fixed) / len(fixed) <= BEFORE_FIXED_CHARS / 2
 

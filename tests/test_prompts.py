@@ -118,15 +118,20 @@ def play_to_day(day: int, seed: int = 4, phase: Phase = Phase.DEBATE):
         decisions = []
         for r in pending(state):
             if r.action is Action.BID:
-                decisions.append(Decision(seat=r.seat, action=r.action, bid=5, notes=f"note-{r.seat}-{state.day}-{state.turn}"))
+                decisions.append(Decision(seat=r.seat, action=r.action, bid=5,
+                                          notes=f"note-{r.seat}-{state.day}-{state.turn}"))
             elif r.action is Action.STATEMENT:
                 other = next(n for n in state.living_names if n != r.seat)
-                decisions.append(Decision(seat=r.seat, action=r.action, text=f"words-{state.day}-{state.turn}: watch {other}"))
+                decisions.append(Decision(seat=r.seat, action=r.action,
+                                          text=f"words-{state.day}-{state.turn}: watch {other}"))
             elif r.action is Action.VOTE:
-                target = next(o for o in r.options if state.player(o).role is not Role.WEREWOLF) if state.day == 1 else r.options[0]
-                decisions.append(Decision(seat=r.seat, action=r.action, target=target, reason=f"reason-{r.seat}-{state.day}"))
+                target = (next(o for o in r.options if state.player(o).role is not Role.WEREWOLF)
+                          if state.day == 1 else r.options[0])
+                decisions.append(Decision(seat=r.seat, action=r.action, target=target,
+                                          reason=f"reason-{r.seat}-{state.day}"))
             else:
-                decisions.append(Decision(seat=r.seat, action=r.action, target=r.options[0], reason=f"pack-{r.seat}-night{state.day}"))
+                decisions.append(Decision(seat=r.seat, action=r.action, target=r.options[0],
+                                          reason=f"pack-{r.seat}-night{state.day}"))
         state = advance(state, decisions)
         assert not state.over
     return state, pending(state)

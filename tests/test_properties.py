@@ -10,6 +10,7 @@ roles never change.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -52,12 +53,14 @@ def legal(data: st.DataObject, state: GameState, r: Request) -> Decision:
     taxonomy = state.config.taxonomy
     kind = data.draw(st.sampled_from(taxonomy), label="type")
     unit = st.floats(0, 1, allow_nan=False)
-    analysis = Analysis(is_deceptive=kind != "none", confidence=data.draw(unit, label="confidence"), deception_type=kind,
+    analysis = Analysis(is_deceptive=kind != "none", confidence=data.draw(unit, label="confidence"),
+                        deception_type=kind,
                         suspicion=data.draw(unit, label="suspicion") if r.action is Action.PEER_ANALYSIS else None)
     return Decision(analysis=analysis, **base)
 
 
-def illegal(data: st.DataObject, state: GameState, reqs: list[Request], good: list[Decision]) -> tuple[list[Decision], str]:
+def illegal(data: st.DataObject, state: GameState, reqs: list[Request],
+            good: list[Decision]) -> tuple[list[Decision], str]:
     """A wave the rules refuse, and the words its refusal must contain."""
     dead = [p.name for p in state.players if not p.alive]
     outsider = next((p.name for p in state.players if p.name not in {r.seat for r in reqs}), None)
@@ -100,7 +103,8 @@ def roles_dealt(state: GameState) -> Counter:  # type: ignore[type-arg]
     return Counter(p.role for p in state.players)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     variant=st.sampled_from(["wolf", "triadic", "dyadic"]),
     debate=st.integers(0, 3), explanation=st.integers(0, 2), days=st.integers(1, 4),
@@ -133,7 +137,7 @@ def test_any_sequence_of_moves_ends_in_one_outcome_within_the_rules(
 
     assert state.outcome is not None and state.outcome.day <= days
     assert [r.index for r in state.records] == list(range(len(state.records))), "records are numbered in order"
-    assert all(a.wave <= b.wave for a, b in zip(state.records, state.records[1:])) and state.records[-1].wave == waves
+    assert all(a.wave <= b.wave for a, b in pairwise(state.records)) and state.records[-1].wave == waves
     kinds = [r.kind for r in state.records]
     assert kinds.count("game_over") == 1
     assert set(kinds[kinds.index("game_over") + 1:]) <= {"note"}, "only the last wave's private notes follow the end"

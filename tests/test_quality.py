@@ -27,9 +27,11 @@ def scripted_game():
         decisions = []
         for r in pending(state):
             if r.action is Action.NIGHT_KILL:
-                decisions.append(Decision(seat=r.seat, action=r.action, target=doctor if state.day == 1 else villagers[0]))
+                decisions.append(Decision(seat=r.seat, action=r.action,
+                                          target=doctor if state.day == 1 else villagers[0]))
             elif r.action is Action.PROTECT:
-                decisions.append(Decision(seat=r.seat, action=r.action, target=doctor if state.day == 1 else villagers[1]))
+                decisions.append(Decision(seat=r.seat, action=r.action,
+                                          target=doctor if state.day == 1 else villagers[1]))
             elif r.action is Action.BID:
                 decisions.append(Decision(seat=r.seat, action=r.action,
                                           bid=next(jester_bids, 0) if r.seat == jester else 0))
@@ -64,6 +66,7 @@ def test_rates_pool_counts_not_per_game_rates():
     assert m["jester_first_bid"] == pytest.approx(6.0) and m["jester_spoke_d1"] == pytest.approx(0.5)
 
 
+@pytest.mark.slow
 def test_without_a_jester_its_keys_are_nan(tmp_path):
     log = run("dyadic", "wolfbot/cue", tmp_path, task_args={"games": 1, "max_debate_turns": 2,
                                                             "deception_analysis": False})

@@ -27,6 +27,7 @@ def samples(path: str):  # type: ignore[no-untyped-def]
     return [resolve_sample_attachments(s) for s in read_eval_log(path).samples]
 
 
+@pytest.mark.slow
 def test_every_game_replays_to_the_same_records_state_and_scores(logged, capsys) -> None:  # type: ignore[no-untyped-def]
     fallbacks = 0
     for sample in samples(logged):
@@ -41,6 +42,7 @@ def test_every_game_replays_to_the_same_records_state_and_scores(logged, capsys)
     assert capsys.readouterr().out.count("replays exactly") == ARGS["games"]
 
 
+@pytest.mark.slow
 def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> None:  # type: ignore[no-untyped-def]
     sample = samples(logged)[0]
     game = final_state(sample)
@@ -48,12 +50,14 @@ def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> Non
                 and e.input[-1].metadata.get("wolf_eval", {}).get("action") == "vote")
     meta = vote.input[-1].metadata["wolf_eval"]
     other = next(o for o in meta["options"] if f'"{o}"' not in vote.output.completion)
-    vote.output = ModelOutput.from_content(model=vote.output.model, content=f'{{"vote": "{other}", "reason": "changed"}}')
+    vote.output = ModelOutput.from_content(model=vote.output.model,
+                                           content=f'{{"vote": "{other}", "reason": "changed"}}')
     result = replay_sample(sample, game)
     first = next(r for r in game.records if r.kind is Kind.VOTE and r.actor == meta["seat"] and r.day == meta["day"])
     assert not result.ok and result.problems[0].startswith(f"record {first.index} differs"), result.problems
 
 
+@pytest.mark.slow
 def test_a_lost_reply_and_an_edited_final_state_are_caught(logged) -> None:  # type: ignore[no-untyped-def]
     sample = samples(logged)[0]
     game = final_state(sample)
@@ -68,6 +72,7 @@ def test_a_lost_reply_and_an_edited_final_state_are_caught(logged) -> None:  # t
     assert not result.ok and any("final state differs in: waves" in p for p in result.problems)
 
 
+@pytest.mark.slow
 def test_a_score_redefined_after_the_logs_release_is_named_not_failed(logged) -> None:  # type: ignore[no-untyped-def]
     sample = samples(logged)[0]
     game = final_state(sample)
@@ -76,7 +81,8 @@ def test_a_score_redefined_after_the_logs_release_is_named_not_failed(logged) ->
     old = sample.model_copy(update={"scores": scores})
     before = replay_sample(old, game, release="0.1.0")
     assert before.ok and len(before.notes) == 1, before.problems
-    assert before.notes[0].startswith("day1_self_sabotage not compared: redefined in 0.2.0, after the log's release 0.1.0")
+    assert before.notes[0].startswith(
+        "day1_self_sabotage not compared: redefined in 0.2.0, after the log's release 0.1.0")
     for release in ("0.2.0", "0.2.1", None):
         now = replay_sample(old, game, release=release)
         assert not now.ok and not now.notes

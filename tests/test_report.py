@@ -12,6 +12,8 @@ import json
 import math
 from pathlib import Path
 
+import handmade as hm
+import helpers as hp
 import pytest
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
@@ -20,14 +22,12 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 
-import handmade as hm
-import helpers as hp
 from wolf_eval.analysis import report
 from wolf_eval.cli import main
 from wolf_eval.engine import GameState
+from wolf_eval.measures import cost
 from wolf_eval.settings import Settings, condition
 from wolf_eval.stats import wilson
-from wolf_eval.measures import cost
 from wolf_eval.store import TokenUsage, current_record, logged_record
 from wolf_eval.tasks.werewolf import game_scorers
 
@@ -71,7 +71,8 @@ def _eval(name: str, games: list[GameState], model: str, log_dir: Path, **kwargs
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("report_logs")
-    _eval("triadic", [hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed(), hm.t3_jester_by_village(), hm.t4_wolves_win()],
+    _eval("triadic",
+          [hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed(), hm.t3_jester_by_village(), hm.t4_wolves_win()],
           "wolfbot/cue", folder, model_roles={"judge": _judge_model()})
     learning = _eval("triadic", [hm.t5_draw(), hm.t6_jester_by_wolf_vote()], "wolfbot/cue", folder)
     log = read_eval_log(str(learning))
@@ -99,12 +100,14 @@ def close(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, abs_tol=1e-9)
 
 
+@pytest.mark.slow
 def test_cells_and_order(tables: dict) -> None:
     rates = tables["win_rates"]
     assert list(zip(rates["model"], rates["task"], rates["condition"], strict=True)) == [C, A, B]
     assert list(rates["games"]) == [1, 4, 2]
 
 
+@pytest.mark.slow
 def test_win_rates_with_wilson_intervals(tables: dict) -> None:
     a = row(tables["win_rates"], A)
     for faction, wins in (("villagers", 1), ("werewolves", 1), ("jester", 2), ("draw", 0)):
@@ -116,6 +119,7 @@ def test_win_rates_with_wilson_intervals(tables: dict) -> None:
     assert c["villagers"] == 1.0 and math.isnan(c["jester"])  # no Jester seated: not applicable, never 0
 
 
+@pytest.mark.slow
 def test_wolf_loss_categories(tables: dict) -> None:
     a = row(tables["wolf_loss"], A)
     assert [a[k] for k in "WABCDX"] == [1, 1, 1, 1, 0, 0]
@@ -125,6 +129,7 @@ def test_wolf_loss_categories(tables: dict) -> None:
     assert [c[k] for k in "WDX"] == [0, 1, 0] and all(math.isnan(c[k]) for k in "ABC")
 
 
+@pytest.mark.slow
 def test_day1_coordination(tables: dict) -> None:
     # T1 split (Ivo, Dan); T2 both Cleo; T3 both Dan; T4 Eve and the partner Ava.
     a = row(tables["coordination"], A)
@@ -137,13 +142,15 @@ def test_day1_coordination(tables: dict) -> None:
     assert c["unanimous"] == 1.0 and math.isnan(c["voted_jester"])
 
 
+@pytest.mark.slow
 def test_calibration_by_role(tables: dict) -> None:
     cal = tables["calibration"]
     cal = cal[cal["unit"] == "all units"]
     assert set(cal["comparable"]) == {"Triadic paper"}  # every handmade unit is a debate statement of a triadic game
     # Ivo (T1): self deceptive; 3 of 5 observers flag it; ratings 0.9 0.8 0.4 1.0 0.2.
     j = row(cal, A, role="jester")
-    assert (j["statements"], j["self_rate"], j["observer_rate"], j["accuracy"], j["f1"]) == pytest.approx((1, 1, 0.6, 0.6, 0.75))
+    assert (j["statements"], j["self_rate"], j["observer_rate"], j["accuracy"], j["f1"]) == pytest.approx(
+        (1, 1, 0.6, 0.6, 0.75))
     assert j["gap"] == pytest.approx(-0.4) and j["suspicion"] == pytest.approx(0.66)
     assert (j["paired"], j["coverage"], j["labels"], j["suspicion_n"]) == (1, 1.0, 5, 1)
     # Ava (T1): deceptive, flagged by 2 of 5 (ratings sum 2.5); Ben (T2): honest, flagged by 2 of 3 (sum 1.8).
@@ -157,6 +164,7 @@ def test_calibration_by_role(tables: dict) -> None:
     assert set(cal["role"]) == {"jester", "werewolf"}  # roles that never spoke have no row
 
 
+@pytest.mark.slow
 def test_confidence_bins(tables: dict) -> None:
     bins = tables["confidence_bins"]
     bins = bins[bins["unit"] == "all units"]
@@ -169,6 +177,7 @@ def test_confidence_bins(tables: dict) -> None:
     assert (b4["flags"], b4["confidence"], b4["hit_rate"]) == pytest.approx((4, 0.9, 0.75))
 
 
+@pytest.mark.slow
 def test_deception_type_yield(tables: dict) -> None:
     y = tables["type_yield"]
     y = y[y["unit"] == "all units"]
@@ -180,6 +189,7 @@ def test_deception_type_yield(tables: dict) -> None:
     assert (none["share"], none["suspicion"], none["flag_rate"]) == pytest.approx((0.5, 0.6, 2 / 3))
 
 
+@pytest.mark.slow
 def test_suspicion_by_role_day_and_position(tables: dict) -> None:
     by_day = tables["suspicion_by_day"]
     by_day = by_day[by_day["unit"] == "all units"]
@@ -192,6 +202,7 @@ def test_suspicion_by_role_day_and_position(tables: dict) -> None:
     assert row(by_pos, A, role="werewolf")["position 1–5"] == pytest.approx((0.5 + 0.6) / 2)
 
 
+@pytest.mark.slow
 def test_jester_win_predictors_within_each_cell_and_stratified(tables: dict) -> None:
     p = tables["predictors"]
     within = p[p["model"] != report.POOLED_CELLS["model"]]
@@ -219,6 +230,7 @@ def test_jester_win_predictors_within_each_cell_and_stratified(tables: dict) -> 
     assert math.isnan(sv["won"]) and math.isnan(sv["lost"])
 
 
+@pytest.mark.slow
 def test_first_and_second_half(tables: dict) -> None:
     a = row(tables["halves"], A)  # T1 T2 | T3 T4
     assert (a["villagers_first"], a["villagers_second"], a["villagers_change"]) == (0.5, 0.0, -0.5)
@@ -228,6 +240,7 @@ def test_first_and_second_half(tables: dict) -> None:
     assert (b["jester_first"], b["jester_second"]) == (0.0, 1.0)
 
 
+@pytest.mark.slow
 def test_play_quality(tables: dict) -> None:
     q = row(tables["play_quality"], A)
     assert q["calls"] == CALLS
@@ -239,6 +252,7 @@ def test_play_quality(tables: dict) -> None:
     assert (q["doctor_protects"], q["jester_first_bid_n"], q["jester_spoke_d1_n"]) == (6, 3, 3)
 
 
+@pytest.mark.slow
 def test_fallbacks_by_seat_model_and_action(tables: dict) -> None:
     f = tables["fallbacks"]
     assert len(f) == 1  # T4: Fay's unreadable final vote
@@ -246,6 +260,7 @@ def test_fallbacks_by_seat_model_and_action(tables: dict) -> None:
     assert (one["seat_model"], one["action"], one["fallbacks"], one["per_game"]) == ("wolfbot/cue", "vote", 1, 0.25)
 
 
+@pytest.mark.slow
 def test_judge_accuracy(tables: dict) -> None:
     j = tables["judge"]
     assert len(j) == 1  # only cell A had a judge
@@ -254,6 +269,7 @@ def test_judge_accuracy(tables: dict) -> None:
     assert a["all"] == pytest.approx(5 / 7) and a["unreadable"] == 0.0 and math.isnan(a["seer"])
 
 
+@pytest.mark.slow
 def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(logs), "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
@@ -265,7 +281,8 @@ def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pyt
                     "Fallbacks by seat model and action",
                     "Judge identification accuracy"):
         assert f"## {heading}" in text or heading in text, heading
-    assert "| wolfbot/cue | triadic | jester_learning=true | 0.0000 | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | 0 (0.00) | 1 (0.50) |" in text
+    assert ("| wolfbot/cue | triadic | jester_learning=true | 0.0000 | 2 | 0 (0.00) | 1 (0.50) | 0 (0.00) | 0 (0.00) | "
+            "0 (0.00) | 1 (0.50) |") in text
     assert "| wolfbot/tom | wolf | default | 0.0000 | 1 | 0 (0.00) | – | – | – | 1 (1.00) | 0 (0.00) |" in text
     for png in ("win_rates.png", "suspicion_by_day.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -289,13 +306,15 @@ def test_condition_is_what_differs_from_the_task_defaults() -> None:
     assert unset == condition(Settings.from_task_args("triadic", max_days=5, temperature=None))
     assert report.condition_label("wolf", {"max_statement_words": 50}) == "max_statement_words=50"
     assert report.condition_label("triadic", {"max_statement_words": 50}) == "default"
-    assert report.condition_label("triadic", {}, None, {"temperature": 0.2, "max_connections": 4}) == "--temperature=0.2"
+    config = {"temperature": 0.2, "max_connections": 4}
+    assert report.condition_label("triadic", {}, None, config) == "--temperature=0.2"
     assert report.condition_label("triadic", {"games": 2, "jester_learning": True}) == "jester_learning=true"
     recorded = Settings.from_task_args("triadic", max_days=3, history="compact").model_dump(mode="json")
     assert report.condition_label("triadic", {"max_days": 3}, {"settings": recorded}) == "history=compact, max_days=3"
     assert report.condition_label("custom", {"note": None}).startswith("unknown settings")  # not a wolf-eval task
 
 
+@pytest.mark.slow
 def test_statement_tables_follow_the_cell_order_then_role_order(tables: dict) -> None:
     for key in ("type_yield", "suspicion_by_day", "suspicion_by_position"):
         df = tables[key]
@@ -348,6 +367,7 @@ def _same(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return len(a) == len(b) and all(close(float(x), float(y)) for x, y in zip(a, b, strict=True))
 
 
+@pytest.mark.slow
 def test_cost_per_seat_model_and_per_game_from_the_stored_usage(played, tmp_path, monkeypatch) -> None:
     folder, samples = played
     _price_cue(tmp_path, monkeypatch)
@@ -390,6 +410,7 @@ def test_cost_per_seat_model_and_per_game_from_the_stored_usage(played, tmp_path
     assert "`wolfbot/cue`" not in text.split("n/a: no known price for")[1].splitlines()[0]
 
 
+@pytest.mark.slow
 def test_the_ignored_settings_note_names_the_model_and_what_it_ignored(played) -> None:
     folder, samples = played
     seats = samples["wolf"][0].metadata["seats"]
@@ -404,6 +425,7 @@ def test_the_ignored_settings_note_names_the_model_and_what_it_ignored(played) -
     assert "ignored the requested" not in report.render_markdown(triadic_only, report.build(triadic_only), [])
 
 
+@pytest.mark.slow
 def test_each_sample_carries_its_tokens_and_cost_in_the_outcome_metadata(played) -> None:
     _, samples = played
     for sample in samples["triadic"]:

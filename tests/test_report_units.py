@@ -201,6 +201,7 @@ def test_a_role_killed_on_night_one_has_no_counts_not_zero() -> None:
 # --------------------------------------------------------------------------- report tables
 
 
+@pytest.mark.slow
 def test_calibration_splits_by_kind_of_unit_with_a_pooled_row(tables: dict[str, Any]) -> None:
     c = tables["calibration"]
     jester = rows(c, TRIADIC, role="jester")
@@ -226,6 +227,7 @@ def test_calibration_splits_by_kind_of_unit_with_a_pooled_row(tables: dict[str, 
     assert rows(c, TRIADIC, role="werewolf", unit="debate statement").empty  # a kind the role never used has no row
 
 
+@pytest.mark.slow
 def test_the_wolf_task_compares_its_debate_statements_with_the_wolf_paper(tables: dict[str, Any]) -> None:
     c = tables["calibration"]
     ava = one(c, WOLF, role="werewolf", unit="debate statement")
@@ -237,6 +239,7 @@ def test_the_wolf_task_compares_its_debate_statements_with_the_wolf_paper(tables
     assert (cleo["self_rate"], cleo["observer_rate"], cleo["accuracy"]) == (0, 0.25, 0.75)
 
 
+@pytest.mark.slow
 def test_every_statement_table_splits_by_kind(tables: dict[str, Any]) -> None:
     bins = tables["confidence_bins"]
     # Flags with a self-label in U1: Ava 0.9 on the Jester's statement (a hit), Dan 0.7 on Ava's vote (a hit).
@@ -255,6 +258,7 @@ def test_every_statement_table_splits_by_kind(tables: dict[str, Any]) -> None:
     assert one(position, TRIADIC, unit="vote reason", role="werewolf")["position 1–5"] == pytest.approx(0.6)
 
 
+@pytest.mark.slow
 def test_a_sensitivity_row_leaves_out_games_with_many_fallbacks(tables: dict[str, Any]) -> None:
     label = "games ≤5% fallbacks (1 of 2)"
     rates = tables["win_rates"]
@@ -272,9 +276,11 @@ def test_a_sensitivity_row_leaves_out_games_with_many_fallbacks(tables: dict[str
     assert list(rows(rates, ("wolfbot/chaos", "triadic", "default"), sample=None)["sample"]) == [report.ALL_GAMES]
 
 
+@pytest.mark.slow
 def test_the_markdown_shows_fallback_rates_units_and_n(logs: Path, tables: dict[str, Any]) -> None:
     text = report.render_markdown(report.load(logs), tables, [])
-    assert "every game fell back on more than 5% of its calls:\n- wolfbot/chaos · triadic · default (1 of 1 games)" in text
+    assert ("every game fell back on more than 5% of its calls:\n"
+            "- wolfbot/chaos · triadic · default (1 of 1 games)") in text
     assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.66] | 0.50 [" in text
     assert "| wolfbot/cue | triadic | default; games ≤5% fallbacks (1 of 2) | 0.0100 | 1 | 0.00 [0.00, 0.79] | " \
            "1.00 [0.21, 1.00] |" in text
@@ -301,6 +307,7 @@ def twice(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_a_repeated_run_is_counted_once(twice: Path) -> None:
     corpus = report.load(twice)
     assert len(corpus.games) == 4  # two games of seed 0, two of seed 7
@@ -312,6 +319,7 @@ def test_a_repeated_run_is_counted_once(twice: Path) -> None:
     assert rates["games"] == 4
 
 
+@pytest.mark.slow
 def test_the_cli_sets_duplicates_aside_and_the_flag_keeps_them(twice: Path, tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(twice), "--out", str(tmp_path / "once")]) == 0

@@ -76,7 +76,8 @@ def test_b_wolves_kill_the_jester_then_lose():
     assert game.outcome.winner == "villagers"
     assert v["wolves_killed_jester"] == 1 and v["B"] == 1
     # killed on night 1, the Jester could be neither voted for nor exiled on day 1: not applicable, not a no
-    assert all(math.isnan(v[k]) for k in ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1"))
+    day1 = ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1")
+    assert all(math.isnan(v[k]) for k in day1)
 
 
 def test_d_w_and_x():
@@ -119,6 +120,7 @@ def test_rates_pool_over_games_where_they_apply():
     assert rates["W"] == pytest.approx(1 / 3) and math.isnan(rates["jester_exiled_d1"])
 
 
+@pytest.mark.slow
 def test_the_tasks_report_self_sabotage(tmp_path):
     log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 2, "max_debate_turns": 3,
                                                              "deception_analysis": False})

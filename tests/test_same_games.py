@@ -15,6 +15,8 @@ from helpers import final_state, run
 
 from wolf_eval.records import Kind
 
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
+
 RECORDED = json.loads((Path(__file__).parent / "data" / "same_games.json").read_text(encoding="utf-8"))
 
 

@@ -60,6 +60,7 @@ def test_a_bad_value_is_refused_in_one_line_naming_it(task, given, message) -> N
     assert str(refused.value).startswith(message) and "\n" not in str(refused.value)
 
 
+@pytest.mark.slow
 def test_the_task_refuses_it_before_any_game(tmp_path) -> None:
     """Through Inspect's own entry: ``eval()`` raises the SettingsError itself (no log is written)."""
     for task, given, message in BAD:
@@ -70,6 +71,7 @@ def test_the_task_refuses_it_before_any_game(tmp_path) -> None:
     assert not list(tmp_path.iterdir()), "no log, no game"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arg,last", [
     ("games=abc", "wolf_eval.settings.SettingsError: games='abc' is not accepted: a whole number of games, 1 or more"),
     ("game=5", "wolf_eval.settings.SettingsError: game=5 is not a wolf_eval/triadic parameter; did you mean games?"),
@@ -140,6 +142,7 @@ def test_condition_names_what_differs_from_the_task_defaults() -> None:
     assert condition(learning) == "jester_learning=true, temperature=null"
 
 
+@pytest.mark.slow
 def test_a_log_says_how_its_games_were_played(tmp_path) -> None:
     old = read_eval_log(str(RELEASE_LOG))  # written before settings were recorded: rebuilt from its task args
     assert "settings" not in (old.samples[0].metadata or {})

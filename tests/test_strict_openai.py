@@ -76,7 +76,8 @@ RECURSIVE: dict[str, Any] = {
     "$defs": {
         "node": {
             "type": "object",
-            "properties": {"value": {"type": "number"}, "next": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}},
+            "properties": {"value": {"type": "number"},
+                           "next": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}},
             "additionalProperties": False,
             "required": ["next", "value"],
         }
@@ -208,7 +209,8 @@ def test_limits_on_nesting_properties_and_enums() -> None:
     deep: dict[str, Any] = {"type": "string"}
     for _ in range(MAX_NESTING + 1):
         deep = {"type": "object", "properties": {"x": deep}, "required": ["x"], "additionalProperties": False}
-    assert strict_violations(envelope(deep))[0].message == f"{MAX_NESTING + 1} levels of nesting exceeds limit of {MAX_NESTING}."
+    assert (strict_violations(envelope(deep))[0].message
+            == f"{MAX_NESTING + 1} levels of nesting exceeds limit of {MAX_NESTING}.")
     ok = deep["properties"]["x"]
     assert strict_violations(envelope(ok)) == []
     wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(101)},
@@ -425,7 +427,8 @@ def stub_game(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
     import inspect_ai
 
     attempts: list[str] = []
-    real_connect, real_connect_ex, real_getaddrinfo = socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo
+    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
+    real_getaddrinfo = socket.getaddrinfo
 
     def guard(address: Any) -> None:
         host = _host(address)
@@ -471,6 +474,7 @@ def stub_game(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
     return SimpleNamespace(log=log, stub=stub, attempts=attempts)
 
 
+@pytest.mark.slow
 def test_the_game_reaches_only_the_stub_and_sends_every_decision_with_a_schema(stub_game: SimpleNamespace) -> None:
     stub = stub_game.stub
     assert stub_game.attempts == [], "nothing but loopback was contacted"
@@ -480,6 +484,7 @@ def test_the_game_reaches_only_the_stub_and_sends_every_decision_with_a_schema(s
                for r in stub.requests), "every decision is sent with its response schema"
 
 
+@pytest.mark.slow
 def test_a_game_through_strict_openai_runs_clean(stub_game: SimpleNamespace) -> None:
     from wolf_eval.store import logged_record
 

@@ -164,7 +164,10 @@ def test_a_factions_belief_is_meta_modeling(lesson: str) -> None:
     "Everyone thinks the loudest player is the Jester.",
 ])
 def test_a_belief_verb_is_not_a_perception_verb(lesson: str) -> None:
-    """docs/design.md, § Scores and the Triadic paper's App. L: the regex needs an explicit perception verb for 2nd order."""
+    """docs/design.md, § Scores, and the Triadic paper's App. L.
+
+    The regex needs an explicit perception verb for 2nd order.
+    """
     assert tom_order(lesson) == 1
 
 

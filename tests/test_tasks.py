@@ -24,6 +24,8 @@ from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 from wolf_eval.settings import SettingsError
 
+pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
+
 
 @pytest.mark.parametrize("task,seats", [("wolf", 8), ("triadic", 10), ("dyadic", 10)])
 @pytest.mark.parametrize("policy", ["random", "cue", "tom"])
@@ -133,7 +135,8 @@ def _in_flight_probe():
 
     async def answer(input, tools, tool_choice, config):
         obs = find_observation(input)
-        key = (obs.day, obs.phase, obs.turn, obs.action if obs.action not in ("night_kill", "protect", "investigate") else "night")
+        action = obs.action if obs.action not in ("night_kill", "protect", "investigate") else "night"
+        key = (obs.day, obs.phase, obs.turn, action)
         state["now"][key] += 1
         state["peak"][key] = max(state["peak"][key], state["now"][key])
         await asyncio.sleep(0.01)

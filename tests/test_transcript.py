@@ -7,9 +7,9 @@ import re
 from collections import Counter
 
 import pytest
+from helpers import final_state, run
 from inspect_ai.log import EvalSample, read_eval_log
 
-from helpers import final_state, run
 from wolf_eval.cli import event_stream
 from wolf_eval.records import PUBLIC, SPEECH_KINDS, Kind
 
@@ -25,6 +25,7 @@ def two_days(tmp_path_factory: pytest.TempPathFactory) -> EvalSample:
     return sample
 
 
+@pytest.mark.slow
 def test_the_outline_is_the_games_phases_and_turns(two_days: EvalSample) -> None:
     spans = [e for e in two_days.events if e.event == "span_begin"]
     assert len(spans) <= 100
@@ -37,6 +38,7 @@ def test_the_outline_is_the_games_phases_and_turns(two_days: EvalSample) -> None
     assert [by_id[turn.parent_id].name, by_id[by_id[turn.parent_id].parent_id].name] == ["debate", "day 1"]
 
 
+@pytest.mark.slow
 def test_every_model_call_sits_in_its_decisions_span(two_days: EvalSample) -> None:
     spans = {e.id: e for e in two_days.events if e.event == "span_begin"}
     calls = [e for e in two_days.events if e.event == "model"]
@@ -52,18 +54,22 @@ def test_every_model_call_sits_in_its_decisions_span(two_days: EvalSample) -> No
             assert inner == f"night {meta['day']}"
 
 
+@pytest.mark.slow
 def test_each_record_is_one_short_markdown_line(two_days: EvalSample) -> None:
     game = final_state(two_days)
     infos = [e for e in two_days.events if e.event == "info" and (e.source or "").startswith("wolf_eval/")]
     assert len(infos) == len(game.records)
     assert all(isinstance(e.data, str) and "\n" not in e.data and len(e.data) <= 300 for e in infos)
     lines = {r.kind: e.data for r, e in zip(game.records, infos, strict=True)}
-    assert re.match(r'Day \d · \*\*[A-Z][a-z]+\*\* \((Villager|Werewolf|Seer|Doctor|Jester)\): "', lines[Kind.STATEMENT])
+    assert re.match(r'Day \d · \*\*[A-Z][a-z]+\*\* \((Villager|Werewolf|Seer|Doctor|Jester)\): "',
+                    lines[Kind.STATEMENT])
     assert re.match(r"(First|Final) ballot · \*\*[A-Z][a-z]+\*\* \(\w+\) (→ [A-Z][a-z]+|abstains)", lines[Kind.VOTE])
-    assert re.match(r"🔎 \*\*[A-Z][a-z]+\*\* \(\w+\) day-\d (statement|defence|vote reason) \d+: self ", lines[Kind.DECEPTION])
+    assert re.match(r"🔎 \*\*[A-Z][a-z]+\*\* \(\w+\) day-\d (statement|defence|vote reason) \d+: self ",
+                    lines[Kind.DECEPTION])
     assert sum(1 for _ in event_stream(two_days)) > len(game.records), "export still pairs events with records"
 
 
+@pytest.mark.slow
 def test_metadata_says_who_sat_where_and_how_the_game_ended(two_days: EvalSample) -> None:
     game = final_state(two_days)
     meta = two_days.metadata
@@ -72,6 +78,7 @@ def test_metadata_says_who_sat_where_and_how_the_game_ended(two_days: EvalSample
     assert (meta["winner"], meta["days"], meta["ended"]) == (game.outcome.winner, 2, game.outcome.reason)
 
 
+@pytest.mark.slow
 def test_the_messages_tab_is_the_public_record_as_a_chat(two_days: EvalSample) -> None:
     game = final_state(two_days)
     chat = two_days.messages[1:]

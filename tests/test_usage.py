@@ -18,6 +18,7 @@ from wolf_eval.measures.cost import game_cost, usd
 from wolf_eval.store import TokenUsage, logged_record
 
 
+@pytest.mark.slow
 def test_a_games_tokens_are_what_the_provider_reported_per_seat_model(tmp_path) -> None:
     log = run("wolf", "wolfbot/cue", tmp_path, model_roles={"werewolf": "wolfbot/tom"},
               task_args={"games": 1, "max_days": 1, "max_debate_turns": 1})

@@ -14,8 +14,8 @@ from random import Random
 import pytest
 from helpers import run
 
-from wolf_eval.agents.observation import RecordViews, observe
 from wolf_eval.agents.call import call_seed
+from wolf_eval.agents.observation import RecordViews, observe
 from wolf_eval.agents.player import decision_from_reply
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, Faction
@@ -41,7 +41,8 @@ def play(variant: str, game: int, village: str, others: str = "tom", **task_args
         for request in pending(state):
             role = state.player(request.seat).role
             obs = observe(state, request, "full", views)
-            reply = POLICIES[village if role in VILLAGE else others](obs, Random(call_seed(state.seed, request.key, None)))
+            policy = POLICIES[village if role in VILLAGE else others]
+            reply = policy(obs, Random(call_seed(state.seed, request.key, None)))
             decision = decision_from_reply(state, request, json.dumps(reply))
             decisions_made.append((role, request.action, decision.fallback is not None))
             decisions.append(decision)
@@ -90,6 +91,7 @@ def test_the_village_never_exiles_a_seat_that_would_not_deny_on_the_ballot():
     assert spared > 0
 
 
+@pytest.mark.slow
 def test_wolfbot_faction_plays_the_village_seats_through_inspect(tmp_path):
     roles = {"jester": "wolfbot/tom", "werewolf": "wolfbot/tom", "judge": "wolfbot/faction"}
     log = run("triadic", "wolfbot/faction", tmp_path, model_roles=roles,
