@@ -1,7 +1,7 @@
 """The ``wolfbot`` model provider: offline scripted players, ``--model wolfbot/cue``.
 
 Models: ``wolfbot/random``, ``wolfbot/cue``, ``wolfbot/tom``, ``wolfbot/faction`` (the policies of
-``wolf_eval.providers.policies``) and ``wolfbot/chaos`` (hostile replies). ``wolfbot/faction`` plays
+``wolf_eval.baseline.policies``) and ``wolfbot/chaos`` (hostile replies). ``wolfbot/faction`` plays
 the village seats; bind the others with ``--model-role``, e.g. ``--model wolfbot/faction
 --model-role jester=wolfbot/tom --model-role werewolf=wolfbot/tom``.
 
@@ -36,10 +36,10 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from wolf_eval.agents.judge import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
-from wolf_eval.providers.chaos import chaos_reply
-from wolf_eval.providers.judging import judge_policy
+from wolf_eval.baseline.chaos import chaos_reply
+from wolf_eval.baseline.judging import judge_policy
+from wolf_eval.baseline.policies import POLICIES
 from wolf_eval.providers.padding import lengthen
-from wolf_eval.providers.policies import POLICIES
 
 
 def estimate_tokens(text: str) -> int:

@@ -37,10 +37,10 @@ from random import Random
 from typing import Any
 
 from wolf_eval.agents.observation import Observation
+from wolf_eval.baseline.jester_lessons import jester_lessons
+from wolf_eval.baseline.reading import JESTER_TELLS, WOLF_TELLS, Ledger, Reading, count_tells, ledger, read
 from wolf_eval.engine import Phase, Role
 from wolf_eval.records import Kind
-from wolf_eval.providers.lessons import jester_lessons
-from wolf_eval.providers.reading import JESTER_TELLS, WOLF_TELLS, Ledger, Reading, count_tells, ledger, read
 
 Reply = dict[str, Any]
 Policy = Callable[[Observation, Random], Reply]
