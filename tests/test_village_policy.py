@@ -16,7 +16,7 @@ from helpers import run
 
 from wolf_eval.agents.observation import RecordViews, observe
 from wolf_eval.agents.player import call_seed, decision_from_reply
-from wolf_eval.baseline.policies import POLICIES
+from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, Faction
 from wolf_eval.settings import Settings
