@@ -13,11 +13,11 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from wolf_eval.scorers.explain import game_summary
+from wolf_eval.engine import GameState
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.headline import HEADLINE, POOLED, game_values, headline_counts
 from wolf_eval.measures.outcome import fallback_counts
-from wolf_eval.engine import GameState
+from wolf_eval.scorers.explain import game_summary
 from wolf_eval.store import GameRecord, current_record
 
 LEAD = next(iter(HEADLINE))

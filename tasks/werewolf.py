@@ -14,15 +14,16 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
-from wolf_eval.scorers.game_scores import LEAD, headline_scorers
-from wolf_eval.scorers.judge import judge
-from wolf_eval.solvers.game import play_game
-from wolf_eval.lessons.turnstile import Learning
-from wolf_eval.lessons.order import LearningOrder
 
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.book import check_writable, default_lessons_dir
+from wolf_eval.lessons.order import LearningOrder
+from wolf_eval.lessons.turnstile import Learning
+from wolf_eval.scorers.game_scores import LEAD, headline_scorers
+from wolf_eval.scorers.judge import judge
 from wolf_eval.settings import Settings, task_signature
+from wolf_eval.solvers.game import play_game
+
 
 def game_scorers() -> list[Scorer]:
     """The headline scores (``village_win`` first, the log list's SCORE column), then the judge's."""

@@ -17,7 +17,7 @@ from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput,
 from inspect_ai.tool import ToolChoice, ToolInfo
 from tenacity.wait import wait_none
 
-from wolf_eval.providers.policies import POLICIES
+from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 
 ATTEMPTS: dict[tuple[Any, ...], int] = {}

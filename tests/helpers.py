@@ -38,7 +38,7 @@ def scripted_model(rewrite: Any = None, policy: str = "cue") -> Any:
 
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-    from wolf_eval.providers.policies import POLICIES
+    from wolf_eval.baseline.bots import POLICIES
     from wolf_eval.providers.wolfbot import find_observation
 
     def answer(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]

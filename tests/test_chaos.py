@@ -21,9 +21,9 @@ from inspect_ai.log import resolve_sample_attachments
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.parse import interpret
+from wolf_eval.baseline.chaos import HOSTILE, INJECTIONS, chaos_reply
 from wolf_eval.engine import Action, Phase, Request
 from wolf_eval.engine.game import MAX_WORD_CHARS, NOTE_WORDS
-from wolf_eval.providers.chaos import HOSTILE, INJECTIONS, chaos_reply
 from wolf_eval.text import clean_text
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval

@@ -14,10 +14,10 @@ from inspect_ai.log import read_eval_log, resolve_sample_attachments
 
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages
+from wolf_eval.baseline.reading import _ACCUSE, _SEER_CLAIM, JESTER_TELLS, WOLF_TELLS, count_tells
 from wolf_eval.engine.roles import NAMES
 from wolf_eval.measures import cost
 from wolf_eval.providers.padding import REASON_WORDS, SMALL_TALK, lengthen
-from wolf_eval.providers.reading import _ACCUSE, _SEER_CLAIM, JESTER_TELLS, WOLF_TELLS, count_tells
 from wolf_eval.providers.wolfbot import WolfBot
 from wolf_eval.store import TokenUsage
 

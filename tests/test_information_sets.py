@@ -18,9 +18,9 @@ from helpers import final_state, run
 from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
+from wolf_eval.baseline.bots import POLICIES
+from wolf_eval.baseline.chaos import chaos_reply
 from wolf_eval.engine import GameState, Role
-from wolf_eval.providers.chaos import chaos_reply
-from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval

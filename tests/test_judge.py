@@ -13,8 +13,8 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.role_guesses import judge_messages, judge_view, parse_guesses
+from wolf_eval.baseline.judging import judge_policy
 from wolf_eval.measures.identification import judge_accuracy
-from wolf_eval.providers.judging import judge_policy
 from wolf_eval.records import Kind, Phase, Record
 from wolf_eval.store import logged_record
 

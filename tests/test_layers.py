@@ -79,7 +79,7 @@ def test_only_the_registry_imports_the_inspect_layer() -> None:
 def test_the_engine_and_the_record_vocabulary_stand_alone() -> None:
     files = [*sources("wolf_eval/engine"), ROOT / "wolf_eval" / "records.py"]
     forbidden = ("inspect_ai", "wolf_eval.agents", "wolf_eval.solvers", "wolf_eval.measures", "wolf_eval.analysis",
-                 "wolf_eval.scorers", "wolf_eval.tasks", "wolf_eval.providers", "wolf_eval.store")
+                 "wolf_eval.scorers", "wolf_eval.tasks", "wolf_eval.providers", "wolf_eval.baseline", "wolf_eval.store")
     assert violations(files, forbidden=forbidden) == []
 
 
@@ -90,10 +90,18 @@ def test_measures_read_only_records_vocabulary_engine_store_stats_and_lessons() 
     assert violations(sources("wolf_eval/measures"), allowed=allowed) == []
 
 
+def test_the_baseline_players_read_only_the_observation() -> None:
+    """The bots play a seat as a model would, from its observation: no Inspect, no provider, no stored game."""
+    forbidden = ("inspect_ai", "wolf_eval.providers", "wolf_eval.store", "wolf_eval.measures", "wolf_eval.analysis",
+                 *INSPECT_LAYER)
+    assert violations(sources("wolf_eval/baseline"), forbidden=forbidden) == []
+
+
 @pytest.mark.parametrize("folder,forbidden", [
     ("scorers", ("wolf_eval.solvers", "wolf_eval.tasks", "solvers", "tasks")),
     ("solvers", ("wolf_eval.scorers", "wolf_eval.tasks", "scorers", "tasks")),
-    ("wolf_eval/analysis", ("wolf_eval.agents", "wolf_eval.providers", "wolf_eval.replay", "wolf_eval.cli")),
+    ("wolf_eval/analysis", ("wolf_eval.agents", "wolf_eval.providers", "wolf_eval.baseline", "wolf_eval.replay",
+                           "wolf_eval.cli")),
 ])
 def test_the_inspect_layer_and_analysis_point_down(folder: str, forbidden: tuple[str, ...]) -> None:
     assert violations(sources(folder), forbidden=forbidden) == []

@@ -28,8 +28,8 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
 
 from wolf_eval.agents.observation import Observation
+from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import GameState, Record
-from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 from wolf_eval.store import logged_record
 from wolf_eval.tasks.werewolf import dyadic, triadic, wolf

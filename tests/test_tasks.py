@@ -18,9 +18,9 @@ from helpers import final_state, game_scores, run, store_field
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 
+from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Role
 from wolf_eval.measures.headline import HEADLINE
-from wolf_eval.providers.policies import POLICIES
 from wolf_eval.providers.wolfbot import find_observation
 from wolf_eval.settings import SettingsError
 

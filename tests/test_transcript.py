@@ -94,7 +94,7 @@ def test_the_messages_tab_is_the_public_record_as_a_chat(two_days: EvalSample) -
 
 def test_an_analysis_line_averages_only_the_suspicion_peers_gave() -> None:
     from wolf_eval.records import Analysis, Deception, Phase, Record
-    from wolf_eval.solvers.game import describe_analysis
+    from wolf_eval.solvers.transcript import describe_analysis
 
     def peer(flag: bool, suspicion: float | None) -> Analysis:
         return Analysis(is_deceptive=flag, confidence=0.5, deception_type="none", suspicion=suspicion)

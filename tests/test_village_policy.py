@@ -17,9 +17,9 @@ from helpers import run
 from wolf_eval.agents.call import call_seed
 from wolf_eval.agents.observation import RecordViews, observe
 from wolf_eval.agents.player import decision_from_reply
+from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, Faction
-from wolf_eval.providers.policies import POLICIES
 from wolf_eval.settings import Settings
 from wolf_eval.solvers.game import game_seed
 

@@ -13,8 +13,15 @@ from typing import Any
 from inspect_ai.log import EvalSample
 
 from wolf_eval.engine import GameState
-from wolf_eval.logfiles import (BadInput, NoResult, game_samples, is_remote, local_copies, read_game_log,
-                               written_together)
+from wolf_eval.logfiles import (
+    BadInput,
+    NoResult,
+    game_samples,
+    is_remote,
+    local_copies,
+    read_game_log,
+    written_together,
+)
 from wolf_eval.store import logged_record
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from wolf_eval.engine import FACTION_OF, GameState, Role
+from wolf_eval.engine import FACTION_OF, GameState
 from wolf_eval.measures.calibration import detection, statement_rows
 from wolf_eval.measures.outcome import fallback_counts
 from wolf_eval.stats import Z95, wilson

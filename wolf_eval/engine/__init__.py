@@ -3,7 +3,6 @@
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.game import IllegalAction, advance, fallback_decision, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, NAMES, Faction, Role
-from wolf_eval.engine.variants import VARIANTS, Variant, variant
 from wolf_eval.engine.state import (
     Action,
     Analysis,
@@ -16,6 +15,7 @@ from wolf_eval.engine.state import (
     Record,
     Request,
 )
+from wolf_eval.engine.variants import VARIANTS, Variant, variant
 
 __all__ = [
     "FACTION_OF", "NAMES", "VARIANTS", "Action", "Analysis", "Decision", "Faction", "Fallback",

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Sequence
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.rng import derive_rng
 from wolf_eval.engine.roles import NAMES
-from wolf_eval.vocabulary import FACTION_OF, Faction, Role, Winner
 from wolf_eval.engine.state import (
     ANALYSIS_ACTIONS,
     NEW_WEIGHT,
@@ -53,6 +52,7 @@ from wolf_eval.records import (
     Vote,
     WolfChoice,
 )
+from wolf_eval.vocabulary import FACTION_OF, Faction, Role, Winner
 
 #: Seed of the fixed name-to-role mapping used when ``shuffle_roles`` is false.
 FIXED_LAYOUT_SEED = 0

@@ -6,7 +6,6 @@ from collections import Counter
 
 from wolf_eval.vocabulary import FACTION_OF, Faction, Role
 
-
 #: Neutral first names, one per seat, in seat order.
 NAMES: tuple[str, ...] = (
     "Ava", "Ben", "Cleo", "Dev", "Eli", "Faye", "Gus", "Hana",

@@ -12,7 +12,6 @@ from wolf_eval.engine.config import GameConfig
 from wolf_eval.records import MODERATOR, PUBLIC, WOLVES, Analysis, Record
 from wolf_eval.vocabulary import FACTION_OF, Action, Faction, Phase, Role, Winner
 
-
 NIGHT_ACTIONS = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)
 SPEECH_ACTIONS = (Action.STATEMENT, Action.DEFENCE)
 ANALYSIS_ACTIONS = (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS)

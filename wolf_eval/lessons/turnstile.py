@@ -40,12 +40,12 @@ from inspect_ai.log import transcript
 from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
-from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list
 from wolf_eval.agents.player import Seat
 from wolf_eval.engine import GameState
+from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list
 from wolf_eval.lessons.book import GameKey, Lesson, append_lessons, lessons_path, read_lessons, visible_to
-from wolf_eval.lessons.tagger import tag
 from wolf_eval.lessons.order import LearningOrder
+from wolf_eval.lessons.tagger import tag
 from wolf_eval.store import TokenUsage
 
 logger = logging.getLogger(__name__)

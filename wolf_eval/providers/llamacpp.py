@@ -15,8 +15,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import anyio

@@ -1,0 +1,130 @@
+"""What a person sees of a game in ``inspect view``: the outline's span names, one line per record
+and the public record as a chat.
+
+The game loop (``game.py``) opens the spans and emits the lines; the words come from here. A
+player's words are quoted as the prompts quote them (``agents/prompts.py``), so they read the same
+in the viewer as at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspect_ai.log import transcript
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
+
+from wolf_eval.agents.prompts import quote, render_record
+from wolf_eval.engine import Action, GameState, Phase, Record, Request
+from wolf_eval.records import PUBLIC, SPEECH_KINDS, Bids, Deception, FallbackNote, Floor, Kind, NightResult, Vote, view
+
+#: The transcript's outline under each night and day: one span per phase, one per debate turn.
+PHASE_SPANS = {Phase.DEBATE: "debate", Phase.VOTE: "ballot", Phase.DEFENCE: "defences",
+               Phase.EXPLANATION: "discussion", Phase.REVOTE: "revote"}
+
+
+def block_of(state: GameState, requests: list[Request]) -> tuple[str, Phase]:
+    """The span a wave belongs to: ("night N" or "day N", phase); an analysis wave belongs to its statement's phase."""
+    phase = requests[0].phase if requests else state.phase
+    return f"{'night' if phase is Phase.NIGHT else 'day'} {state.day}", phase
+
+
+def speech_span(request: Request) -> str:
+    """The span of one speech: a debate turn by its number and speaker, a defence by its speaker.
+
+    Args:
+        request: the statement or defence that opens the span.
+    """
+    if request.action is Action.STATEMENT:
+        return f"turn {request.turn + 1} ({request.seat})"
+    return request.seat
+
+
+#: An info event in the transcript is one line of at most this many characters.
+LINE_CHARS = 300
+
+
+def describe(r: Record, roles: dict[str, str]) -> str:
+    """One readable markdown line per record, as an omniscient reader of the game wants it: who
+    (with their role), what, and on which day."""
+    who = r.actor or ""
+    d = r.data
+    role = f" ({roles[who].title()})" if who in roles else ""
+    if r.kind in SPEECH_KINDS:
+        label = {Kind.DEFENCE: ", in defence", Kind.STATEMENT: ""}.get(r.kind, "")
+        return _line(f"Day {r.day} · **{who}**{role}{label}: {quote(r.text or '')}")
+    if isinstance(d, Vote):
+        ballot = {"first": "First ballot", "final": "Final ballot"}.get(d.ballot, "Ballot")
+        choice = f"→ {r.target}" + (f": {quote(r.text)}" if r.text else "") if r.target else "abstains"
+        return _line(f"{ballot} · **{who}**{role} {choice}")
+    if isinstance(d, Bids):
+        return _line("Bids: " + ", ".join(f"{n} {b}" for n, b in d.bids.items()))
+    if isinstance(d, Floor):
+        return _line(f"**{who}** takes the floor (bid {d.bid})")
+    if isinstance(d, FallbackNote):
+        return _line(f"⚠ fallback for **{who}**{role} ({d.action}): {r.text}")
+    if isinstance(d, NightResult):
+        return _line(f"Night {r.day}: the wolves attacked {d.victim or 'nobody'}; the Doctor protected {d.protected or 'nobody'}")
+    if isinstance(d, Deception):
+        return describe_analysis(r, d)
+    if r.kind in _PRIVATE_LINES:
+        return _line(f"[{who}{role}] {_PRIVATE_LINES[r.kind](r)}")
+    return _line(render_record(view(r)))
+
+
+def _line(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= LINE_CHARS else text[:LINE_CHARS - 1] + "…"
+
+
+_PRIVATE_LINES: dict[Kind, Callable[[Record], str | None]] = {
+    Kind.PROTECT: lambda r: f"protects {r.target}",
+    Kind.INVESTIGATE: lambda r: f"investigates: {r.text}",
+    Kind.NOTE: lambda r: f"private note: {quote(r.text or '')}",
+    Kind.ROLE: lambda r: r.text,
+}
+
+
+def describe_analysis(r: Record, d: Deception) -> str:
+    """One line per analysed statement: the speaker's own label and what the others made of it."""
+    own = d.self
+    label = "missing" if own is None else (
+        f"{'deceptive, ' + own.deception_type if own.is_deceptive else 'honest'} {own.confidence:.2f}")
+    peers = [a for a in d.peers.values() if a is not None]
+    if peers:
+        rated = [a.suspicion for a in peers if a.suspicion is not None]
+        mean = f"{sum(rated) / len(rated):.2f}" if rated else "n/a"
+        others = f"{sum(a.is_deceptive for a in peers)}/{len(peers)} peers flag it · mean suspicion {mean}"
+    else:
+        others = "no peer analysis"
+    missing = f" · {len(d.missing)} missing" if d.missing else ""
+    kind = {Kind.STATEMENT: "statement", Kind.DEFENCE: "defence", Kind.VOTE: "vote reason"}.get(d.kind, d.kind.value)
+    return _line(f"🔎 **{r.actor}** ({d.speaker_role.title()}) day-{d.statement_day} {kind} {d.position + 1}:"
+                 f" self {label} · {others}{missing}")
+
+
+def public_chat(game: GameState, roles: dict[str, str]) -> list[ChatMessage]:
+    """The game's public record as a short chat for the viewer's Messages tab: the moderator's
+    announcements and each ballot as the moderator's lines, every statement as its speaker's."""
+    chat: list[ChatMessage] = []
+    ballot: list[str] = []
+    for r in game.records:
+        if r.visibility != PUBLIC or r.kind in (Kind.BIDS, Kind.FLOOR, Kind.PASS, Kind.DECEPTION, Kind.FALLBACK):
+            continue
+        if r.kind is Kind.VOTE:
+            ballot.append(f"{r.actor} → {r.target}" if r.target else f"{r.actor} abstains")
+            continue
+        if ballot:
+            chat.append(ChatMessageUser(content=f"**Moderator** (day {r.day}): {'; '.join(ballot)}."))
+            ballot = []
+        if r.kind in SPEECH_KINDS:
+            chat.append(ChatMessageAssistant(content=f"**{r.actor}** ({roles[r.actor or ''].title()}), day {r.day}: "
+                                                     f"{quote(r.text or '')}"))
+        else:
+            chat.append(ChatMessageUser(content=f"**Moderator**: {r.text}"))
+    return chat
+
+
+def emit(records: tuple[Record, ...], roles: dict[str, str]) -> None:
+    """One one-line markdown transcript event per record, in record order (``wolf-eval export`` pairs them)."""
+    for r in records:
+        transcript().info(describe(r, roles), source=f"wolf_eval/{r.kind.value}")
