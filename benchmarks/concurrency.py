@@ -32,7 +32,7 @@ It prints, per task:
 How the split is measured. The benchmark wraps, in its own process and without changing them,
 ``wolf_eval.agents.player.Agent.decide`` (one call: observation, prompt, config, the model call,
 parsing), ``inspect_ai.model.Model.generate`` (the model call itself), the scorers, and in
-``wolf_eval.solvers.game`` the game loop ``_play`` and the await of each wave's calls
+``wolf_eval.solvers.play`` the game loop ``_play`` and the await of each wave's calls
 (``together``, or ``collect`` in earlier versions). The project's code runs on the event loop and
 awaits nothing but ``Model.generate`` and the wave, so its pieces are exact synchronous intervals of
 the loop's thread, read on ``time.thread_time`` (that thread's CPU: other jobs on the machine do not
@@ -90,7 +90,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 import wolf_eval.agents.player as player_mod
 import wolf_eval.agents.prompts as prompts_mod
-import wolf_eval.solvers.game as game_mod
+import wolf_eval.solvers.play as game_mod
 import wolf_eval.tasks.werewolf as task_mod
 from wolf_eval.store import logged_record
 

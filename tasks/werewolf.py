@@ -22,7 +22,7 @@ from wolf_eval.lessons.turnstile import Learning
 from wolf_eval.scorers.game_scores import LEAD, headline_scorers
 from wolf_eval.scorers.judge import judge
 from wolf_eval.settings import Settings, task_signature
-from wolf_eval.solvers.game import play_game
+from wolf_eval.solvers.play import play_game
 
 
 def game_scorers() -> list[Scorer]:

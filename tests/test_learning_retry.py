@@ -138,7 +138,7 @@ def test_eval_retry_after_a_kill_plays_the_games_of_a_clean_run(clean, tmp_path)
 
 @pytest.mark.slow
 def test_a_game_that_fails_after_writing_its_lessons_is_replayed_as_in_a_clean_run(clean, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    import wolf_eval.solvers.game as game
+    import wolf_eval.solvers.play as game
 
     clean_log, clean_lessons = clean
     recorded = game.describe_lessons
@@ -193,7 +193,7 @@ def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> Non
 @pytest.mark.slow
 def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import wolf_eval.lessons.turnstile as learning
-    import wolf_eval.solvers.game as game
+    import wolf_eval.solvers.play as game
 
     seated = game.seating
 

@@ -337,7 +337,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, li
     folder = tmp_path_factory.mktemp("cost_logs")
     triadic = hp.run("triadic", "wolfbot/cue", folder, task_args={"games": 2, **SHORT})
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("wolf_eval.solvers.game.ignored_settings",
+        mp.setattr("wolf_eval.solvers.play.ignored_settings",
                    lambda model, config, temperature: [TOM_IGNORES] if model == "wolfbot/tom" else [])
         wolf = hp.run("wolf", "wolfbot/cue", folder, task_args={"games": 1, **SHORT},
                       model_roles={"werewolf": "wolfbot/tom"})

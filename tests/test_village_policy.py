@@ -21,7 +21,7 @@ from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, Faction
 from wolf_eval.settings import Settings
-from wolf_eval.solvers.game import game_seed
+from wolf_eval.solvers.play import game_seed
 
 VILLAGE = (Role.VILLAGER, Role.DOCTOR, Role.SEER)
 
