@@ -179,3 +179,12 @@ def test_docstrings_cite_files_the_repository_ships() -> None:
         if "SPEC section" in text and p.name != "test_layers.py":
             unshipped.append(str(p.relative_to(ROOT)))
     assert unshipped == [] and unknown == [] and cited > 10
+
+
+def test_no_two_modules_share_a_file_name() -> None:
+    """A name says what a module does only if no other module of the package is called the same."""
+    seen: dict[str, list[str]] = {}
+    for p in sources("wolf_eval", "tasks", "scorers", "solvers"):
+        if p.name != "__init__.py":
+            seen.setdefault(p.name, []).append(str(p.relative_to(ROOT)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
