@@ -16,7 +16,7 @@ from collections import defaultdict
 
 from inspect_ai import eval as inspect_eval
 
-from wolf_eval.cli import game_state
+from wolf_eval.ndjson import game_state
 from wolf_eval.records import Deception, Kind
 
 

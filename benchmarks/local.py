@@ -19,7 +19,7 @@ from collections import Counter
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 
-from wolf_eval.cli import game_state
+from wolf_eval.ndjson import game_state
 from wolf_eval.records import Bids, Deception, FallbackNote, Kind
 
 DEFAULTS = {"max_days": 2, "max_debate_turns": 4, "max_explanation_turns": 2, "deception_analysis": False}

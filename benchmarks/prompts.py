@@ -53,7 +53,7 @@ from inspect_ai.model import ChatMessage
 
 from wolf_eval.agents.observation import Observation, logged_observation
 from wolf_eval.agents.prompts import sections
-from wolf_eval.cli import game_state
+from wolf_eval.ndjson import game_state
 from wolf_eval.measures.cost import usd
 from wolf_eval.store import TokenUsage
 

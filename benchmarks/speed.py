@@ -57,7 +57,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_at
 
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages, current_day, instruction, render_records, system_prompt
-from wolf_eval.cli import game_state
+from wolf_eval.ndjson import game_state
 from wolf_eval.engine import GameState
 
 
