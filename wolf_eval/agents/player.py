@@ -6,6 +6,8 @@ rules' fallback, recorded with the raw output and the reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -24,6 +26,33 @@ from wolf_eval.text import clean_text
 
 #: Raw outputs kept in the game record are cut to this many characters (the model event keeps all of it).
 MAX_RAW_CHARS = 2000
+
+#: The stages of a decision, in the order it enters them: the seat's view, the call's settings, the
+#: prompt, the model call (an await: other calls run meanwhile), the reply (usage, checks, parsing),
+#: then done. Every stage but ``model`` runs without awaiting, so its time is one unbroken interval.
+STAGES = ("observe", "config", "prompt", "model", "reply", "done")
+
+_stage_watch: Callable[[str], None] | None = None
+
+
+@contextmanager
+def decision_stages(watch: Callable[[str], None]) -> Iterator[None]:
+    """Call ``watch`` with each stage of ``STAGES`` as a decision enters it, while the block runs.
+
+    For profilers (``benchmarks/concurrency.py`` splits a call's time with it) that must not change
+    the code they time; ``watch`` runs on the event loop's thread and must neither await nor raise.
+    """
+    global _stage_watch
+    before, _stage_watch = _stage_watch, watch
+    try:
+        yield
+    finally:
+        _stage_watch = before
+
+
+def _enter(stage: str) -> None:
+    if _stage_watch is not None:
+        _stage_watch(stage)
 
 
 class ProviderFailure(RuntimeError):
@@ -118,10 +147,12 @@ class Agent:
     eval_seed: Any = field(default=FROM_EVAL, repr=False)  # the eval's --seed, read at the first call
 
     async def decide(self, state: GameState, request: Request) -> Decision:
+        _enter("observe")
         seat = self.seats[request.seat]
         obs = observe(state, request, self.history, self.views)
         if self.jester_lessons and seat.role is Role.JESTER:
             obs = obs.model_copy(update={"lessons": self.jester_lessons})
+        _enter("config")
         if self.eval_seed is FROM_EVAL:
             self.eval_seed = eval_config().seed
         config = GenerateConfig(
@@ -134,12 +165,16 @@ class Agent:
                  f"{request.action.value} on day {request.day}")
         with in_flight(obs, f"{state.seed}:{request.key}") as ref:
             try:
-                output = await seat.model.generate(build_messages(obs, ref, self.structured_output), config=config)
+                _enter("prompt")
+                messages = build_messages(obs, ref, self.structured_output)
+                _enter("model")
+                output = await seat.model.generate(messages, config=config)
             except LimitExceededError:
                 raise
             except Exception as err:  # after Inspect's own retries: name the decision that was lost
                 raise ProviderFailure(f"{seat.model_name} failed in {where}: {type(err).__name__}: {err}; "
                                       "the game is not scored") from err
+        _enter("reply")
         self.calls += 1
         count_usage(self.usage, seat.model_name, output)
         if output.stop_reason == "model_length" or output.error:
@@ -147,7 +182,9 @@ class Agent:
                 f"{seat.model_name} could not answer in {where} "
                 f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored"
             )
-        return decision_from_reply(state, request, output.completion or "")
+        decision = decision_from_reply(state, request, output.completion or "")
+        _enter("done")
+        return decision
 
 
 def count_usage(usage: dict[str, TokenUsage], model_name: str, output: ModelOutput) -> None:
