@@ -20,13 +20,11 @@ import argparse
 import json
 import resource
 import tempfile
-import time
 import zipfile
 from collections import defaultdict
 from random import Random
 
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log, resolve_sample_attachments
+from harness import logged_games, play
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from wolf_eval.providers.wolfbot import find_observation
@@ -87,15 +85,11 @@ def main() -> None:
                      "roles": None if args.roles == "default" else args.roles,
                      "deception_analysis": args.analysis, "history": history}
         with tempfile.TemporaryDirectory() as tmp:
-            start = time.perf_counter()
-            [log] = inspect_eval("wolf_eval/triadic", model=get_model("mockllm/model", custom_outputs=stall, memoize=False),
-                                 task_args=task_args, log_dir=tmp, display="none")
-            wall = time.perf_counter() - start
-            if log.status != "success":
-                raise SystemExit(f"the eval failed: {log.error}")
+            log, wall = play("triadic", tmp, model=get_model("mockllm/model", custom_outputs=stall, memoize=False),
+                             task_args=task_args)
             with zipfile.ZipFile(log.location) as z:
                 kb = sum(i.compress_size for i in z.infolist() if i.filename.startswith("samples/")) / 1024
-            sample = resolve_sample_attachments(read_eval_log(log.location).samples[0])
+            [sample] = logged_games(log)
         calls: dict[int, int] = defaultdict(int)
         largest: dict[int, int] = defaultdict(int)
         total = 0

@@ -18,10 +18,11 @@ Games are played one at a time, so the figures are one game's (the wall-time run
 
 It prints, per task:
 
-1. **Concurrent calls per wave**, from the game itself: the number of decisions the solver hands
-   to ``advance`` at once (one wave: every pending request is called concurrently), its maximum,
-   mean and median over the game's waves, the waves (checked against the game's own count,
-   ``GameState.waves``), and the share of calls that sit in waves of more than 10.
+1. **Concurrent calls per wave**, from the game itself: the number of decisions the engine asks
+   for at once (one wave: every pending request is called concurrently), counted by re-playing the
+   logged game's replies through the engine, its maximum, mean and median over the game's waves,
+   the waves (checked against the game's own count, ``GameState.waves``, and against the decisions
+   seen in play), and the share of calls that sit in waves of more than 10.
 2. **Wall seconds per game-day at latency ``--latency``** (1 s), with Inspect's default connection
    limit (in inspect-ai 0.3.285 an adaptive limit: it starts at 20 concurrent calls per model,
    doubles while saturated, up to 100, and backs off on rate-limit errors) and with
@@ -29,36 +30,37 @@ It prints, per task:
    (``Outcome.day``), as in ``benchmarks/speed.py``.
 3. **Client milliseconds per call at latency 0**, split into the project's own work and the rest.
 
-How the split is measured. The benchmark wraps, in its own process and without changing them,
-``wolf_eval.agents.player.Agent.decide`` (one call: observation, prompt, config, the model call,
-parsing), ``inspect_ai.model.Model.generate`` (the model call itself), the scorers, and in
-``wolf_eval.solvers.play`` the game loop ``_play`` and the await of each wave's calls
-(``together``, or ``collect`` in earlier versions). The project's code runs on the event loop and
-awaits nothing but ``Model.generate`` and the wave, so its pieces are exact synchronous intervals of
-the loop's thread, read on ``time.thread_time`` (that thread's CPU: other jobs on the machine do not
-inflate it). The garbage collector is counted apart (``gc.callbacks``): a collection runs in
-whatever code happens to allocate when a threshold is crossed, mostly to sweep Inspect's growing
-transcript, so every interval below is net of it.
+How the split is measured: from public hooks only, nothing of the project or of Inspect is replaced.
+The benchmark plays the project's own task with two of its steps timed through ``inspect_ai.task_with``:
+the solver (the whole game) and each scorer. Within the game, ``wolf_eval.agents.player.decision_stages``
+tells it each stage a decision enters (``observe``, ``config``, ``prompt``, ``model``, ``reply``,
+``done``). The project's code runs on the event loop and awaits nothing but the model call and the
+wave, so every stage but ``model`` is an exact synchronous interval of the loop's thread, read on
+``time.thread_time`` (that thread's CPU: other jobs on the machine do not inflate it). The garbage
+collector is counted apart (``gc.callbacks``): a collection runs in whatever code happens to
+allocate when a threshold is crossed, mostly to sweep Inspect's growing transcript, so every
+interval below is net of it.
 
-- project = for every ``decide``, its time before ``Model.generate`` was entered and after it
-  returned; plus the game loop's time outside its wave awaits (``pending``, ``advance``, the
-  transcript lines of ``_emit``, the spans, the final record); plus the scorers; over the game's
-  calls. That is everything in ``wolf_eval``, ``solvers`` and ``scorers`` outside the
-  ``Model.generate`` await, including the Inspect functions they call (``transcript().info``,
-  ``span``, ``GenerateConfig``, the store).
+- project = every decision's stages but ``model``; plus the game loop outside its waves (the
+  solver's time less each wave's, a wave running from its first decision's start to its last
+  one's end: the engine's ``pending`` and ``advance``, the transcript lines, the spans, the seats'
+  setup, the final record, and the task group that starts and joins a wave); plus the scorers;
+  over the game's calls. That is everything in ``wolf_eval``, ``solvers`` and ``scorers`` outside
+  the model call, including the Inspect functions they call (``transcript().info``, ``span``,
+  ``GenerateConfig``, the store).
 - Inspect + provider = the client process's CPU time (``time.process_time``, all its threads) over
-  the game loop and the scorers, minus the collector and the project: Inspect's ``generate`` (config
+  the solver and the scorers, minus the collector and the project: Inspect's ``generate`` (config
   merge, the message snapshot and model event, the log buffer), the ``openai`` SDK and ``httpx``.
   The server is another process, so none of its time is here; it reports its own CPU time per
   request (reading, answering, writing; not the latency), printed beside it. Wall per call (the
-  game loop's wall time over its calls) is printed too: one game at a time, it is the client's CPU,
+  solver's wall time over its calls) is printed too: one game at a time, it is the client's CPU,
   the server's, loopback waits, and whatever else the machine runs.
-- The project's parts, each wrapped the same way: ``observe`` (the seat's view), ``build_messages``
-  (prompt rendering, in ``wolf_eval/agents/prompts.py``, and of it the message metadata,
-  ``metadata_view``),
-  ``decision_from_reply`` (parsing), ``call_seed``, ``response_schema``, ``GenerateConfig`` and
-  ``count_usage``, the engine's ``pending`` and ``advance``, ``_emit``, the scorers, and the rest
-  (``decide``'s own lines, spans, the final record). The wrappers themselves cost about 0.01 ms a call.
+- The project's parts: the decision stages ``observe`` (the seat's view), ``config`` (the call's
+  seed, response schema and ``GenerateConfig``), ``prompt`` (``build_messages``, with the message
+  metadata), ``reply`` (usage, checks and parsing); the game loop, and of it the engine, timed
+  when the benchmark re-plays the logged game's replies through ``pending`` and ``advance`` (the
+  replay also gives each wave's calls, checked against the decisions seen and ``GameState.waves``);
+  and the scorers.
 
 ``--provider wolfbot`` plays the same split on the in-process ``wolfbot/cue`` players instead (no
 HTTP; the bots' own decisions then count as Inspect's side). ``--no-log-realtime`` plays with
@@ -79,25 +81,28 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import eval as inspect_eval
+from harness import play
+from inspect_ai import Task, task_with
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-import wolf_eval.agents.player as player_mod
-import wolf_eval.agents.prompts as prompts_mod
-import wolf_eval.solvers.play as game_mod
-import wolf_eval.tasks.werewolf as task_mod
-from wolf_eval.store import logged_record
+from wolf_eval.agents.call import decision_stages
+from wolf_eval.agents.player import decision_from_reply
+from wolf_eval.engine import advance, new_game, pending
+from wolf_eval.ndjson import game_state
+from wolf_eval.replay import recorded_replies
+from wolf_eval.tasks.werewolf import triadic, wolf
 
-#: What the game loop awaits a wave's calls with (``collect`` in earlier versions).
-WAVE_FUNCTION = "together"
 STUB = Path(__file__).resolve().parents[1] / "tests" / "strict_openai.py"
 TASKS: dict[str, dict[str, Any]] = {"wolf": {"max_debate_turns": 6}, "triadic": {}}
+TASK_FUNCTIONS: dict[str, Callable[..., Task]] = {"wolf": wolf, "triadic": triadic}
 
 
 # --------------------------------------------------------------------------- the server
@@ -138,6 +143,9 @@ class Stub:
 # --------------------------------------------------------------------------- the meter
 
 
+# --------------------------------------------------------------------------- the meter
+
+
 class Collector:
     """Seconds the garbage collector ran on the event loop's thread (``gc.callbacks``): a collection
     runs in whatever code allocates when a threshold is crossed, so it is counted apart."""
@@ -146,20 +154,31 @@ class Collector:
         self.cpu = 0.0
         self.collections = 0
         self.thread: int | None = None
-        self._start: float | None = None
+        self.began: float | None = None
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if threading.get_ident() != self.thread:
             return
         if phase == "start":
-            self._start = time.thread_time()
-        elif self._start is not None:
-            self.cpu += time.thread_time() - self._start
+            self.began = time.thread_time()
+        elif self.began is not None:
+            self.cpu += time.thread_time() - self.began
             self.collections += 1
-            self._start = None
+            self.began = None
 
 
 GC = Collector()
+
+
+@contextmanager
+def collector_counted() -> Iterator[None]:
+    """Count the collector's runs on this thread (the event loop's) while the block runs."""
+    GC.thread = threading.get_ident()
+    gc.callbacks.append(GC)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(GC)
 
 
 def cpu() -> float:
@@ -168,139 +187,99 @@ def cpu() -> float:
 
 
 @dataclass
-class Call:
-    start: float
-    enter: float | None = None
-    exit: float | None = None
-
-
-@dataclass
 class GameTimes:
-    """One game's waves and times, in seconds (CPU of the loop's thread net of the collector, unless said)."""
+    """One game's decisions and times, in seconds (CPU of the loop's thread net of the collector, unless said)."""
 
     sample_id: Any = None
-    waves: list[int] = field(default_factory=list)  # calls in each wave, in order
-    calls: int = 0
-    decide_cpu: float = 0.0  # the decide calls outside Model.generate
-    loop_cpu: float = 0.0  # the game loop outside its wave awaits
-    process_cpu: float = 0.0  # the client process (all threads, the collector too) over the whole game loop
-    gc_cpu: float = 0.0  # the collector on the loop's thread, over the whole game loop
+    starts: list[float] = field(default_factory=list)  # when each decision began, in order
+    ends: list[float] = field(default_factory=list)  # when each decision was done, in order
+    waves: list[int] = field(default_factory=list)  # calls in each wave, in order (from the replay)
+    solver_cpu: float = 0.0  # the whole game, waves included
+    process_cpu: float = 0.0  # the client process (all threads, the collector too) over the whole game
+    gc_cpu: float = 0.0  # the collector on the loop's thread, over the whole game
     collections: int = 0
-    wall: float = 0.0  # the game loop, wall seconds
-    parts: dict[str, float] = field(default_factory=dict)  # CPU of the wrapped project functions
+    wall: float = 0.0  # the game, wall seconds
+    parts: dict[str, float] = field(default_factory=dict)  # CPU of each decision stage, and of the replayed engine
+
+    @property
+    def calls(self) -> int:
+        return len(self.ends)
+
+    @property
+    def decide_cpu(self) -> float:
+        """The decisions outside their model calls."""
+        return sum(self.parts.get(s, 0.0) for s in DECISION_PARTS)
+
+    @property
+    def loop_cpu(self) -> float:
+        """The game outside its waves; a wave runs from its first decision's start to its last one's end."""
+        first = 0
+        inside = 0.0
+        for n in self.waves:
+            inside += self.ends[first + n - 1] - self.starts[first]
+            first += n
+        return self.solver_cpu - inside
 
 
 SCORERS: dict[str, float] = {}  # CPU seconds of each game's scorers, by sample id
-
-
-_CALL: ContextVar[Call | None] = ContextVar("concurrency_benchmark_call", default=None)
 _GAME: ContextVar[GameTimes | None] = ContextVar("concurrency_benchmark_game", default=None)  # the sample's task and
 # the wave tasks it starts
-PARTS = {  # module, attribute: the label its time is counted under
-    (player_mod, "observe"): "observe",
-    (player_mod, "build_messages"): "build_messages",
-    (prompts_mod, "metadata_view"): "metadata",  # within build_messages
-    (player_mod, "decision_from_reply"): "parse",
-    (player_mod, "call_seed"): "config",
-    (player_mod, "response_schema"): "config",
-    (player_mod, "GenerateConfig"): "config",
-    (player_mod, "count_usage"): "config",
-    (game_mod, "pending"): "engine",
-    (game_mod, "advance"): "engine",
-    (game_mod, "_emit"): "emit",
-}
+#: The decision stages timed (``model``, the call itself, is not the project's).
+DECISION_PARTS = ("observe", "config", "prompt", "reply")
 
 
 class Meter:
-    """Wraps the game's functions (see the module docstring) and collects one ``GameTimes`` per game."""
+    """Times each game's solver, its decisions' stages and its scorers (see the module docstring)."""
 
     def __init__(self) -> None:
         self.games: list[GameTimes] = []
-        self._saved: list[tuple[Any, str, Any]] = []
+        self.stage: str | None = None  # the decision stage running now, if any
+        self.since = 0.0
 
-    def _patch(self, owner: Any, name: str, new: Any) -> None:
-        self._saved.append((owner, name, getattr(owner, name)))
-        setattr(owner, name, new)
+    def enter(self, stage: str) -> None:
+        """``decision_stages``'s watch: close the stage that ran (no await interrupts one), open the next."""
+        now = cpu()
+        game = _GAME.get()
+        if game is None:
+            return
+        if self.stage is not None:
+            game.parts[self.stage] = game.parts.get(self.stage, 0.0) + now - self.since
+        self.stage, self.since = (None if stage in ("model", "done") else stage), now
+        if stage == "observe":
+            game.starts.append(now)
+        elif stage == "done":
+            game.ends.append(now)
 
-    def install(self) -> "Meter":
-        from inspect_ai.model import Model
+    def task(self, task: Task) -> Task:
+        """The task with its solver and scorers timed (``inspect_ai.task_with``); the games are the same."""
+        scorers = [self.timed_scorer(s) for s in task.scorer or []]
+        return task_with(task, solver=self.timed_solver(task.solver), scorer=scorers)
 
+    def timed_solver(self, inner: Solver) -> Solver:
         meter = self
-        wave = WAVE_FUNCTION if hasattr(game_mod, WAVE_FUNCTION) else "collect"
-        decide, generate, play, together, advance = (player_mod.Agent.decide, Model.generate, game_mod._play,
-                                                     getattr(game_mod, wave), game_mod.advance)
 
-        async def timed_decide(agent: Any, state: Any, request: Any) -> Any:
-            call = Call(start=cpu())
-            token = _CALL.set(call)
-            try:
-                return await decide(agent, state, request)
-            finally:
-                end = cpu()
-                _CALL.reset(token)
-                game = _GAME.get()
-                if game is not None and call.enter is not None and call.exit is not None:
-                    game.calls += 1
-                    game.decide_cpu += (call.enter - call.start) + (end - call.exit)
+        @solver(name="timed_game")
+        def timed_game() -> Solver:
+            async def solve(state: TaskState, generate: Generate) -> TaskState:
+                times = GameTimes(sample_id=state.sample_id)
+                token = _GAME.set(times)
+                GC.thread = threading.get_ident()
+                gc0, n0, process0, wall0, t0 = GC.cpu, GC.collections, time.process_time(), time.perf_counter(), cpu()
+                try:
+                    return await inner(state, generate)
+                finally:
+                    _GAME.reset(token)
+                    times.solver_cpu = cpu() - t0
+                    times.process_cpu = time.process_time() - process0
+                    times.gc_cpu, times.collections = GC.cpu - gc0, GC.collections - n0
+                    times.wall = time.perf_counter() - wall0
+                    meter.games.append(times)
 
-        async def timed_generate(model: Any, *args: Any, **kwargs: Any) -> Any:
-            call = _CALL.get()
-            if call is not None and call.enter is None:
-                call.enter = cpu()
-            try:
-                return await generate(model, *args, **kwargs)
-            finally:
-                if call is not None:
-                    call.exit = cpu()
+            return solve
 
-        async def timed_play(game: Any, agent: Any, state: Any) -> Any:
-            times = GameTimes(sample_id=state.sample_id)
-            token = _GAME.set(times)
-            GC.thread = threading.get_ident()
-            gc0, n0, process0, wall0, t0 = GC.cpu, GC.collections, time.process_time(), time.perf_counter(), cpu()
-            try:
-                return await play(game, agent, state)
-            finally:
-                _GAME.reset(token)
-                times.loop_cpu += cpu() - t0  # the wave awaits were taken off as they ended
-                times.process_cpu = time.process_time() - process0
-                times.gc_cpu, times.collections = GC.cpu - gc0, GC.collections - n0
-                times.wall = time.perf_counter() - wall0
-                meter.games.append(times)
+        return timed_game()
 
-        async def timed_wave(*args: Any) -> Any:
-            t0 = cpu()
-            try:
-                return await together(*args)
-            finally:
-                times = _GAME.get()
-                if times is not None:
-                    times.loop_cpu -= cpu() - t0
-
-        def counted_advance(state: Any, decisions: Any) -> Any:
-            times = _GAME.get()
-            if times is not None:
-                times.waves.append(len(decisions))
-            return advance(state, decisions)
-
-        gc.callbacks.append(GC)
-        self._saved.append((gc, "callbacks", None))
-        scorers = task_mod.game_scorers
-
-        def timed_scorers() -> list[Any]:
-            return [meter._scorer(s) for s in scorers()]
-
-        self._patch(task_mod, "game_scorers", timed_scorers)
-        self._patch(player_mod.Agent, "decide", timed_decide)
-        self._patch(Model, "generate", timed_generate)
-        self._patch(game_mod, "_play", timed_play)
-        self._patch(game_mod, wave, timed_wave)
-        self._patch(game_mod, "advance", counted_advance)
-        for (owner, name), label in PARTS.items():
-            self._patch(owner, name, self._part(getattr(owner, name), label))
-        return self
-
-    def _scorer(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def timed_scorer(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """The scorer, its time counted (CPU of the loop's thread, net of the collector) under its sample."""
 
         async def timed(state: Any, target: Any) -> Any:
@@ -314,25 +293,28 @@ class Meter:
         functools.update_wrapper(timed, fn)  # the scorer's registry name and metrics go with it
         return timed
 
-    def _part(self, fn: Callable[..., Any], label: str) -> Callable[..., Any]:
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            t0 = cpu()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                times = _GAME.get()
-                if times is not None:
-                    times.parts[label] = times.parts.get(label, 0.0) + cpu() - t0
 
-        return timed
-
-    def uninstall(self) -> None:
-        for owner, name, old in reversed(self._saved):
-            if owner is gc:
-                gc.callbacks.remove(GC)
-            else:
-                setattr(owner, name, old)
-        self._saved.clear()
+def replay_waves(sample: EvalSample, times: GameTimes) -> None:
+    """Each wave's calls and the engine's CPU, from the logged game's replies re-played through the engine."""
+    logged = game_state(sample)
+    replies = recorded_replies(sample)
+    state = new_game(logged.config, logged.seed)
+    t0 = cpu()
+    requests = pending(state)
+    engine = cpu() - t0
+    while requests:
+        decisions = [decision_from_reply(state, r, replies[r.key]) for r in requests]
+        t0 = cpu()
+        state = advance(state, decisions)
+        requests = pending(state)
+        engine += cpu() - t0
+        times.waves.append(len(decisions))
+    if state != logged:
+        raise SystemExit(f"game {sample.id}: the replay of its replies does not reach the logged game")
+    if len(times.waves) != logged.waves or sum(times.waves) != times.calls:
+        raise SystemExit(f"game {sample.id}: {times.calls} decisions seen in {len(times.waves)} waves, "
+                         f"but the game records {logged.waves} waves")
+    times.parts["engine"] = engine
 
 
 # --------------------------------------------------------------------------- playing
@@ -342,44 +324,36 @@ class Meter:
 EVAL_OPTIONS: dict[str, Any] = {}
 
 
-def play(task: str, games: int, provider: str, latency: float, max_connections: int | None, max_samples: int,
-         log_dir: str, **extra: Any) -> tuple[EvalLog, list[GameTimes], dict[str, Any]]:
+def play_measured(task: str, games: int, provider: str, latency: float, max_connections: int | None,
+                  max_samples: int, log_dir: str, **extra: Any) -> tuple[EvalLog, list[GameTimes], dict[str, Any]]:
     """Play ``games`` games of ``task``; the log, each game's times and the server's own figures."""
-    task_args = {"games": games, **TASKS[task], **extra}
     SCORERS.clear()
-    meter = Meter().install()
-    try:
+    meter = Meter()
+    timed = meter.task(TASK_FUNCTIONS[task](games=games, **TASKS[task], **extra))
+    options = {"max_connections": max_connections, "max_samples": max_samples, **EVAL_OPTIONS}
+    server: dict[str, Any] = {}
+    with collector_counted(), decision_stages(meter.enter):
         if provider == "wolfbot":
-            [log] = inspect_eval(f"wolf_eval/{task}", model="wolfbot/cue", model_args={"latency": latency},
-                                 task_args=task_args, max_connections=max_connections, max_samples=max_samples,
-                                 log_dir=log_dir, display="none", **EVAL_OPTIONS)
-            server: dict[str, Any] = {}
+            log, _ = play(timed, log_dir, model="wolfbot/cue", model_args={"latency": latency}, **options)
         else:
             with Stub(latency) as stub:
-                [log] = inspect_eval(f"wolf_eval/{task}", model="openai-api/stub/any", model_base_url=stub.base_url,
-                                     model_args={"api_key": "stub-key", "stream": False}, task_args=task_args,
-                                     max_connections=max_connections, max_samples=max_samples, log_dir=log_dir,
-                                     display="none", **EVAL_OPTIONS)
+                log, _ = play(timed, log_dir, model="openai-api/stub/any", model_base_url=stub.base_url,
+                              model_args={"api_key": "stub-key", "stream": False}, **options)
                 server = stub.stop()
-    finally:
-        meter.uninstall()
-    if log.status != "success":
-        raise SystemExit(f"the eval failed: {log.error}")
     if server.get("rejections"):
         raise SystemExit(f"the stub refused {server['rejections']} requests")
     log = read_eval_log(log.location)
     order = {str(s.id): i for i, s in enumerate(log.samples or [])}
     times = sorted(meter.games, key=lambda t: order[str(t.sample_id)])
-    for t, sample in zip(times, log.samples or [], strict=True):
-        waves = logged_record(sample.store).game().waves
-        if len(t.waves) != waves:
-            raise SystemExit(f"game {sample.id}: {len(t.waves)} waves seen, but the game records {waves}")
+    with collector_counted():
+        for t, sample in zip(times, log.samples or [], strict=True):
+            replay_waves(sample, t)
     return log, times, server
 
 
 def game_days(sample: EvalSample) -> int:
     """Nights and days played (``Outcome.day``), as ``benchmarks/speed.py`` counts a game-day."""
-    game = logged_record(sample.store).game()
+    game = game_state(sample)
     return game.outcome.day if game.outcome else game.day
 
 
@@ -388,7 +362,8 @@ def split_row(log: EvalLog, times: list[GameTimes], server: dict[str, Any]) -> d
     samples = log.samples or []
     calls = sum(t.calls for t in times)
     scorers = sum(SCORERS.get(str(s.id), 0.0) for s in samples)
-    project_cpu = sum(t.decide_cpu + t.loop_cpu for t in times) + scorers
+    decide = sum(t.decide_cpu for t in times)
+    loop = sum(t.loop_cpu for t in times)
     process_cpu = sum(t.process_cpu for t in times) + scorers
     collector = sum(t.gc_cpu for t in times)
     parts: dict[str, float] = {}
@@ -396,18 +371,15 @@ def split_row(log: EvalLog, times: list[GameTimes], server: dict[str, Any]) -> d
         for k, v in t.parts.items():
             parts[k] = parts.get(k, 0.0) + v
     ms = 1000 / calls
-    row = {
+    project = decide + loop + scorers
+    return {
         "calls": calls / len(times), "wall": sum(t.wall for t in times) * ms, "client_cpu": process_cpu * ms,
-        "project": project_cpu * ms,
-        "inspect": (process_cpu - collector - project_cpu) * ms, "gc": collector * ms,
+        "project": project * ms, "inspect": (process_cpu - collector - project) * ms, "gc": collector * ms,
         "collections": sum(t.collections for t in times) / len(times),
         "server": server.get("server_seconds", float("nan")) * 1000 / max(server.get("requests", 0), 1)
         if server else float("nan"),
-        **{k: v * ms for k, v in parts.items()},
+        **{k: v * ms for k, v in parts.items()}, "loop": loop * ms, "scorers": scorers * ms,
     }
-    row["scorers"] = scorers * ms
-    row["other"] = row["project"] - row["scorers"] - sum(row.get(k, 0.0) for k in set(PARTS.values()) - {"metadata"})
-    return row
 
 
 # --------------------------------------------------------------------------- printing
@@ -417,16 +389,16 @@ def _f(x: float, digits: int = 2) -> str:
     return "–" if x != x else f"{x:.{digits}f}"
 
 
-SPLIT_COLUMNS = ["wall", "client_cpu", "project", "inspect", "gc", "server", "observe", "build_messages", "metadata",
-                 "parse", "config", "engine", "emit", "scorers", "other"]
+SPLIT_COLUMNS = ["wall", "client_cpu", "project", "inspect", "gc", "server", *DECISION_PARTS, "loop", "engine",
+                 "scorers"]
 
 
 def print_split(task: str, rows: list[dict[str, float]], provider: str) -> None:
     print(f"\n{task}: client milliseconds per call at latency 0 ({provider}; CPU but for wall)\n")
     print("| run | calls/game | wall | client CPU | project | Inspect + provider | collector | server CPU "
-          "| project: observe | build_messages | of which metadata | parse | seed, schema, config, usage | engine "
-          "| emit | scorers | other |")
-    print("|---|" + "---|" * 16)
+          "| project: observe | seed, schema, config | prompt | reply: usage, parse | game loop "
+          "| of which engine (replayed) | scorers |")
+    print("|---|" + "---|" * (len(SPLIT_COLUMNS) + 1))
     for i, r in enumerate(rows, 1):
         print(f"| {i} | {r['calls']:.0f} | " + " | ".join(_f(r.get(c, float('nan'))) for c in SPLIT_COLUMNS) + " |")
     if len(rows) > 1:
@@ -456,10 +428,10 @@ def main() -> None:
         for task in args.task.split(","):
             print(f"## {task}, parameters {TASKS[task] or 'the defaults'}")
             # a first short game warms imports and caches up, so the first run is not the slowest
-            play(task, 1, args.provider, 0.0, None, 1, tmp, max_days=1)
+            play_measured(task, 1, args.provider, 0.0, None, 1, tmp, max_days=1)
             rows, waves, days, calls = [], [], [], []
             for _ in range(args.repeat):
-                log, times, server = play(task, args.games, args.provider, 0.0, None, 1, tmp)
+                log, times, server = play_measured(task, args.games, args.provider, 0.0, None, 1, tmp)
                 rows.append(split_row(log, times, server))
                 for t, sample in zip(times, log.samples or [], strict=True):
                     waves.append(t.waves)
@@ -485,8 +457,8 @@ def main() -> None:
                 print("|---|---|---|---|---|---|---|---|")
                 for limit in args.connections.split(","):
                     max_connections = None if limit == "default" else int(limit)
-                    log, times, _ = play(task, args.latency_games, args.provider, args.latency, max_connections,
-                                         args.max_samples, tmp)
+                    log, times, _ = play_measured(task, args.latency_games, args.provider, args.latency,
+                                                  max_connections, args.max_samples, tmp)
                     for i, (t, sample) in enumerate(zip(times, log.samples or [], strict=True), 1):
                         d = game_days(sample)
                         print(f"| {limit} | {i} | {d} | {t.calls} | {len(t.waves)} | {t.wall:.1f} | {t.wall / d:.1f} "

@@ -14,9 +14,9 @@ import statistics
 import tempfile
 from collections import defaultdict
 
-from inspect_ai import eval as inspect_eval
+from harness import play
 
-from wolf_eval.cli import game_state
+from wolf_eval.ndjson import game_state
 from wolf_eval.records import Deception, Kind
 
 
@@ -28,10 +28,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        [log] = inspect_eval(f"wolf_eval/{args.task}", model=args.model, log_dir=tmp, display="none",
-                             task_args={"games": args.games, "seed": args.seed})
-        if log.status != "success":
-            raise SystemExit(f"eval {log.status}: {log.error}")
+        log, _ = play(args.task, tmp, model=args.model, task_args={"games": args.games, "seed": args.seed})
         samples = list(log.samples)  # read while the log file still exists
 
     per_day: dict[str, list[int]] = defaultdict(list)

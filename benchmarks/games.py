@@ -11,16 +11,11 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
-import yaml
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log_sample_summaries
+from harness import FACTIONS, add_task_args, game_counts, play, task_args, winner
 
 from wolf_eval.stats import wilson
-
-FACTIONS = ("villagers", "werewolves", "jester", "draw")
 
 
 def main() -> None:
@@ -30,9 +25,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-samples", type=int, default=None, help="games played at once (Inspect's default if unset)")
-    ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="extra task parameter")
+    add_task_args(ap)
     args = ap.parse_args()
-    extra = {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}  # as inspect eval -T
+    extra = task_args(args.T)
 
     print("| task | model | games | wall s | s/game | calls | calls/game | tokens/game | log KB/game |"
           + "".join(f" {f} (95% CI) |" for f in FACTIONS))
@@ -41,16 +36,10 @@ def main() -> None:
         for task in args.tasks.split(","):
             for model in args.models.split(","):
                 log_dir = Path(tmp) / f"{task}-{model.replace('/', '_')}"
-                start = time.perf_counter()
-                [log] = inspect_eval(f"wolf_eval/{task}", model=model, log_dir=str(log_dir), display="none",
-                                     task_args={"games": args.games, "seed": args.seed, **extra},
-                                     max_samples=args.max_samples)
-                wall = time.perf_counter() - start
-                if log.status != "success":
-                    raise SystemExit(f"{task} on {model}: eval {log.status}: {log.error}")
-                values = [s.scores["village_win"].metadata["counts"]  # summaries: never every game's events
-                          for s in read_eval_log_sample_summaries(log.location)]
-                winners = [next(f for f in FACTIONS if v[f] == 1.0) for v in values]
+                log, wall = play(task, log_dir, f"{task} on {model}", model=model, max_samples=args.max_samples,
+                                 task_args={"games": args.games, "seed": args.seed, **extra})
+                values = game_counts(log)
+                winners = [winner(v) for v in values]
                 calls = sum(v["calls"] for v in values)
                 tokens = sum(u.total_tokens for u in log.stats.model_usage.values())
                 size = sum(p.stat().st_size for p in log_dir.glob("*.eval")) / 1024

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from collections import Counter
 
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log
+from harness import add_task_args, logged_games, play, task_args
 
-from wolf_eval.cli import game_state
+from wolf_eval.ndjson import game_state
 from wolf_eval.records import Bids, Deception, FallbackNote, Kind
 
 DEFAULTS = {"max_days": 2, "max_debate_turns": 4, "max_explanation_turns": 2, "deception_analysis": False}
@@ -31,25 +29,17 @@ def main() -> None:
     ap.add_argument("--model", default="llamacpp/smollm2")
     ap.add_argument("--task", default="triadic")
     ap.add_argument("--log-dir", default=None, help="keep the log here (default: a temporary folder)")
-    ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="task parameter (YAML value)")
+    add_task_args(ap)
     args = ap.parse_args()
-    import yaml
-
-    task_args: dict[str, object] = {**DEFAULTS, "games": args.games}
-    task_args |= {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}
+    parameters = {**DEFAULTS, "games": args.games, **task_args(args.T)}
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        [log] = inspect_eval(f"wolf_eval/{args.task}", model=args.model, task_args=task_args,
-                             log_dir=args.log_dir or tmp, display="none")
-        wall = time.perf_counter() - start
-        log = read_eval_log(log.location)  # read it whole before a temporary folder goes
-    if log.status != "success":
-        raise SystemExit(f"the eval failed: {log.error}")
+        log, wall = play(args.task, args.log_dir or tmp, model=args.model, task_args=parameters)
+        samples = logged_games(log)  # read whole before a temporary folder goes
     calls = prompt = generated = 0
     decisions: Counter[str] = Counter()
     fallbacks: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    for sample in log.samples or []:
+    for sample in samples:
         for e in sample.events:
             if e.event == "model" and e.output.usage:
                 calls += 1
@@ -61,8 +51,8 @@ def main() -> None:
                 fallbacks[r.data.action] += 1
                 reasons[r.text.split(":")[0][:70] if r.text else "?"] += 1
         decisions.update(_decisions(game))
-    n = len(log.samples or [])
-    print(f"task {args.task}, {n} game(s) on {args.model}, parameters {task_args}")
+    n = len(samples)
+    print(f"task {args.task}, {n} game(s) on {args.model}, parameters {parameters}")
     print(f"wall {wall:.0f} s ({wall / n:.0f} s per game); {calls} model calls ({calls / n:.0f} per game)")
     # calls queue on the model's lock, so the wall time is the model's time; per-call working time includes the queue
     print(f"tokens: {prompt} prompt, {generated} generated; {generated / wall:.1f} generated and "

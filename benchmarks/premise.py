@@ -19,15 +19,11 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log_sample_summaries
+from harness import game_counts, play, winner
 
 from wolf_eval.stats import wilson
-
-FACTIONS = ("villagers", "werewolves", "jester", "draw")
 
 #: Configuration name -> (the eval's model, the models bound to game roles).
 CONFIGS: dict[str, tuple[str, dict[str, str]]] = {
@@ -35,19 +31,6 @@ CONFIGS: dict[str, tuple[str, dict[str, str]]] = {
     "tom": ("wolfbot/tom", {}),
     "faction": ("wolfbot/faction", {"jester": "wolfbot/tom", "werewolf": "wolfbot/tom"}),
 }
-
-
-def winners(log) -> list[str]:  # type: ignore[no-untyped-def]
-    """The winning faction of each game of a finished log.
-
-    Read from the sample summaries: ``log.samples`` would load every game's events, which for
-    400 games with analysis on is more memory than this machine has.
-    """
-    out = []
-    for sample in read_eval_log_sample_summaries(log.location):
-        counts = sample.scores["village_win"].metadata["counts"]
-        out.append(next(f for f in FACTIONS if counts[f] == 1.0))
-    return out
 
 
 def cell(wins: int, n: int) -> str:
@@ -81,15 +64,10 @@ def main() -> None:
         model, roles = CONFIGS[name]
         for setting in settings:
             log_dir = root / f"{name}-analysis-{setting}"
-            start = time.perf_counter()
-            [log] = inspect_eval("wolf_eval/triadic", model=model, model_roles=roles or None, log_dir=str(log_dir),
-                                 display="none", max_samples=args.max_samples,
-                                 task_args={"games": args.games, "seed": args.seed,
-                                            "deception_analysis": setting == "on"})
-            wall = time.perf_counter() - start
-            if log.status != "success":
-                raise SystemExit(f"{name}, analysis {setting}: eval {log.status}: {log.error}")
-            won = winners(log)
+            log, wall = play("triadic", log_dir, f"{name}, analysis {setting}", model=model,
+                             model_roles=roles or None, max_samples=args.max_samples,
+                             task_args={"games": args.games, "seed": args.seed, "deception_analysis": setting == "on"})
+            won = [winner(c) for c in game_counts(log)]
             n = len(won)
             against = roles.get("jester", model)
             print(f"| {name} | {model} | {against}, {roles.get('werewolf', model)} | {setting} | {n} |"

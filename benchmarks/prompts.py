@@ -47,14 +47,14 @@ import tempfile
 from collections import Counter, defaultdict
 from typing import Any
 
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalSample, read_eval_log, resolve_sample_attachments
+from harness import logged_games, play
+from inspect_ai.log import EvalSample, read_eval_log
 from inspect_ai.model import ChatMessage
 
 from wolf_eval.agents.observation import Observation, logged_observation
 from wolf_eval.agents.prompts import sections
-from wolf_eval.cli import game_state
 from wolf_eval.measures.cost import usd
+from wolf_eval.ndjson import game_state
 from wolf_eval.store import TokenUsage
 
 SECTIONS = ("rules", "role", "record", "instruction", "reply in words", "schema")
@@ -213,8 +213,8 @@ def main() -> None:
     ap.add_argument("--log", help="measure the games of this log instead of playing new ones")
     args = ap.parse_args()
     if args.log:
-        log = read_eval_log(args.log)
-        games = [game_prompts(resolve_sample_attachments(s)) for s in log.samples or [] if s.error is None]
+        log = read_eval_log(args.log, header_only=True)
+        games = [game_prompts(s) for s in logged_games(args.log) if s.error is None]
         if not games:
             raise SystemExit(f"{args.log}: no finished game to measure")
         report(f"{args.log} ({log.eval.task}, {log.eval.model})", games)
@@ -222,14 +222,11 @@ def main() -> None:
     for task in args.task or sorted(TASKS, reverse=True):
         task_args, words = TASKS[task]
         with tempfile.TemporaryDirectory() as tmp:
-            [log] = inspect_eval(f"wolf_eval/{task}", model=f"wolfbot/{args.policy}", model_args={"words": words},
-                                 task_args={"games": args.games, **task_args}, log_dir=tmp, display="none")
-            if log.status != "success":
-                raise SystemExit(f"the eval failed: {log.error}")
-            log = read_eval_log(log.location)
-            games = [game_prompts(resolve_sample_attachments(s)) for s in log.samples or []]
+            log, _ = play(task, tmp, model=f"wolfbot/{args.policy}", model_args={"words": words},
+                          task_args={"games": args.games, **task_args})
+            games = [game_prompts(s) for s in logged_games(log)]
         report(f"{task}, wolfbot/{args.policy}, {words}-word speech, parameters {task_args}", games)
-        print(f"mean tokens per game-day by section: "
+        print("mean tokens per game-day by section: "
               + json.dumps({s: round(statistics.fmean(tokens(g['chars'][s]) / g['days'] for g in games)) for s in SECTIONS}))
 
 

@@ -47,18 +47,17 @@ import argparse
 import os
 import statistics
 import tempfile
-import time
 import zipfile
 from collections import Counter, defaultdict
 from typing import Any
 
-from inspect_ai import eval as inspect_eval
+from harness import add_task_args, play, task_args
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
 
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages, current_day, instruction, render_records, system_prompt
-from wolf_eval.cli import game_state
 from wolf_eval.engine import GameState
+from wolf_eval.ndjson import game_state
 
 
 def prompt_text(event: Any) -> str:
@@ -97,11 +96,11 @@ def sample_breakdown(path: str) -> dict[str, float]:
     """Where the bytes of the log's first sample go (uncompressed KB): prompts, message pool, events, store."""
     import json
 
-    from wolf_eval.analysis.logread import _member_chunks
+    from wolf_eval.analysis.logread import member_chunks
 
     with zipfile.ZipFile(path) as z, open(path, "rb") as handle:
         info = next(i for i in z.infolist() if i.filename.startswith("samples/"))
-        sample = json.loads(b"".join(_member_chunks(handle, info)))
+        sample = json.loads(b"".join(member_chunks(handle, info)))
     def size(x: Any) -> int:
         return len(json.dumps(x, separators=(",", ":"), ensure_ascii=False).encode())
 
@@ -146,15 +145,11 @@ def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[
     }
 
 
-def play(task: str, model: str, latency: float, task_args: dict[str, Any], max_samples: int, log_dir: str,
-         words: int = 0) -> tuple[EvalLog, float]:
-    start = time.perf_counter()
+def play_bots(task: str, model: str, latency: float, parameters: dict[str, Any], max_samples: int, log_dir: str,
+              words: int = 0) -> tuple[EvalLog, float]:
+    """Play the games on bots whose calls wait ``latency`` seconds; the whole log and the wall seconds."""
     model_args = {"latency": latency, **({"words": words} if words else {})}
-    [log] = inspect_eval(f"wolf_eval/{task}", model=model, model_args=model_args, task_args=task_args,
-                         max_samples=max_samples, log_dir=log_dir, display="none")
-    wall = time.perf_counter() - start
-    if log.status != "success":
-        raise SystemExit(f"the eval failed: {log.error}")
+    log, wall = play(task, log_dir, model=model, model_args=model_args, task_args=parameters, max_samples=max_samples)
     return read_eval_log(log.location), wall
 
 
@@ -208,15 +203,13 @@ def main() -> None:
     ap.add_argument("--history", default="full", help="full, compact or both (comma-separated)")
     ap.add_argument("--words", default="0", help="words per statement (-M words; 0 = the bots' own), comma-separated")
     ap.add_argument("--concurrent", type=int, default=0, help="also play the games M at a time and print the speed-up")
-    ap.add_argument("-T", action="append", default=[], metavar="KEY=VALUE", help="task parameter (YAML value)")
+    add_task_args(ap)
     ap.add_argument("--prompts-from", metavar="LOG", help="re-render the prompts of this log, full against compact")
     args = ap.parse_args()
     if args.prompts_from:
         rerender(args.prompts_from)
         return
-    import yaml
-
-    extra = {k: yaml.safe_load(v) for k, v in (kv.split("=", 1) for kv in args.T)}
+    extra = task_args(args.T)
     model = f"wolfbot/{args.policy}"
     header = ("| latency s | words | history | game | winner | days | calls | waves | waves/day | wall s "
               "| wall/(waves×lat) | prompt tok | completion tok | log KB | shared prefix | ms/call at 0 "
@@ -230,8 +223,8 @@ def main() -> None:
         for latency in (float(x) for x in args.latency.split(",")):
             for words in (int(x) for x in args.words.split(",")):
                 for history in args.history.split(","):
-                    task_args = {"games": args.games, **extra, "history": history}
-                    log, _ = play(args.task, model, latency, task_args, 1, tmp, words)
+                    parameters = {"games": args.games, **extra, "history": history}
+                    log, _ = play_bots(args.task, model, latency, parameters, 1, tmp, words)
                     sizes = sample_sizes(log.location)
                     breakdown = sample_breakdown(log.location)
                     for sample in log.samples or []:
@@ -262,9 +255,9 @@ def main() -> None:
         print("\ncalls by action (all games above): " + ", ".join(f"{a} {n} ({n / calls:.0%})" for a, n in actions.most_common()))
         if args.concurrent > 1:
             latency = max(float(x) for x in args.latency.split(","))
-            task_args = {"games": args.games, **extra, "history": args.history.split(",")[0]}
-            _, one = play(args.task, model, latency, task_args, 1, tmp)
-            _, many = play(args.task, model, latency, task_args, args.concurrent, tmp)
+            parameters = {"games": args.games, **extra, "history": args.history.split(",")[0]}
+            _, one = play_bots(args.task, model, latency, parameters, 1, tmp)
+            _, many = play_bots(args.task, model, latency, parameters, args.concurrent, tmp)
             print(f"\n{args.games} games at latency {latency:g} s: {one:.1f} s one at a time, {many:.1f} s "
                   f"{args.concurrent} at a time (--max-samples {args.concurrent}): speed-up {one / many:.2f}x")
 

@@ -13,7 +13,7 @@ from inspect_ai.model import GenerateConfig, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, eval_config
+from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, eval_config, stage
 from wolf_eval.agents.role_guesses import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
 from wolf_eval.measures import identification as m
 from wolf_eval.scorers.game_scores import pooled
@@ -29,12 +29,15 @@ def judge() -> Scorer:
         if JUDGE_ROLE not in model_roles():
             return Score(value=math.nan, explanation="no judge (bind one with --model-role judge=...)",
                          metadata={"counts": m.no_judge()})
+        stage("observe")
         game = finished_game()
         model = get_model(role=JUDGE_ROLE)
         jv = judge_view(game)
+        stage("config")
         config = GenerateConfig(seed=call_seed(game.seed, JUDGE_ROLE, eval_config().seed))
         caller = Caller(f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})", "judging", game.day,
                         role=JUDGE_ROLE)
+        stage("prompt")
         answer = await ask(model, judge_messages(jv), config, caller,
                            read=lambda raw: parse_guesses(raw, jv.players, tuple(jv.roles_in_play)),
                            fallback=lambda reason, raw: ({}, [reason]))

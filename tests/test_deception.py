@@ -14,7 +14,7 @@ from helpers import final_state, game_scores, run, scripted_model
 
 from wolf_eval.agents.observation import observe
 from wolf_eval.agents.prompts import build_messages
-from wolf_eval.cli import event_stream, main
+from wolf_eval.cli import main
 from wolf_eval.engine import (
     Action,
     Analysis,
@@ -27,6 +27,7 @@ from wolf_eval.engine import (
     new_game,
     pending,
 )
+from wolf_eval.ndjson import event_stream
 from wolf_eval.settings import rules_for
 
 

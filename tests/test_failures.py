@@ -13,7 +13,7 @@ from inspect_ai import eval_set
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import get_model
 
-from wolf_eval.cli import export
+from wolf_eval.ndjson import export
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 

@@ -10,7 +10,7 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.log import EvalSample, read_eval_log
 
-from wolf_eval.cli import event_stream
+from wolf_eval.ndjson import event_stream
 from wolf_eval.records import PUBLIC, SPEECH_KINDS, Kind
 
 

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import traceback
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalSample
 
-from wolf_eval.engine import GameState
 from wolf_eval.logfiles import (
     BadInput,
     NoResult,
@@ -22,86 +19,7 @@ from wolf_eval.logfiles import (
     read_game_log,
     written_together,
 )
-from wolf_eval.store import logged_record
-
-
-def game_state(sample: EvalSample) -> GameState:
-    try:
-        return logged_record(sample.store).game()
-    except ValueError as err:
-        raise ValueError(f"sample {sample.id}: {err}") from None
-
-
-def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
-    """The WOLF paper's event log: game records and model calls, in the order they happened.
-
-    A provider attempt that failed (and was retried) is a ``model_error`` line, never a model call.
-
-    Records come from the final game state (the source of truth); each takes the
-    timestamp of the transcript event the solver wrote for it, in record order.
-    """
-    game = game_state(sample)
-    records = iter(game.records)
-    step = 0
-    for e in sample.events:
-        if e.event == "info" and (e.source or "").startswith("wolf_eval/"):
-            r = next(records, None)
-            if r is None or e.source != f"wolf_eval/{r.kind.value}":
-                raise ValueError(f"sample {sample.id}: transcript event {e.source} does not match game record "
-                                 f"{None if r is None else r.kind}; the log is not a complete wolf-eval game")
-            details = {"index": r.index, "visibility": r.visibility, "target": r.target, "text": r.text,
-                       "data": r.data.model_dump(mode="json")}
-            line = {"day": r.day, "phase": r.phase.value, "event": r.kind.value, "actor": r.actor, "details": details}
-        elif e.event == "model" and e.input and e.input[-1].metadata and "wolf_eval" in e.input[-1].metadata and e.error:
-            obs = e.input[-1].metadata["wolf_eval"]
-            line = {"day": obs["day"], "phase": obs["phase"], "event": "model_error", "actor": obs["seat"],
-                    "details": {"action": obs["action"], "subject": obs.get("subject"), "model": e.model,
-                                "error": e.error}}
-        elif e.event == "model" and e.input and e.input[-1].metadata and "wolf_eval" in e.input[-1].metadata:
-            obs = e.input[-1].metadata["wolf_eval"]
-            usage = e.output.usage.model_dump(exclude_none=True) if e.output.usage else None
-            line = {"day": obs["day"], "phase": obs["phase"], "event": "model_call", "actor": obs["seat"],
-                    "details": {"action": obs["action"], "subject": obs.get("subject"), "model": e.model,
-                                "prompt": [{"role": m.role, "content": m.text} for m in e.input],
-                                "raw_output": e.output.completion, "usage": usage}}
-        else:
-            continue
-        yield {"timestamp": e.timestamp.isoformat(), "step": step, **line}
-        step += 1
-    left = sum(1 for _ in records)
-    if left:
-        raise ValueError(f"sample {sample.id}: {left} game records have no transcript event")
-
-
-def export(log_path: str, out_dir: str | None = None) -> list[Path]:
-    """Write ``<log>-game<id>.ndjson`` and ``<log>-game<id>.state.json`` per game; return the paths.
-
-    A remote log's default output folder is named after it in the current folder. Files appear
-    only once every game is written.
-    """
-    with local_copies([log_path]) as [path]:
-        log = read_game_log(path, log_path)
-        stem = path.stem
-        default = Path(stem) if is_remote(log_path) else path.with_suffix("")
-        out = Path(out_dir) if out_dir else default
-        written: list[Path] = []
-        with written_together(out) as stage:
-            for sample in game_samples(path):
-                if sample.error is not None:
-                    print(f"wolf-eval: {log_path}: game {sample.id} not exported, it failed "
-                          f"({sample.error.message[:120]})", file=sys.stderr)
-                    continue
-                name = f"{stem}-game{sample.id}" + (f"-epoch{sample.epoch}" if sample.epoch > 1 else "")
-                with (stage / f"{name}.ndjson").open("w", encoding="utf-8") as f:
-                    for line in event_stream(sample):
-                        f.write(json.dumps(line, ensure_ascii=False) + "\n")
-                (stage / f"{name}.state.json").write_text(json.dumps({
-                    "state": game_state(sample).model_dump(mode="json"),
-                    "seat_models": logged_record(sample.store).seat_models,
-                    "task": log.eval.task, "sample_id": sample.id, "epoch": sample.epoch,
-                }, indent=1, ensure_ascii=False), encoding="utf-8")
-                written += [out / f"{name}.ndjson", out / f"{name}.state.json"]
-        return written
+from wolf_eval.ndjson import export, game_state
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,8 @@ caller's fallback, with the reason and the raw reply cut to ``MAX_RAW_CHARS``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -24,6 +25,35 @@ T = TypeVar("T")
 
 #: Raw outputs kept in the game record are cut to this many characters (the model event keeps all of it).
 MAX_RAW_CHARS = 2000
+
+
+#: The stages of a call, in the order it enters them: the caller's view, the call's settings, the
+#: prompt, the model call (an await: other calls run meanwhile), the reply (usage, checks, parsing),
+#: then done. Every stage but ``model`` runs without awaiting, so its time is one unbroken interval.
+STAGES = ("observe", "config", "prompt", "model", "reply", "done")
+
+_stage_watch: Callable[[str], None] | None = None
+
+
+@contextmanager
+def decision_stages(watch: Callable[[str], None]) -> Iterator[None]:
+    """Call ``watch`` with each stage of ``STAGES`` as a model call enters it, while the block runs.
+
+    For profilers (``benchmarks/concurrency.py`` splits a call's time with it) that must not change
+    the code they time; ``watch`` runs on the event loop's thread and must neither await nor raise.
+    """
+    global _stage_watch
+    before, _stage_watch = _stage_watch, watch
+    try:
+        yield
+    finally:
+        _stage_watch = before
+
+
+def stage(name: str) -> None:
+    """Tell the watcher of :func:`decision_stages`, if any, that the call in progress enters ``name``."""
+    if _stage_watch is not None:
+        _stage_watch(name)
 
 
 class ProviderFailure(RuntimeError):
@@ -107,6 +137,7 @@ async def ask(model: Model, messages: list[ChatMessage], config: GenerateConfig,
     ``read`` turns the raw text into a value or raises; ``fallback(reason, raw)`` gives the value
     used instead. ``usage`` (by model name) gets the call's tokens when given.
     """
+    stage("model")
     try:
         output = await model.generate(messages, config=config)
     except LimitExceededError:
@@ -114,9 +145,12 @@ async def ask(model: Model, messages: list[ChatMessage], config: GenerateConfig,
     except Exception as err:  # after Inspect's own retries: name the decision that was lost
         raise ProviderFailure(f"{model} failed in {caller}: {type(err).__name__}: {err}; "
                               "the game is not scored") from err
+    stage("reply")
     if usage is not None:
         count_usage(usage, str(model), output)
     if output.stop_reason == "model_length" or output.error:
         raise ProviderFailure(f"{model} could not answer in {caller} "
                               f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored")
-    return read_reply(output.completion or "", read, fallback)
+    answer = read_reply(output.completion or "", read, fallback)
+    stage("done")
+    return answer

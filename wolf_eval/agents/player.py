@@ -13,7 +13,7 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, read_reply
+from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, read_reply, stage
 from wolf_eval.agents.observation import RecordViews, in_flight, observe
 from wolf_eval.agents.parse import interpret
 from wolf_eval.agents.prompts import build_messages
@@ -69,10 +69,12 @@ class Agent:
     eval_seed: Any = field(default=FROM_EVAL, repr=False)  # the eval's --seed, read at the first call
 
     async def decide(self, state: GameState, request: Request) -> Decision:
+        stage("observe")
         seat = self.seats[request.seat]
         obs = observe(state, request, self.history, self.views)
         if self.jester_lessons and seat.role is Role.JESTER:
             obs = obs.model_copy(update={"lessons": self.jester_lessons})
+        stage("config")
         if self.eval_seed is FROM_EVAL:
             self.eval_seed = eval_config().seed
         config = GenerateConfig(
@@ -84,7 +86,9 @@ class Agent:
         caller = Caller(self.game or f"the game of seed {state.seed}", request.action.value, request.day,
                         seat.name, seat.role.value)
         with in_flight(obs, f"{state.seed}:{request.key}") as ref:
-            reply = await ask(seat.model, build_messages(obs, ref, self.structured_output), config, caller,
+            stage("prompt")
+            messages = build_messages(obs, ref, self.structured_output)
+            reply = await ask(seat.model, messages, config, caller,
                               read=lambda raw: interpret(raw, request, state.names, state.config.taxonomy),
                               fallback=lambda reason, raw: fallback_decision(state, request, reason, raw),
                               usage=self.usage)

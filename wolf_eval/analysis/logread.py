@@ -27,8 +27,12 @@ _DECODER = json.JSONDecoder()
 _WHITESPACE = " \t\n\r"
 
 
-def _member_chunks(handle: Any, info: zipfile.ZipInfo) -> Iterator[bytes]:
-    """The member's decompressed bytes, a chunk at a time, so a reader can stop early."""
+def member_chunks(handle: Any, info: zipfile.ZipInfo) -> Iterator[bytes]:
+    """A member's decompressed bytes, a chunk at a time, so a reader can stop early.
+
+    ``handle`` is the ``.eval`` file opened for binary reading and ``info`` the member's entry in it.
+    Python's ``zipfile`` (before 3.14) cannot read a zstd member, which Inspect may write; this reads all three kinds.
+    """
     handle.seek(info.header_offset)
     header = handle.read(30)
     name_len, extra_len = struct.unpack("<HH", header[26:30])
@@ -104,5 +108,5 @@ def sample_stores(log: str | Path) -> dict[tuple[str, int], dict[str, Any]]:
             if not (name.startswith("samples/") and name.endswith(".json")):
                 continue
             sample_id, _, epoch = name[len("samples/"):-len(".json")].rpartition("_epoch_")
-            stores[(sample_id, int(epoch))] = _store_of(_member_chunks(handle, info))
+            stores[(sample_id, int(epoch))] = _store_of(member_chunks(handle, info))
     return stores

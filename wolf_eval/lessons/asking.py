@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_ai.model import GenerateConfig
 
-from wolf_eval.agents.call import Answer, Caller, ask, call_seed, eval_config
+from wolf_eval.agents.call import Answer, Caller, ask, call_seed, eval_config, stage
 from wolf_eval.agents.observation import Observation, in_flight, observe
 from wolf_eval.agents.parse import InvalidReply, first_json_object, pick
 from wolf_eval.agents.prompts import build_messages
@@ -59,12 +59,15 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], stru
                           usage: dict[str, TokenUsage] | None = None,
                           game_name: str = "") -> Answer[list[tuple[str, str]]]:
     """One call to the Jester's model for its lessons; an unreadable reply proposes none and says why."""
+    stage("observe")
     obs = lessons_view(game, seat.name, known)
+    stage("config")
     config = GenerateConfig(temperature=seat.temperature,
                             seed=call_seed(game.seed, "lessons", eval_config().seed),
                             response_schema=response_schema(Action.LESSONS, ()) if structured_output else None)
     caller = Caller(game_name or f"the game of seed {game.seed}", "lessons", game.day, seat.name, seat.role.value)
     with in_flight(obs, f"{game.seed}:lessons:{seat.name}") as ref:
+        stage("prompt")
         answer = await ask(seat.model, build_messages(obs, ref, structured_output), config, caller,
                            read=parse_lessons, fallback=lambda reason, raw: [], usage=usage)
     if answer.problem is None:
