@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import final_state, run
 
 from wolf_eval.agents.call import STAGES, decision_stages
 from wolf_eval.store import logged_record
 
 
+@pytest.mark.slow
 def test_every_decision_tells_its_stages_in_order_and_only_while_watched(tmp_path) -> None:
     seen: list[str] = []
     with decision_stages(seen.append):

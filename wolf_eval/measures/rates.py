@@ -1,0 +1,94 @@
+"""The formulas behind every published rate, each written once.
+
+Counts are kept as sums so that pooling over games is addition, and a rate is formed only at the
+end (a ratio of sums, never a mean of per-game rates). The headline scores, the report, the
+cross-play tables and a game's explanation all take their calibration gap, detection accuracy and
+F1 from here; ``tests/test_measures.py`` fails if another module writes one of them again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """``numerator / denominator``; NaN where the denominator is zero or not a number."""
+    if math.isnan(denominator) or not denominator:
+        return math.nan
+    return numerator / denominator
+
+
+class Summed:
+    """A frozen dataclass of counts that pools by adding field by field."""
+
+    def __add__(self, other: Summed) -> Summed:
+        return type(self)(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Confusion(Summed):
+    """Deception flags scored against a reference label: true and false positives and negatives."""
+
+    tp: float = 0.0
+    fp: float = 0.0
+    fn: float = 0.0
+    tn: float = 0.0
+
+    @staticmethod
+    def of(flagged: bool, truth: bool) -> Confusion:
+        """One flag against its reference."""
+        return Confusion(tp=float(flagged and truth), fp=float(flagged and not truth),
+                         fn=float(truth and not flagged), tn=float(not (flagged or truth)))
+
+    @property
+    def labels(self) -> float:
+        return self.tp + self.fp + self.fn + self.tn
+
+    @property
+    def accuracy(self) -> float:
+        return ratio(self.tp + self.tn, self.labels)
+
+    @property
+    def f1(self) -> float:
+        return ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn)
+
+
+@dataclass(frozen=True)
+class LabelRates(Summed):
+    """Speakers' own labels and their observers' flags over a set of statements.
+
+    ``labelled`` statements carry their speaker's label, ``self_deceptive`` of them deceptive;
+    ``observed`` statements carry at least one peer's label, ``flag_share`` sums over them the share
+    of observers that flagged the statement.
+    """
+
+    labelled: float = 0.0
+    self_deceptive: float = 0.0
+    observed: float = 0.0
+    flag_share: float = 0.0
+
+    @property
+    def self_rate(self) -> float:
+        return ratio(self.self_deceptive, self.labelled)
+
+    @property
+    def observer_rate(self) -> float:
+        return ratio(self.flag_share, self.observed)
+
+    @property
+    def gap(self) -> float:
+        """Observer rate minus self rate: positive where observers flag more than speakers own to."""
+        return self.observer_rate - self.self_rate
+
+
+@dataclass(frozen=True)
+class Mean(Summed):
+    """A mean kept as its sum and count, so that it pools over games."""
+
+    total: float = 0.0
+    n: float = 0.0
+
+    @property
+    def value(self) -> float:
+        return ratio(self.total, self.n)
