@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from collections.abc import Mapping
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
-from wolf_eval.measures.pooling import Values
+from wolf_eval.measures.headline import GameValues
+from wolf_eval.measures.rates import Confusion, LabelRates
 from wolf_eval.records import Death, Exile, Kind, Vote
 from wolf_eval.vocabulary import Winner
 
@@ -15,7 +16,7 @@ _WINNERS = {Winner.VILLAGERS: "The village wins", Winner.WEREWOLVES: "The wolves
             Winner.JESTER: "The Jester wins", Winner.DRAW: "A draw"}
 
 
-def game_summary(game: GameState, values: Mapping[str, Values]) -> str:
+def game_summary(game: GameState, values: GameValues) -> str:
     """Winner and how; day 1's ballots; exiles and deaths; one line per seat that spoke or judged."""
     assert game.outcome is not None
     roles = {p.name: p.role.value.title() for p in game.players}
@@ -32,41 +33,31 @@ def game_summary(game: GameState, values: Mapping[str, Values]) -> str:
              for r in game.records if (isinstance(r.data, Death) and r.kind is Kind.DEATH) or isinstance(r.data, Exile)]
     lines.append(f"- Exiles and deaths: {'; '.join(fates) if fates else 'none'}")
     lines += [f"- {line}" for line in _seat_lines(game, roles)]
-    fallbacks = values["outcome"]["fallbacks"]
+    fallbacks = values.outcome["fallbacks"]
     if fallbacks:
-        lines.append(f"- {int(fallbacks)} of {int(values['outcome']['calls'])} calls fell back")
+        lines.append(f"- {int(fallbacks)} of {int(values.outcome['calls'])} calls fell back")
     return "\n".join(lines)
 
 
 def _seat_lines(game: GameState, roles: dict[str, str]) -> list[str]:
     """Per seat: how often it called its own statements deceptive and peers flagged them; how well it detected."""
-    said: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # statements, self-labelled deceptive
-    flagged: dict[str, list[float]] = defaultdict(list)  # the share of peers flagging each statement
-    judged: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # tp, fp, fn as an observer
+    said: dict[str, LabelRates] = defaultdict(LabelRates)
+    judged: dict[str, Confusion] = defaultdict(Confusion)  # its flags as an observer, against the speakers' labels
     for row in cal.statement_rows(game):
-        if row.self_deceptive is not None:
-            said[row.speaker][0] += 1
-            said[row.speaker][1] += row.self_deceptive
-        if row.flag_share is not None:
-            flagged[row.speaker].append(row.flag_share)
-        if row.self_deceptive is None:
-            continue
+        said[row.speaker] = said[row.speaker] + row.labels
         for peer in row.peers:
-            tp, fp, fn = judged[peer.observer]
-            judged[peer.observer] = [tp + (peer.is_deceptive and row.self_deceptive),
-                                     fp + (peer.is_deceptive and not row.self_deceptive),
-                                     fn + (not peer.is_deceptive and row.self_deceptive)]
+            judged[peer.observer] = judged[peer.observer] + row.confusion([peer])
     lines = []
     for p in game.players:
         parts = []
-        n, deceptive = said.get(p.name, (0, 0))
-        if n:
-            parts.append(f"{n} statements, {deceptive} self-labelled deceptive")
-        if flagged.get(p.name):
-            parts.append(f"peers flagged {sum(flagged[p.name]) / len(flagged[p.name]):.2f} of the time")
-        tp, fp, fn = judged.get(p.name, (0, 0, 0))
-        if 2 * tp + fp + fn:
-            parts.append(f"detection F1 {2 * tp / (2 * tp + fp + fn):.2f}")
+        mine = said.get(p.name, LabelRates())
+        if mine.labelled:
+            parts.append(f"{int(mine.labelled)} statements, {int(mine.self_deceptive)} self-labelled deceptive")
+        if mine.observed:
+            parts.append(f"peers flagged {mine.observer_rate:.2f} of the time")
+        f1 = judged.get(p.name, Confusion()).f1
+        if not math.isnan(f1):
+            parts.append(f"detection F1 {f1:.2f}")
         if parts:
             lines.append(f"**{p.name}** ({roles[p.name]}): " + " · ".join(parts))
     return lines

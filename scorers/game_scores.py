@@ -15,19 +15,19 @@ from inspect_ai.solver import TaskState
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures.cost import game_cost
-from wolf_eval.measures.headline import HEADLINE, POOLED, game_values, headline_counts
-from wolf_eval.measures.outcome import fallback_counts
+from wolf_eval.measures.headline import HEADLINE, GameValues, game_values, headline_counts, pooled_from_log
+from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
 from wolf_eval.scorers.explain import game_summary
 from wolf_eval.store import GameRecord, current_record
 
 LEAD = next(iter(HEADLINE))
 #: The last few games' values, each kept with its game so that its id is not reused while held: the
 #: headline scorers score the same game one after another, and :func:`game_values` walks all of it.
-_VALUES: dict[int, tuple[GameState, dict[str, dict[str, float]]]] = {}
+_VALUES: dict[int, tuple[GameState, GameValues]] = {}
 _HELD = 16
 
 
-def values_of(game: GameState, record: GameRecord) -> dict[str, dict[str, float]]:
+def values_of(game: GameState, record: GameRecord) -> GameValues:
     """The game's :func:`game_values`, computed once for all the headline scorers."""
     held = _VALUES.get(id(game))
     if held is not None and held[0] is game:
@@ -44,7 +44,7 @@ def pooled(figure: str) -> Metric:
     """The figure over all games, pooled from their counts (sums, never a mean of per-game rates)."""
 
     def compute(scores: list[SampleScore]) -> float:
-        return POOLED[figure]([s.score.metadata["counts"] for s in scores])  # type: ignore[index]
+        return pooled_from_log(figure, [s.score.metadata["counts"] for s in scores])  # type: ignore[index]
 
     return compute
 
@@ -59,11 +59,12 @@ def headline_scorer(figure: str) -> Scorer:
             game = record.game()
             values = values_of(game, record)
             counts = headline_counts(values)
+            value, logged = HEADLINE[figure]([counts]), counts.flat()
             if figure != LEAD:
-                return Score(value=HEADLINE[figure]([counts]), metadata={"counts": counts})
-            return Score(value=HEADLINE[figure]([counts]), explanation=game_summary(game, values),
-                         metadata={"counts": counts, "values": {k: v for k, v in values.items() if k != "judge"},
-                                   "fallbacks_by_model_action": fallback_counts(game, record.seat_models),
+                return Score(value=value, metadata={"counts": logged})
+            return Score(value=value, explanation=game_summary(game, values),
+                         metadata={"counts": logged, "values": {k: v for k, v in values.flat().items() if k != "judge"},
+                                   "fallbacks_by_model_action": logged_fallbacks(fallback_counts(game, record.seat_models)),
                                    "cost": game_cost(record.usage),
                                    "ignored_settings": record.ignored})
 

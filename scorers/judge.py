@@ -44,7 +44,8 @@ def judge() -> Scorer:
         (guesses, problems), raw, unreadable = answer.value, answer.raw, answer.problem is not None
         values = m.judge_values(game, guesses, unreadable)
         current_record().judge = values
-        right = sum(values[f"{r}_correct"] for r in m.ROLES if not math.isnan(values[f"{r}_n"]))
+        named = m.Identification.from_flat(values)
+        right = sum(x.total for x in named.by_role.values()) if named else 0
         return Score(
             value=m.judge_accuracy([values])["all"],
             explanation=f"the judge ({model}) named {int(right)} of {len(game.players)} roles"

@@ -10,24 +10,12 @@ from helpers import final_state, game_scores, run
 
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures.calibration import calibration_values, statement_rows
-from wolf_eval.measures.pooling import applicable
+from wolf_eval.vocabulary import Role
 
 
-def scores(*games):  # type: ignore[no-untyped-def]
-    return [calibration_values(g) for g in games]
-
-
-def calibration_by_role():  # type: ignore[no-untyped-def]
-    """The report's per-role figures, listing only what was measured."""
-    return lambda values: applicable(cal.calibration_by_role(values))
-
-
-def deception_type_shares():  # type: ignore[no-untyped-def]
-    return lambda values: applicable(cal.type_shares(values))
-
-
-def confidence_calibration():  # type: ignore[no-untyped-def]
-    return lambda values: applicable(cal.confidence_bins(values))
+def pooled(*games):  # type: ignore[no-untyped-def]
+    """The calibration counts of the games, pooled."""
+    return cal.pool(cal.unit_calibration(g) for g in games)
 
 
 def test_counts_of_one_game_by_hand() -> None:
@@ -57,24 +45,25 @@ def test_an_honest_statement_flagged_is_a_false_positive() -> None:
 
 
 def test_metrics_pool_counts_not_per_game_rates() -> None:
-    pooled = calibration_by_role()(scores(hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed()))
+    both = pooled(hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed())
+    wolf = both.roles[Role.WEREWOLF]
     # Werewolf detection: T1 2 right of 5, T2 1 right of 3 -> pooled 3/8 (the mean of rates would be 0.367).
-    assert pooled["werewolf_accuracy"] == pytest.approx(3 / 8)
-    assert pooled["werewolf_f1"] == pytest.approx(2 * 2 / (2 * 2 + 2 + 3))
-    assert pooled["werewolf_self_rate"] == 0.5
-    assert pooled["werewolf_observer_rate"] == pytest.approx((0.4 + 2 / 3) / 2)
-    assert pooled["werewolf_gap"] == pytest.approx((0.4 + 2 / 3) / 2 - 0.5)
+    assert wolf.confusion.accuracy == pytest.approx(3 / 8)
+    assert wolf.confusion.f1 == pytest.approx(2 * 2 / (2 * 2 + 2 + 3))
+    assert wolf.labels.self_rate == 0.5
+    assert wolf.labels.observer_rate == pytest.approx((0.4 + 2 / 3) / 2)
+    assert wolf.labels.gap == pytest.approx((0.4 + 2 / 3) / 2 - 0.5)
     # Suspicion attracted: per statement the mean over its raters, then the mean over statements:
     # Ava's T1 statement 2.5 / 5 raters, Ben's T2 statement 1.8 / 3 (per rating it would be 4.3 / 8).
-    assert pooled["werewolf_suspicion"] == pytest.approx((2.5 / 5 + 1.8 / 3) / 2)
-    assert pooled["jester_f1"] == pytest.approx(6 / 8)
-    assert "villager_self_rate" not in pooled and "seer_gap" not in pooled  # silent, and not seated: not listed
-    assert "jester_self_rate" in pooled
-    shares = deception_type_shares()(scores(hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed()))
-    assert (shares["werewolf_misdirection"], shares["werewolf_none"], shares["werewolf_fabrication"]) == (0.5, 0.5, 0.0)
-    bins = confidence_calibration()(scores(hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed()))
-    assert (bins["bin4_flags"], bins["bin4_hit_rate"], bins["bin4_confidence"]) == pytest.approx((4, 0.75, 0.9))
-    assert bins["bin0_flags"] == 0 and "bin0_hit_rate" not in bins  # an empty bin has no hit rate
+    assert wolf.suspicion.value == pytest.approx((2.5 / 5 + 1.8 / 3) / 2)
+    assert both.roles[Role.JESTER].confusion.f1 == pytest.approx(6 / 8)
+    # silent villagers have no rate; a Seer is not seated, so it has no counts at all
+    assert math.isnan(both.roles[Role.VILLAGER].labels.self_rate) and Role.SEER not in both.roles
+    assert not math.isnan(both.roles[Role.JESTER].labels.self_rate)
+    assert tuple(wolf.type_share(t) for t in ("misdirection", "none", "fabrication")) == (0.5, 0.5, 0.0)
+    top = both.bins[4]
+    assert (top.flags, top.hit_rate, top.mean_confidence) == pytest.approx((4, 0.75, 0.9))
+    assert both.bins[0].flags == 0 and math.isnan(both.bins[0].hit_rate)  # an empty bin has no hit rate
 
 
 def test_scores_that_do_not_apply_are_nan_never_zero() -> None:
@@ -84,8 +73,7 @@ def test_scores_that_do_not_apply_are_nan_never_zero() -> None:
     assert wolf_game["werewolf_type_omission"] == 0
     silent = hm.Hand(analysis=False).end("draw", 10, 10)
     assert all(math.isnan(v) for v in calibration_values(silent).values())
-    metrics = calibration_by_role()(scores(silent))
-    assert all(math.isnan(v) for v in metrics.values())
+    assert pooled(silent).roles == {} and pooled(silent).bins is None
 
 
 @pytest.fixture(scope="module")

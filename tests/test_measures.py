@@ -60,6 +60,24 @@ def equal(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == b
 
 
+def as_logged(values: Any) -> Any:
+    """A game's values as its score's metadata logs them (the calibration counts are typed in the report)."""
+    return values.flat() if isinstance(values, cal.UnitCalibration) else values
+
+
+def calibration_figures(unit: cal.UnitCalibration) -> dict[str, float]:
+    """The pooled calibration figures under the names release 0.1.0 logged them as metrics."""
+    out: dict[str, float] = {}
+    for role, c in unit.roles.items():
+        out |= {f"{role}_self_rate": c.labels.self_rate, f"{role}_observer_rate": c.labels.observer_rate,
+                f"{role}_gap": c.labels.gap, f"{role}_accuracy": c.confusion.accuracy, f"{role}_f1": c.confusion.f1,
+                f"{role}_suspicion": c.suspicion.value}
+        out |= {f"{role}_{t}": c.type_share(t) for t in cal.TYPES}
+    for k, b in enumerate(unit.bins or ()):
+        out |= {f"bin{k}_flags": b.flags, f"bin{k}_confidence": b.mean_confidence, f"bin{k}_hit_rate": b.hit_rate}
+    return out
+
+
 def logged_metrics(log: EvalLog) -> dict[str, dict[str, float]]:
     """What the log's per-game values pool to, under the names release 0.1.0 logged as metrics."""
     if not any("village_win" in (s.scores or {}) for s in log.samples or []):
@@ -71,8 +89,7 @@ def logged_metrics(log: EvalLog) -> dict[str, dict[str, float]]:
                     "fallback_rate": outcome.fallback_rate(per["outcome"])},
         "quality": quality.play_quality(per["quality"]),
         "self_sabotage": sabotage.sabotage_rates(per["self_sabotage"]),
-        "calibration": {**cal.calibration_by_role(per["calibration"]), **cal.type_shares(per["calibration"]),
-                        **cal.confidence_bins(per["calibration"])},
+        "calibration": calibration_figures(cal.pool(cal.UnitCalibration.from_flat(v) for v in per["calibration"])),
         "lessons": lessons.lesson_shares(per["lessons"]),
         "judge": judge.judge_accuracy([s.scores["judge"].metadata["counts"] for s in log.samples]),
     }
@@ -183,7 +200,7 @@ def test_the_report_pools_the_per_game_scores_the_log_holds(played: tuple[Path, 
         for scorer in ("outcome", "self_sabotage", "calibration", "quality", "judge", "lessons"):
             logged = [s.scores["judge"].metadata["counts"] if scorer == "judge"
                       else s.scores["village_win"].metadata["values"][scorer] for s in ordered]
-            read = report.values(games, scorer)
+            read = [as_logged(v) for v in report.values(games, scorer)]
             assert len(read) == len(logged) == SHORT["games"]
             assert all(a.keys() == b.keys() and all(equal(a[k], float(b[k])) for k in b)
                        for a, b in zip(read, logged, strict=True)), scorer
@@ -196,7 +213,7 @@ def test_the_release_logs_per_game_scores_are_what_its_records_give_today() -> N
     log = read_eval_log(str(RELEASE))
     ordered = sorted(log.samples, key=lambda s: int(s.id))
     for scorer in ("outcome", "self_sabotage", "calibration", "quality", "lessons"):
-        read = report.values(corpus.games, scorer)
+        read = [as_logged(v) for v in report.values(corpus.games, scorer)]
         logged = [s.scores[scorer].value for s in ordered]
         assert all(all(equal(a[k], float(b[k])) for k in b if not k.endswith(("suspicion_sum", "suspicion_n")))
                    for a, b in zip(read, logged, strict=True)), scorer
@@ -227,3 +244,34 @@ def test_the_release_log_replays_and_exports(tmp_path: Path, capsys: pytest.Capt
     assert written and all(Path(p).is_file() for p in written)
     events = [json.loads(line) for p in written if p.endswith(".ndjson") for line in Path(p).read_text().splitlines()]
     assert events and {"timestamp", "day", "phase", "step", "event", "actor", "details"} <= set(events[0])
+
+
+#: How a second copy of a formula would read: F1 and accuracy from confusion counts, a calibration gap,
+#: a confusion cell chosen from a flag and a label.
+FORMULA_COPIES = (r"2\s*\*\s*[\w.]*tp\b", r"\btp\s*\+\s*[\w.]*tn\b", r"observer_rate\w*\s*-\s*[\w.]*self_rate",
+                  r"flag_share\W+.*-\W*.*self_deceptive", r'"tp" if|"fp" if|"fn" if', r"\btp\s*\+=")
+
+
+def formula_copies(text: str) -> list[str]:
+    import re
+
+    return [line.strip() for line in text.splitlines() if any(re.search(p, line) for p in FORMULA_COPIES)]
+
+
+def test_each_formula_is_written_once() -> None:
+    """The calibration gap, accuracy, F1 and the confusion counts live in ``wolf_eval/measures/rates.py``;
+    the headline scores, the report, ``compare`` and the explanation call them."""
+    root = Path(__file__).resolve().parents[1]
+    home = root / "wolf_eval" / "measures" / "rates.py"
+    copies = {str(p.relative_to(root)): formula_copies(p.read_text(encoding="utf-8"))
+              for folder in ("wolf_eval", "scorers", "solvers", "tasks") for p in (root / folder).rglob("*.py")
+              if p != home}
+    assert {k: v for k, v in copies.items() if v} == {}
+    assert formula_copies(home.read_text(encoding="utf-8"))  # the patterns do see the formulas where they live
+
+
+def test_a_second_copy_of_a_formula_is_caught() -> None:
+    old_compare = '''    return (float(g["flag_share"].sum()) - float(g["self_deceptive"].sum())) / paired if paired else math.nan'''
+    old_explain = '''        if 2 * tp + fp + fn:'''
+    old_gap = '''        out[f"{r}_gap"] = observer_rate - self_rate'''
+    assert all(formula_copies(code) for code in (old_compare, old_explain, old_gap))

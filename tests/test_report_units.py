@@ -27,6 +27,7 @@ from wolf_eval.measures import calibration as cal
 from wolf_eval.stats import wilson
 from wolf_eval.store import current_record
 from wolf_eval.tasks.werewolf import game_scorers
+from wolf_eval.vocabulary import Role, UnitKind
 
 TRIADIC = ("wolfbot/cue", "triadic", "default")
 WOLF = ("wolfbot/tom", "wolf", "default")
@@ -165,37 +166,41 @@ def same(a: float, b: float) -> bool:
 
 
 def test_pairing_counts_of_one_game_by_hand() -> None:
-    by_kind = cal.values_by_kind(u1_every_kind())
-    pooled = by_kind[cal.ALL_KINDS]["calibration"]
+    by_kind = {k: v.calibration.roles for k, v in cal.values_by_kind(u1_every_kind()).items()}
+    pooled = by_kind[UnitKind.ALL]
+    jester, wolf = pooled[Role.JESTER], pooled[Role.WEREWOLF]
     # Jester: statement (both), vote reason (no peer came back), defence (its own fell back).
-    assert [pooled[f"jester_{k}"] for k in ("units", "paired", "paired_self_deceptive", "paired_flag_share")] == \
-        [3, 1, 1, 0.5]
-    assert [pooled[f"jester_{k}"] for k in ("statements", "self_deceptive", "observed", "flag_share")] == [2, 1, 2, 1.5]
-    assert [by_kind[k]["calibration"]["jester_units"] for k in cal.KINDS] == [1, 1, 1]
-    assert by_kind["defence"]["calibration"]["jester_paired"] == 0
-    assert (pooled["werewolf_units"], pooled["werewolf_paired"]) == (1, 1)  # Ava's vote reason
-    assert by_kind["statement"]["calibration"]["werewolf_units"] == 0  # Ava made no debate statement
-    assert math.isnan(pooled["seer_units"])  # not seated
+    assert (jester.units, jester.paired.labelled, jester.paired.self_deceptive, jester.paired.flag_share) == \
+        (3, 1, 1, 0.5)
+    assert (jester.labels.labelled, jester.labels.self_deceptive, jester.labels.observed,
+            jester.labels.flag_share) == (2, 1, 2, 1.5)
+    assert [by_kind[k][Role.JESTER].units for k in cal.KINDS] == [1, 1, 1]
+    assert by_kind[UnitKind.DEFENCE][Role.JESTER].paired.labelled == 0
+    assert (wolf.units, wolf.paired.labelled) == (1, 1)  # Ava's vote reason
+    assert by_kind[UnitKind.STATEMENT][Role.WEREWOLF].units == 0  # Ava made no debate statement
+    assert Role.SEER not in pooled  # not seated
 
 
 def test_the_paired_gap_compares_the_same_statements() -> None:
-    per_game = [cal.values_by_kind(u1_every_kind())[cal.ALL_KINDS]["calibration"]]
-    paired, unpaired = cal.paired_by_role(per_game), cal.calibration_by_role(per_game)
+    jester = cal.pool([cal.values_by_kind(u1_every_kind())[UnitKind.ALL].calibration]).roles[Role.JESTER]
+    paired, unpaired = jester.paired, jester.labels
     # Paired: the statement alone, self 1, observers 1/2. Unpaired: self over the statement and the vote reason
     # (1 of 2), observers over the statement and the defence ((1/2 + 1) / 2 = 3/4): a gap of the other sign.
-    assert (paired["jester_self_rate"], paired["jester_observer_rate"], paired["jester_gap"]) == (1, 0.5, -0.5)
-    assert (unpaired["jester_self_rate"], unpaired["jester_observer_rate"], unpaired["jester_gap"]) == (0.5, 0.75, 0.25)
-    assert paired["jester_coverage"] == pytest.approx(1 / 3)
+    assert (paired.self_rate, paired.observer_rate, paired.gap) == (1, 0.5, -0.5)
+    assert (unpaired.self_rate, unpaired.observer_rate, unpaired.gap) == (0.5, 0.75, 0.25)
+    assert jester.coverage == pytest.approx(1 / 3)
 
 
 def test_a_role_killed_on_night_one_has_no_counts_not_zero() -> None:
     killed = hm.t2_jester_killed()  # Ivo, the only Jester, dies on night 1
-    values = cal.calibration_values(killed) | cal.pairing_values(killed)
+    values = cal.unit_values(killed)
     assert all(math.isnan(values[f"jester_{c}"]) for c in (*cal.ROLE_COUNTS, *cal.PAIRING_COUNTS))
     assert values["werewolf_units"] == 1 and values["villager_statements"] == 0  # seated and alive on day 1
+    roles = cal.unit_calibration(killed).roles
+    assert Role.JESTER not in roles and roles[Role.WEREWOLF].units == 1
     t1 = hm.t1_jester_by_wolf_vote()
-    both = [cal.calibration_values(g) | cal.pairing_values(g) for g in (killed, t1)]
-    assert cal.paired_by_role(both)["jester_units"] == 1  # T1's one statement; T2 adds nothing, not a zero
+    both = cal.pool(cal.unit_calibration(g) for g in (killed, t1))
+    assert both.roles[Role.JESTER].units == 1  # T1's one statement; T2 adds nothing, not a zero
 
 
 # --------------------------------------------------------------------------- report tables
@@ -342,5 +347,5 @@ def test_the_headline_calibration_gap_is_paired() -> None:
     from wolf_eval.store import GameRecord
 
     counts = headline_counts(game_values(u1_every_kind(), GameRecord()))
-    assert (counts["paired"], counts["paired_self_deceptive"], counts["paired_flag_share"]) == (2, 2, 1)
+    assert (counts.paired.labelled, counts.paired.self_deceptive, counts.paired.flag_share) == (2, 2, 1)
     assert calibration_gap([counts]) == pytest.approx(-0.5)

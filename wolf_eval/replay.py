@@ -118,7 +118,7 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
         out.problems.append(f"{len(unused)} recorded replies were never asked for, e.g. {unused[0]}")
     record = logged_record(sample.store)
     values = game_values(state, record)
-    again = {**values, **headline_values(headline_counts(values))}
+    again = {**values.flat(), **headline_values(headline_counts(values))}
     scores = {k: v for k, v in (sample.scores or {}).items() if k in again and k != "judge"}
     if not scores:
         out.problems.append("the log has none of the game's scores")

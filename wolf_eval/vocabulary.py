@@ -74,4 +74,13 @@ class Action(StrEnum):
     LESSONS = "lessons"  # the Jester's lessons after a game (jester_learning); never pending in play
 
 
-__all__ = ["FACTION_OF", "Action", "Faction", "Phase", "Role", "Winner"]
+class UnitKind(StrEnum):
+    """A kind of public statement analysed for deception, and ``ALL`` of them pooled."""
+
+    ALL = "all"
+    STATEMENT = "statement"
+    DEFENCE = "defence"
+    VOTE = "vote"
+
+
+__all__ = ["FACTION_OF", "Action", "Faction", "Phase", "Role", "UnitKind", "Winner"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import permutations
 from pathlib import Path
 from random import Random
@@ -29,8 +29,9 @@ from typing import Any
 import pandas as pd
 
 from wolf_eval.engine import FACTION_OF, GameState
-from wolf_eval.measures.calibration import detection, statement_rows
+from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.outcome import fallback_counts
+from wolf_eval.measures.rates import Confusion, LabelRates
 from wolf_eval.stats import Z95, wilson
 from wolf_eval.store import GameRecord
 
@@ -117,25 +118,18 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
             continue
         mine = {n for n, f in faction_of.items() if f == faction}
         deceptive = [r for r in rows_ if r.speaker in mine and r.self_deceptive and r.peers]
-        paired = [r for r in rows_ if r.speaker in mine and r.self_deceptive is not None and r.peers]
-        counts = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
-        for r in rows_:
-            if r.self_deceptive is None:
-                continue
-            for peer in r.peers:
-                if peer.observer in mine:
-                    key = ("tp" if r.self_deceptive else "fp") if peer.is_deceptive else ("fn" if r.self_deceptive else "tn")
-                    counts[key] += 1
+        paired = sum((r.labels for r in rows_ if r.speaker in mine and r.self_deceptive is not None and r.peers),
+                     LabelRates())
+        judged = sum((r.confusion([p for p in r.peers if p.observer in mine]) for r in rows_), Confusion())
         usage = record.usage.get(model)
         out.append({
             **where, "model": model, "opponent": next(iter(others)), "faction": faction,
             "won": float(game.outcome.winner == faction),
             "deceptive": len(deceptive), "unflagged": sum(1 for r in deceptive if (r.flag_share or 0.0) < 0.5),
-            "paired": len(paired), "self_deceptive": sum(1 for r in paired if r.self_deceptive),
-            "flag_share": sum(r.flag_share or 0.0 for r in paired),
-            **counts,
+            "paired": paired.labelled, "self_deceptive": paired.self_deceptive, "flag_share": paired.flag_share,
+            **asdict(judged),
             "calls": usage.calls if usage is not None else math.nan,
-            "fallbacks": sum(n for k, n in fallbacks.items() if k.rpartition("|")[0] == model),
+            "fallbacks": sum(n for (m, _), n in fallbacks.items() if m == model),
         })
     return out
 
@@ -186,12 +180,12 @@ def bootstrap(games: pd.DataFrame, statistic: Any, seed: int = 0,
 
 
 def _f1(g: pd.DataFrame) -> float:
-    return detection(*(float(g[c].sum()) for c in ("tp", "fp", "fn", "tn")))[1]
+    return Confusion(*(float(g[c].sum()) for c in ("tp", "fp", "fn", "tn"))).f1
 
 
 def _gap(g: pd.DataFrame) -> float:
     paired = float(g["paired"].sum())
-    return (float(g["flag_share"].sum()) - float(g["self_deceptive"].sum())) / paired if paired else math.nan
+    return LabelRates(paired, float(g["self_deceptive"].sum()), paired, float(g["flag_share"].sum())).gap
 
 
 # --------------------------------------------------------------------------- tables

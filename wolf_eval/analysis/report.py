@@ -38,6 +38,7 @@ from inspect_ai.analysis import (
 )
 
 from wolf_eval.analysis.logread import sample_stores
+from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import cost as cost_
@@ -49,6 +50,7 @@ from wolf_eval.measures import quality as qual
 from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures.headline import HEADLINE, game_values
 from wolf_eval.measures.pooling import count_where_applicable
+from wolf_eval.measures.rates import Mean
 from wolf_eval.settings import Settings, condition
 from wolf_eval.store import logged_record
 
@@ -173,7 +175,7 @@ def load(logs: str | Path | Iterable[str | Path], keep_duplicates: bool = False)
         row["repeat"] = repeat_key(row, game.seed, record.seat_models, s["eval_id"])
         row["learning_step"] = record.learning_step
         rows = cal.statement_rows(game)
-        row |= game_values(game, record, rows)
+        row |= vars(game_values(game, record, rows))
         if record.judge is None and isinstance(s.get("score_judge"), str):  # a log from before the record kept it
             row["judge"] = {k: float(v) if v is not None else math.nan for k, v in _json(s["score_judge"]).items()}
         row["analysed"] = len(rows)
@@ -318,14 +320,8 @@ def unit_label(task: str, kind: str) -> tuple[str, str]:
     every public statement "during debate or vote-explanation", so all three kinds pooled, in the
     triadic game and its dyadic control.
     """
-    paper = ""
-    if task == "wolf" and kind == "statement":
-        paper = "WOLF paper"
-    elif task == "triadic" and kind == cal.ALL_KINDS:
-        paper = "Triadic paper"
-    elif task == "dyadic" and kind == cal.ALL_KINDS:
-        paper = "Triadic paper (dyadic control)"
-    return cal.UNIT_LABELS[kind], paper
+    game = VARIANTS.get(task)
+    return cal.UNIT_LABELS[kind], game.paper if game is not None and kind == game.paper_unit else ""
 
 
 def by_unit(df: pd.DataFrame, part: str) -> Iterator[tuple[dict[str, str], list[Values]]]:
@@ -334,7 +330,7 @@ def by_unit(df: pd.DataFrame, part: str) -> Iterator[tuple[dict[str, str], list[
     task = str(df["task"].iloc[0]) if not df.empty else ""
     for kind in UNIT_KINDS:
         unit, paper = unit_label(task, kind)
-        yield {"unit": unit, "comparable": paper}, [u[kind][part] for u in values(df, "units")]
+        yield {"unit": unit, "comparable": paper}, [getattr(u[kind], part) for u in values(df, "units")]
 
 
 def calibration(games: pd.DataFrame) -> pd.DataFrame:
@@ -346,17 +342,21 @@ def calibration(games: pd.DataFrame) -> pd.DataFrame:
     """
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for unit, per_game in by_unit(df, "calibration"):
-            by_role, paired = cal.calibration_by_role(per_game), cal.paired_by_role(per_game)
-            for r in ROLES:
-                units = paired[f"{r}_units"]
-                if math.isnan(units) or not units:
-                    continue
-                yield unit | {"role": r, "statements": units} \
-                    | {k: paired[f"{r}_{k}"] for k in ("paired", "coverage", "self_rate", "observer_rate", "gap")} \
-                    | {f"{k}_unpaired": by_role[f"{r}_{k}"] for k in ("self_rate", "observer_rate", "gap")} \
-                    | {k: by_role[f"{r}_{k}"] for k in ("labels", "accuracy", "f1", "suspicion_n", "suspicion")}
+            for role, c in cal.pool(per_game).roles.items():
+                if c.units:
+                    yield unit | {"role": str(role)} | calibration_row(c)
 
     return per_cell(games, rows)
+
+
+def calibration_row(c: cal.RoleCounts) -> dict[str, float]:
+    """One role's calibration figures: the paired rates, the unpaired ones, detection and suspicion."""
+    paired, unpaired = c.paired, c.labels
+    return {"statements": c.units, "paired": paired.labelled, "coverage": c.coverage,
+            "self_rate": paired.self_rate, "observer_rate": paired.observer_rate, "gap": paired.gap,
+            "self_rate_unpaired": unpaired.self_rate, "observer_rate_unpaired": unpaired.observer_rate,
+            "gap_unpaired": unpaired.gap, "labels": c.confusion.labels, "accuracy": c.confusion.accuracy,
+            "f1": c.confusion.f1, "suspicion_n": c.suspicion.n, "suspicion": c.suspicion.value}
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
@@ -364,14 +364,12 @@ def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
     speaker-agreed hit rate."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for unit, per_game in by_unit(df, "calibration"):
-            bins = cal.confidence_bins(per_game)
-            flagged = any(bins[f"bin{k}_flags"] > 0 for k in range(cal.BINS))
-            analysed = not math.isnan(bins["bin0_flags"])
-            if not analysed or not (flagged or unit["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]):
+            bins = cal.pool(per_game).bins
+            if bins is None or not (any(b.flags for b in bins) or unit["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]):
                 continue  # a kind no flag fell on adds five empty rows to the pooled one's
-            for k in range(cal.BINS):
-                yield unit | {"bin": cal.bin_label(k)} \
-                    | {c: bins[f"bin{k}_{c}"] for c in ("flags", "confidence", "hit_rate")}
+            for k, b in enumerate(bins):
+                yield unit | {"bin": cal.bin_label(k), "flags": b.flags, "confidence": b.mean_confidence,
+                              "hit_rate": b.hit_rate}
 
     return per_cell(games, rows)
 
@@ -380,9 +378,9 @@ def type_yield(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, kind of unit, speaker role and self-declared type: statements, share, suspicion, flag rate."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for unit, per_game in by_unit(df, "statements"):
-            for role, types in cal.type_yield(per_game).items():
+            for role, types in cal.type_yield(cal.pool_groups(per_game)).items():
                 for kind, y in types.items():
-                    yield unit | {"role": role, "type": kind} | y | {"statements": int(y["statements"])}
+                    yield unit | {"role": str(role), "type": kind} | y | {"statements": int(y["statements"])}
 
     return per_cell(games, rows)
 
@@ -390,15 +388,14 @@ def type_yield(games: pd.DataFrame) -> pd.DataFrame:
 def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
     """Per cell, kind of unit and speaker role, mean peer suspicion of its statements by day or by position
     bin (each statement its raters' mean), with the statements rated (``{group} n``)."""
-    groups = cal.suspicion_groups([u[cal.ALL_KINDS]["statements"] for u in values(games, "units")], column)
+    groups = cal.suspicion_groups([u[cal.ALL_KINDS].statements for u in values(games, "units")], column)
     label = cal.position_label if column == "position" else str
 
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for unit, per_game in by_unit(df, "statements"):
-            rated = cal.rated_by(per_game, column)
-            for role, by in cal.suspicion_by(per_game, column).items():
-                yield unit | {"role": role} | {f"{column} {label(g)}": by.get(g, math.nan) for g in groups} \
-                    | {f"{column} {label(g)} n": rated[role].get(g, 0.0) for g in groups}
+            for role, by in cal.suspicion_by(cal.pool_groups(per_game), column).items():
+                yield unit | {"role": str(role)} | {f"{column} {label(g)}": by.get(g, Mean()).value for g in groups} \
+                    | {f"{column} {label(g)} n": by.get(g, Mean()).n for g in groups}
 
     return per_cell(games, rows)
 

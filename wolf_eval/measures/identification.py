@@ -8,13 +8,50 @@ counts as wrong). Every key is NaN when no judge was bound.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from wolf_eval.engine import GameState, Role
-from wolf_eval.measures.pooling import Values, count_where_applicable, mean_where_applicable, pooled_ratio, pooled_sum
+from wolf_eval.measures.pooling import Values
+from wolf_eval.measures.rates import Mean, ratio
 
-ROLES = tuple(r.value for r in Role)
+ROLES = tuple(Role)
 KEYS = (*(f"{r}_{c}" for r in ROLES for c in ("correct", "n")), "unreadable")
+
+
+@dataclass(frozen=True)
+class Identification:
+    """The judge's guesses over one game or many: per true role, the players named right of those seated."""
+
+    by_role: Mapping[Role, Mean] = field(default_factory=dict)  # total: named right, n: seated
+    unreadable: float = 0.0  # games whose reply had no usable mapping (every guess then counts as wrong)
+    games: float = 0.0
+
+    def __add__(self, other: Identification) -> Identification:
+        roles = {r: self.by_role.get(r, Mean()) + other.by_role.get(r, Mean())
+                 for r in ROLES if r in self.by_role or r in other.by_role}
+        return Identification(roles, self.unreadable + other.unreadable, self.games + other.games)
+
+    @property
+    def accuracy(self) -> float:
+        """The share of all judged players whose role the judge named."""
+        return sum(self.by_role.values(), Mean()).value
+
+    def flat(self) -> dict[str, float]:
+        """The counts under the names the judge's score logs them (``counts``); NaN for roles not seated."""
+        out = dict.fromkeys(KEYS, math.nan)
+        for role, m in self.by_role.items():
+            out |= {f"{role}_correct": m.total, f"{role}_n": m.n}
+        return out | {"unreadable": self.unreadable}
+
+    @staticmethod
+    def from_flat(values: Values) -> Identification | None:
+        """The counts a judge's score logged, typed again; None for a game no judge saw."""
+        if math.isnan(values.get("unreadable", math.nan)):
+            return None
+        roles = {r: Mean(values[f"{r}_correct"], values[f"{r}_n"]) for r in ROLES
+                 if not math.isnan(values.get(f"{r}_n", math.nan))}
+        return Identification(roles, values["unreadable"], 1.0)
 
 
 def no_judge() -> dict[str, float]:
@@ -22,15 +59,17 @@ def no_judge() -> dict[str, float]:
 
 
 def judge_values(game: GameState, guesses: Mapping[str, str | None], unreadable: bool = False) -> dict[str, float]:
-    values = no_judge()
+    """One game's judged counts, as the judge's score logs them."""
+    roles: dict[Role, Mean] = {}
     for p in game.players:
-        role = p.role.value
-        if math.isnan(values[f"{role}_n"]):
-            values[f"{role}_n"] = values[f"{role}_correct"] = 0.0
-        values[f"{role}_n"] += 1
-        values[f"{role}_correct"] += guesses.get(p.name) == role
-    values["unreadable"] = float(unreadable)
-    return values
+        roles[p.role] = roles.get(p.role, Mean()) + Mean(float(guesses.get(p.name) == p.role), 1.0)
+    return Identification({r: roles[r] for r in ROLES if r in roles}, float(unreadable), 1.0).flat()
+
+
+def pool(games: Iterable[Identification | None]) -> Identification | None:
+    """The judged games pooled; None when no game was judged."""
+    judged = [g for g in games if g is not None]
+    return sum(judged, Identification()) if judged else None
 
 
 def judge_accuracy(values: Sequence[Values]) -> dict[str, float]:
@@ -38,12 +77,8 @@ def judge_accuracy(values: Sequence[Values]) -> dict[str, float]:
 
     Without any judged game, only ``all``, NaN. Also ``games``, the judged games.
     """
-    out = {r: pooled_ratio(values, f"{r}_correct", f"{r}_n") for r in ROLES}
-    seated = [r for r in ROLES if not math.isnan(pooled_sum(values, f"{r}_n"))]
-    total = sum(pooled_sum(values, f"{r}_n") for r in seated)
-    out["all"] = sum(pooled_sum(values, f"{r}_correct") for r in seated) / total if total else math.nan
-    out["unreadable"] = mean_where_applicable(values, "unreadable")
-    if math.isnan(out["unreadable"]):
+    pooled = pool(Identification.from_flat(v) for v in values)
+    if pooled is None:
         return {"all": math.nan}  # no judge was bound: one NaN says so
-    out["games"] = float(count_where_applicable(values, "unreadable"))
-    return out
+    out = {str(r): pooled.by_role[r].value if r in pooled.by_role else math.nan for r in ROLES}
+    return out | {"all": pooled.accuracy, "unreadable": ratio(pooled.unreadable, pooled.games), "games": pooled.games}

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wolf_eval.engine import GameState, Role
+from wolf_eval.engine import Action, GameState, Role
 from wolf_eval.measures.pooling import Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
 from wolf_eval.records import FallbackNote
 from wolf_eval.stats import wilson
@@ -25,13 +25,18 @@ FACTIONS = tuple(Winner)
 CURVE_BLOCK = 5  # games per block of the learning curve
 
 
-def fallback_counts(game: GameState, seat_models: Mapping[str, str]) -> dict[str, int]:
-    """Fallbacks keyed ``model|action`` (the seat's model, ``?`` if unknown), from the game record."""
-    counts: Counter[str] = Counter()
+def fallback_counts(game: GameState, seat_models: Mapping[str, str]) -> dict[tuple[str, Action], int]:
+    """Fallbacks keyed by (the seat's model, ``?`` if unknown; the action), from the game record."""
+    counts: Counter[tuple[str, Action]] = Counter()
     for r in game.records:
         if isinstance(r.data, FallbackNote) and r.actor:
-            counts[f"{seat_models.get(r.actor, '?')}|{r.data.action}"] += 1
+            counts[(seat_models.get(r.actor, "?"), r.data.action)] += 1
     return dict(counts)
+
+
+def logged_fallbacks(counts: Mapping[tuple[str, Action], int]) -> dict[str, int]:
+    """Fallback counts as a score's metadata logs them (``fallbacks_by_model_action``): keyed ``model|action``."""
+    return {f"{model}|{action}": n for (model, action), n in counts.items()}
 
 
 def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
@@ -75,13 +80,12 @@ def fallback_rate(values: Sequence[Values]) -> float:
     return pooled_ratio(values, "fallbacks", "calls")
 
 
-def fallbacks_by_model_action(counts: Sequence[Mapping[str, float]]) -> dict[tuple[str, str], dict[str, float]]:
+def fallbacks_by_model_action(
+        counts: Sequence[Mapping[tuple[str, Action], int]]) -> dict[tuple[str, Action], dict[str, float]]:
     """Per (seat model, action), sorted: fallbacks over the games and fallbacks per game."""
-    total: Counter[tuple[str, str]] = Counter()
+    total: Counter[tuple[str, Action]] = Counter()
     for game in counts:
-        for key, n in game.items():
-            model, _, action = key.rpartition("|")
-            total[(model, action)] += int(n)
+        total.update(game)
     return {key: {"fallbacks": n, "per_game": n / len(counts)} for key, n in sorted(total.items())}
 
 
