@@ -21,7 +21,7 @@ from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
-from wolf_eval.measures.cost import ignored_by_model
+from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
 from wolf_eval.solvers.transcript import PHASE_SPANS, block_of, emit, public_chat, speech_span
 from wolf_eval.store import current_record

@@ -16,7 +16,7 @@ from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.baseline.reading import _ACCUSE, _SEER_CLAIM, JESTER_TELLS, WOLF_TELLS, count_tells
 from wolf_eval.engine.roles import NAMES
-from wolf_eval.measures import cost
+from wolf_eval.measures import cost, ignored
 from wolf_eval.providers.padding import REASON_WORDS, SMALL_TALK, lengthen
 from wolf_eval.providers.wolfbot import WolfBot
 from wolf_eval.store import TokenUsage
@@ -136,8 +136,8 @@ def test_ignored_settings_are_gathered_per_model_over_seats_and_games():
     seats = [{"model": "openai/o3", "ignored": ["temperature (a reasoning model samples at 1)", "seed (none)"]},
              {"model": "openai/o3", "ignored": ["seed (none)", "temperature (a reasoning model samples at 1)"]},
              {"model": "openai/gpt-4.1", "ignored": []}]
-    one = cost.ignored_by_model(seats)
+    one = ignored.ignored_by_model(seats)
     assert one == {"openai/o3": ["seed (none)", "temperature (a reasoning model samples at 1)"]}
-    assert cost.ignored_over_games([one, {}, {"anthropic/claude-haiku-4-5": ["seed (Anthropic takes none)"]}]) == \
+    assert ignored.ignored_over_games([one, {}, {"anthropic/claude-haiku-4-5": ["seed (Anthropic takes none)"]}]) == \
         {"anthropic/claude-haiku-4-5": ["seed (Anthropic takes none)"], **one}
-    assert cost.ignored_by_model([{"model": "wolfbot/cue", "ignored": []}]) == {}
+    assert ignored.ignored_by_model([{"model": "wolfbot/cue", "ignored": []}]) == {}

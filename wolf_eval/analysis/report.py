@@ -44,6 +44,7 @@ from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import features as feat
 from wolf_eval.measures import identification as jud
+from wolf_eval.measures import ignored as ignored_
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
@@ -813,7 +814,7 @@ def _cost_markdown(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list
         out += [f"n/a: no known price for {', '.join(f'`{m}`' for m in unpriced)}. To price a model, write its "
                 f"US dollars per million tokens to a JSON file (`{shape}`) and set "
                 f"`{cost_.PRICES_ENV}=/path/to/it.json`; it adds to or overrides the package's table.", ""]
-    ignored = cost_.ignored_over_games(values(games, "ignored"))
+    ignored = ignored_.ignored_over_games(values(games, "ignored"))
     if ignored:
         out += ["Requested settings a seat's provider ignored (these games did not run with them):", "",
                 *(f"- `{m}` ignored the requested {' and '.join(what)}" for m, what in ignored.items()), ""]

@@ -9,9 +9,8 @@ Per game and seat model (:func:`model_cost`) and per game (:func:`game_cost`): `
 (prompt tokens not read from a cache, cache writes included, so input + cached is the whole
 prompt), ``cached_tokens`` (prompt-cache reads), ``output_tokens`` and ``usd``. Pooled over games
 (:func:`pooled_cost`): sums and means per game, NaN when any game's figure is unknown, because a
-total missing a game would pass for the whole run's cost. Which requested generation settings a
-seat model's provider ignored (:func:`ignored_by_model`) travels with the cost, so a cost table
-never describes a configuration that did not run.
+total missing a game would pass for the whole run's cost. What a seat model's provider
+ignored of the requested settings is counted beside it, in :mod:`wolf_eval.measures.ignored`.
 """
 
 from __future__ import annotations
@@ -107,19 +106,3 @@ def cost_by_model(usages: Sequence[Mapping[str, TokenUsage | Mapping[str, Any]]]
 def unpriced(usages: Sequence[Mapping[str, Any]]) -> list[str]:
     """The seat models in these games' usage that the price table in force has no price for, sorted."""
     return sorted({m for u in usages for m in u if price_of(m) is None})
-
-
-def ignored_by_model(seats: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
-    """One game's seat models and the requested settings their providers ignored, from the sample's
-    ``seats`` metadata; models that honoured everything are left out."""
-    return ignored_over_games([{seat["model"]: seat.get("ignored") or []} for seat in seats])
-
-
-def ignored_over_games(games: Sequence[Mapping[str, Sequence[str]]]) -> dict[str, list[str]]:
-    """:func:`ignored_by_model` of several games merged: each model's ignored settings in any of them."""
-    found: dict[str, set[str]] = {}
-    for game in games:
-        for model, ignored in game.items():
-            if ignored:
-                found.setdefault(model, set()).update(ignored)
-    return {m: sorted(found[m]) for m in sorted(found)}
