@@ -28,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from wolf_eval.engine import FACTION_OF, GameState
+from wolf_eval.engine import FACTION_OF, VARIANTS, Faction, GameState, Role, variant
 from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.outcome import fallback_counts
 from wolf_eval.measures.rates import Confusion, LabelRates
@@ -36,14 +36,10 @@ from wolf_eval.stats import Z95, wilson
 from wolf_eval.store import GameRecord
 
 #: The seat roles each faction's model is bound to with ``--model-role``.
-FACTION_ROLES: dict[str, tuple[str, ...]] = {
-    "villagers": ("villager", "seer", "doctor"),
-    "werewolves": ("werewolf",),
-    "jester": ("jester",),
+FACTION_ROLES: dict[Faction, tuple[Role, ...]] = {
+    f: tuple(r for r in Role if FACTION_OF[r] is f) for f in Faction
 }
-FACTION_LABEL = {"villagers": "village", "werewolves": "wolves", "jester": "Jester"}
-TASK_FACTIONS = {"wolf": ("villagers", "werewolves"), "triadic": ("villagers", "werewolves", "jester"),
-                 "dyadic": ("villagers", "werewolves")}
+FACTION_LABEL = {Faction.VILLAGERS: "village", Faction.WEREWOLVES: "wolves", Faction.JESTER: "Jester"}
 BOOTSTRAP_DRAWS = 2000
 
 
@@ -53,11 +49,11 @@ class Pairing:
 
     model: str
     opponent: str
-    faction: str
+    faction: Faction
 
     @property
     def model_roles(self) -> dict[str, str]:
-        return {role: self.model for role in FACTION_ROLES[self.faction]}
+        return {str(role): self.model for role in FACTION_ROLES[self.faction]}
 
 
 def pairings(models: Sequence[str], task: str) -> list[Pairing]:
@@ -66,7 +62,7 @@ def pairings(models: Sequence[str], task: str) -> list[Pairing]:
         raise ValueError(f"a comparison needs at least two different models, got {list(models)}")
     if len(set(models)) != len(models):
         raise ValueError(f"a model is named twice: {list(models)}")
-    factions = TASK_FACTIONS[task]
+    factions = variant(task).factions
     seen: set[frozenset[tuple[str, str]]] = set()
     out = []
     for f in factions:
@@ -92,11 +88,11 @@ def crossplay_tasks(models: Sequence[str], make: Callable[..., Any], task: str, 
 # --------------------------------------------------------------------------- per game
 
 
-def faction_models(game: GameState, seat_models: dict[str, str]) -> dict[str, str | None]:
+def faction_models(game: GameState, seat_models: dict[str, str]) -> dict[Faction, str | None]:
     """Each faction's model: the one model that played all its seats, else None (a mixed faction)."""
-    found: dict[str, set[str]] = {}
+    found: dict[Faction, set[str]] = {}
     for p in game.players:
-        found.setdefault(FACTION_OF[p.role].value, set()).add(seat_models.get(p.name, "?"))
+        found.setdefault(FACTION_OF[p.role], set()).add(seat_models.get(p.name, "?"))
     return {f: (next(iter(ms)) if len(ms) == 1 else None) for f, ms in found.items()}
 
 
@@ -108,7 +104,7 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
     """
     assert game.outcome is not None
     models = faction_models(game, record.seat_models)
-    faction_of = {p.name: FACTION_OF[p.role].value for p in game.players}
+    faction_of = {p.name: FACTION_OF[p.role] for p in game.players}
     rows_ = statement_rows(game)
     fallbacks = fallback_counts(game, record.seat_models)
     out = []
@@ -282,7 +278,7 @@ def crossplay_rows(logs: Iterable[str | Path]) -> tuple[pd.DataFrame, list[str]]
     for f in sorted(files):
         path = f.removeprefix("file://")
         header = read_eval_log(path, header_only=True)
-        if not header.eval.task.endswith(tuple(TASK_FACTIONS)):
+        if header.eval.task.split("/")[-1] not in VARIANTS:
             skipped.append(f"{path}: task {header.eval.task} is not a wolf-eval game")
             continue
         task = header.eval.task.split("/")[-1]

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from wolf_eval.vocabulary import Role
+from wolf_eval.vocabulary import FACTION_OF, Faction, Role
 
 VariantName = Literal["wolf", "triadic", "dyadic"]
 
@@ -41,6 +41,12 @@ class Variant(BaseModel):
     """The paper whose analysis tables a cell of this task compares with."""
     paper_unit: Literal["statement", "all"]
     """The unit of analysis that paper reports: debate statements (WOLF) or every public statement (Triadic)."""
+
+    @property
+    def factions(self) -> tuple[Faction, ...]:
+        """The sides a game of this variant seats, in the vocabulary's order (the dyadic control has no Jester)."""
+        seated = {FACTION_OF[r] for r, n in self.roster.items() if n and not (r is Role.JESTER and self.jester_as_villager)}
+        return tuple(f for f in Faction if f in seated)
 
 
 WOLF = Variant(
