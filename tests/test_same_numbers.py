@@ -1,0 +1,153 @@
+"""The same games give the same numbers: every eval metric and every report cell, as recorded.
+
+``tests/data/same_numbers.json`` was recorded from the code at commit 11b65a7 (before the report
+was split into its reading, tables, Markdown and figures modules). It holds, for three small evals
+played offline on the wolfbot players (triadic on ``cue`` with a judge and ``jester_learning``; wolf
+on ``tom`` with its wolves on ``chaos``, so the fallback tables have rows; dyadic on ``random``) and
+for the shipped log ``tests/data/release-0.1.0-triadic.eval``:
+
+- every eval metric of each log (``log.results.scores``: score, scorer, metric, value); the shipped
+  log is re-scored with today's scorers first (``inspect_ai.score``), since the metrics it was
+  written with are fixed in the file and could not show a change, and
+- every cell of every table the report builds from them (``build(load(...))``):
+  the three played logs as one corpus (three cells, so the predictors' pooled rows are drawn),
+  and the shipped log alone.
+
+A refactor that changes any figure a published table or an eval's score holds fails here.
+
+Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and
+rows in the order the tables hold them. What varies from run to run is each log's location, eval
+id and times, and the lessons folder's path; none of them is recorded. Of a log only its scores
+are read, and no table holds any of them: the per-game frame's ``log``, ``created`` and ``game``
+columns never reach a table, and ``lessons_dir`` is not part of a cell's condition. Everything
+else (the wolfbot players' replies and token counts, every table cell) was the same on every run.
+
+To record again (only when a change of numbers is intended, and say why in the commit)::
+
+    WOLF_EVAL_RECORD=1 .venv/bin/pytest tests/test_same_numbers.py
+
+which rewrites the JSON from the code as it is and then compares against what it wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from helpers import run
+from inspect_ai import score
+from inspect_ai.log import EvalLog, read_eval_log
+
+from wolf_eval.analysis.report import build, load
+from wolf_eval.tasks.werewolf import game_scorers
+
+pytestmark = pytest.mark.slow
+
+DATA = Path(__file__).parent / "data"
+RECORDED = DATA / "same_numbers.json"
+RELEASE = DATA / "release-0.1.0-triadic.eval"
+RECORD = os.environ.get("WOLF_EVAL_RECORD") == "1"
+
+SHORT = {"games": 3, "max_debate_turns": 1, "max_explanation_turns": 1, "max_days": 2}
+#: (task, model, extra task args, extra eval args): the played logs. The lessons folder is filled in per run.
+PLAYED: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
+    ("triadic", "wolfbot/cue", {"jester_learning": True}, {"model_roles": {"judge": "wolfbot/cue"}}),
+    ("wolf", "wolfbot/tom", {}, {"model_roles": {"werewolf": "wolfbot/chaos"}}),
+    ("dyadic", "wolfbot/random", {}, {}),
+]
+
+
+def number(v: Any) -> Any:
+    """A value as the JSON holds it: NaN as null, floats to 10 significant digits, containers element-wise."""
+    if isinstance(v, dict):
+        return {str(k): number(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [number(x) for x in v]
+    if hasattr(v, "item") and not isinstance(v, str):  # numpy scalars
+        v = v.item()
+    if isinstance(v, bool) or v is None or isinstance(v, str | int):
+        return v
+    if isinstance(v, float):
+        return None if math.isnan(v) else float(f"{v:.10g}")
+    raise TypeError(f"unexpected value in a table: {v!r} ({type(v).__name__})")
+
+
+def metrics(log: EvalLog) -> list[list[Any]]:
+    """Every eval metric of a log: [score name, scorer, metric, value]."""
+    assert log.results is not None
+    return [[s.name, s.scorer, name, number(m.value)] for s in log.results.scores for name, m in s.metrics.items()]
+
+
+def cells(tables: dict[str, pd.DataFrame]) -> dict[str, dict[str, Any]]:
+    """Every table's columns and rows, in the order the report holds them."""
+    return {key: {"columns": [str(c) for c in df.columns],
+                  "rows": [[number(v) for v in row] for row in df.itertuples(index=False, name=None)]}
+            for key, df in tables.items()}
+
+
+def as_text(numbers: dict[str, Any]) -> str:
+    """The JSON with one metric or one table row a line, so a re-recording's diff names the cells it changed."""
+    def line(v: Any) -> str:
+        return json.dumps(v, ensure_ascii=False)
+
+    out = ['{"metrics": {']
+    out += [",\n".join(f" {line(log)}: [\n" + ",\n".join(f"  {line(m)}" for m in ms) + "]"
+                       for log, ms in numbers["metrics"].items()), '},', '"tables": {']
+    corpora = []
+    for corpus, tables in numbers["tables"].items():
+        parts = [f"  {line(key)}: {{\"columns\": {line(t['columns'])},\n   \"rows\": ["
+                 + ",".join(f"\n    {line(r)}" for r in t["rows"]) + "]}" for key, t in tables.items()]
+        corpora.append(f" {line(corpus)}: {{\n" + ",\n".join(parts) + "}")
+    out += [",\n".join(corpora), "}}"]
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="module")
+def observed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("same_numbers")
+    logs: dict[str, list[list[Any]]] = {}
+    for task, model, extra, eval_args in PLAYED:
+        args = SHORT | extra | ({"lessons_dir": str(folder / "lessons")} if extra.get("jester_learning") else {})
+        log = run(task, model, folder / "logs", task_args=args, **eval_args)
+        assert log.status == "success", log.error
+        logs[f"{task} {model}"] = metrics(log)
+    shipped = read_eval_log(str(RELEASE))
+    logs[f"{RELEASE.name} re-scored"] = metrics(score(shipped, game_scorers(), action="overwrite", display="none"))
+    numbers = {"metrics": logs,
+               "tables": {"played": cells(build(load(folder / "logs"))), "release": cells(build(load(RELEASE)))}}
+    if RECORD:
+        RECORDED.write_text(as_text(numbers), encoding="utf-8")
+    return numbers
+
+
+@pytest.fixture(scope="module")
+def recorded(observed: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(RECORDED.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def test_every_eval_metric_is_unchanged(observed: dict[str, Any], recorded: dict[str, Any]) -> None:
+    assert list(observed["metrics"]) == list(recorded["metrics"])
+    for log, then in recorded["metrics"].items():
+        now = observed["metrics"][log]
+        assert [m[:3] for m in now] == [m[:3] for m in then], f"{log}: the scores or metrics differ"
+        changed = [f"{name}/{metric}: {was} -> {value}"
+                   for (name, _, metric, was), (*_, value) in zip(then, now, strict=True) if was != value]
+        assert not changed, f"{log}: " + "; ".join(changed)
+
+
+@pytest.mark.parametrize("corpus", ["played", "release"])
+def test_every_report_cell_is_unchanged(observed: dict[str, Any], recorded: dict[str, Any], corpus: str) -> None:
+    now, then = observed["tables"][corpus], recorded["tables"][corpus]
+    assert list(now) == list(then), "the report builds other tables"
+    for key, table in then.items():
+        assert now[key]["columns"] == table["columns"], f"{key}: the columns differ"
+        assert len(now[key]["rows"]) == len(table["rows"]), f"{key}: the number of rows differs"
+        changed = [f"row {i} {col}: {was!r} -> {value!r}"
+                   for i, (old, new) in enumerate(zip(table["rows"], now[key]["rows"], strict=True))
+                   for col, was, value in zip(table["columns"], old, new, strict=True) if was != value]
+        assert not changed, f"{key}: {len(changed)} cells differ: " + "; ".join(changed[:10])
