@@ -276,7 +276,7 @@ def crossplay_rows(logs: Iterable[str | Path]) -> tuple[pd.DataFrame, list[str]]
     from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
 
     from wolf_eval.analysis.logread import sample_stores
-    from wolf_eval.analysis.report import condition_label
+    from wolf_eval.analysis.corpus import condition_label
     from wolf_eval.store import logged_record
 
     files: list[str] = []
