@@ -1,4 +1,4 @@
-"""Reading logs into games: the report's corpus, one row per distinct game.
+"""Reading logs into games: the report's corpus (one row per distinct game) and cross-play's seated games.
 
 The report reads its logs through ``inspect_ai.analysis`` (evals_df, samples_df: cells and score
 values) plus each sample's store (the finished game, read without its event stream through
@@ -8,13 +8,16 @@ Cells are (model, task, condition); the condition is what :func:`wolf_eval.setti
 says differs from the task's defaults, plus the eval's sampling settings. A game that repeats
 another's task, settings, seed, epoch and seat models (the same command run twice into one folder)
 is counted once, so a cell's n is its distinct games.
+
+``wolf-eval compare`` reads the same logs game by game (:func:`seated_games`): every finished
+game with what names its seating, so games dealt the same seats can be paired.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from inspect_ai.analysis import (
     evals_df,
     samples_df,
 )
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
 
 from wolf_eval.analysis.logread import sample_stores
 from wolf_eval.measures import calibration as cal
@@ -241,3 +245,48 @@ def cell_games(games: pd.DataFrame, cell: tuple[str, str, str]) -> pd.DataFrame:
 def values(df: pd.DataFrame, source: str) -> list[Values]:
     """The per-game values of one source (a scorer's name or one of ``DERIVED``), in the frame's game order."""
     return list(df[source]) if source in df else []
+
+
+# --------------------------------------------------------------------------- cross-play's games
+
+
+@dataclass(frozen=True)
+class SeatedGame:
+    """A finished game and what names its seating: games with the same task, condition, seed, sample
+    and epoch were dealt the same seats and roles."""
+
+    log: str
+    task: str
+    condition: str
+    seed: Any
+    sample: str
+    epoch: int
+    record: GameRecord
+
+
+def seated_games(logs: Iterable[str | Path], skipped: list[str]) -> Iterator[SeatedGame]:
+    """Every finished game of the logs' wolf-eval evals, log by log in name order; why others were left
+    out goes to ``skipped``.
+
+    A game needs no score here, only its final state; its condition is the task parameters alone
+    (cross-play runs every pairing with the same sampling settings). One log's stores are held at a time.
+    """
+    files: list[str] = []
+    for loc in logs:
+        p = Path(loc)
+        files += [str(p)] if p.is_file() else [i.name for i in list_eval_logs(str(p))]
+    for f in sorted(files):
+        path = f.removeprefix("file://")
+        header = read_eval_log(path, header_only=True)
+        if not header.eval.task.endswith(tuple(TASK_ORDER)):
+            skipped.append(f"{path}: task {header.eval.task} is not a wolf-eval game")
+            continue
+        task = header.eval.task.split("/")[-1]
+        condition = condition_label(task, dict(header.eval.task_args or {}), dict(header.eval.metadata or {}), {})
+        failed = {(str(s.id), s.epoch) for s in read_eval_log_sample_summaries(path) if s.error}
+        for (sample, epoch), store in sorted(sample_stores(path).items()):
+            record = logged_record(store)
+            if (sample, epoch) in failed or record.state is None:
+                skipped.append(f"{path} sample {sample} epoch {epoch}: no finished game")
+                continue
+            yield SeatedGame(path, task, condition, header.eval.task_args.get("seed", 0), sample, epoch, record)
