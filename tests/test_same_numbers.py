@@ -43,7 +43,8 @@ from helpers import run
 from inspect_ai import score
 from inspect_ai.log import EvalLog, read_eval_log
 
-from wolf_eval.analysis.report import build, load
+from wolf_eval.analysis.corpus import load
+from wolf_eval.analysis.tables import build
 from wolf_eval.tasks.werewolf import game_scorers
 
 pytestmark = pytest.mark.slow

@@ -157,7 +157,8 @@ def _brief_error(err: Exception) -> str:
 
 
 def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:
-    from wolf_eval.analysis.report import headline_markdown, write_report
+    from wolf_eval.analysis.markdown import headline_markdown
+    from wolf_eval.analysis.report import write_report
 
     with local_copies(locations) as paths:
         for shown, p in zip(locations, paths, strict=True):

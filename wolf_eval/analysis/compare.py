@@ -28,7 +28,8 @@ from typing import Any
 
 import pandas as pd
 
-from wolf_eval.engine import FACTION_OF, VARIANTS, Faction, GameState, Role, variant
+from wolf_eval.analysis.corpus import seated_games
+from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
 from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.outcome import fallback_counts
 from wolf_eval.measures.rates import Confusion, LabelRates
@@ -263,33 +264,10 @@ def markdown(table: pd.DataFrame, pairs: pd.DataFrame) -> str:
 
 def crossplay_rows(logs: Iterable[str | Path]) -> tuple[pd.DataFrame, list[str]]:
     """One row per (game, faction) played by one model against one other, from finished games of the logs."""
-    from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
-
-    from wolf_eval.analysis.logread import sample_stores
-    from wolf_eval.analysis.report import condition_label
-    from wolf_eval.store import logged_record
-
-    files: list[str] = []
-    for loc in logs:
-        p = Path(loc)
-        files += [str(p)] if p.is_file() else [i.name for i in list_eval_logs(str(p))]
-    rows: list[dict[str, Any]] = []
     skipped: list[str] = []
-    for f in sorted(files):
-        path = f.removeprefix("file://")
-        header = read_eval_log(path, header_only=True)
-        if header.eval.task.split("/")[-1] not in VARIANTS:
-            skipped.append(f"{path}: task {header.eval.task} is not a wolf-eval game")
-            continue
-        task = header.eval.task.split("/")[-1]
-        condition = condition_label(task, dict(header.eval.task_args or {}), dict(header.eval.metadata or {}), {})
-        failed = {(str(s.id), s.epoch) for s in read_eval_log_sample_summaries(path) if s.error}
-        for (sample, epoch), store in sorted(sample_stores(path).items()):
-            record = logged_record(store)
-            if (sample, epoch) in failed or record.state is None:
-                skipped.append(f"{path} sample {sample} epoch {epoch}: no finished game")
-                continue
-            where = {"task": task, "condition": condition, "seed": header.eval.task_args.get("seed", 0),
-                     "sample": sample, "epoch": epoch, "log": path}
-            rows += game_rows(record.game(), record, where)
+    rows: list[dict[str, Any]] = []
+    for g in seated_games(logs, skipped):
+        where = {"task": g.task, "condition": g.condition, "seed": g.seed, "sample": g.sample, "epoch": g.epoch,
+                 "log": g.log}
+        rows += game_rows(g.record.game(), g.record, where)
     return pd.DataFrame(rows), skipped

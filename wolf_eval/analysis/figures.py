@@ -1,0 +1,111 @@
+"""The report's figures (matplotlib, PNG): win rates per cell, suspicion by role and day, the learning curve.
+
+Each figure draws rows of a table of :mod:`wolf_eval.analysis.tables` over all of each cell's
+games and all kinds of unit pooled; matplotlib is imported only when a report draws.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from wolf_eval.analysis.tables import ALL_GAMES, FACTIONS, ROLES
+from wolf_eval.measures import calibration as cal
+
+
+def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
+    """Win rates with intervals per cell, and suspicion by role and day; returns the files written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    for key, draw in (("win_rates", _win_rates), ("suspicion_by_day", _suspicion_by_day),
+                      ("learning_curve", _learning_curve)):
+        df = _whole(tables, key)
+        if df is not None and not df.empty:
+            written.append(draw(plt, df, out))
+    return written
+
+
+def _whole(tables: dict[str, pd.DataFrame], key: str) -> pd.DataFrame | None:
+    """A table's rows over all of each cell's games (and all units pooled): what the figures draw."""
+    df = tables.get(key)
+    if df is None or df.empty:
+        return df
+    df = df[df["sample"] == ALL_GAMES]
+    return df[df["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]] if "unit" in df.columns else df
+
+
+def _win_rates(plt: Any, rates: pd.DataFrame, out: Path) -> str:
+    """Each faction's win rate per cell, with its Wilson interval as error bars."""
+    labels = [f"{r['model']}\n{r['task']}" + ("" if r["condition"] == "default" else f"\n{r['condition']}")
+              for r in rates.to_dict("records")]
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(labels)), 4.2))
+    width = 0.8 / len(FACTIONS)
+    for i, f in enumerate(FACTIONS):
+        xs = [j + (i - 1.5) * width for j in range(len(rates))]
+        vals = rates[f].to_numpy(dtype=float)
+        err = [vals - rates[f"{f}_low"].to_numpy(dtype=float), rates[f"{f}_high"].to_numpy(dtype=float) - vals]
+        ax.bar(xs, vals, width, yerr=err, capsize=3, label=f)
+    ax.set_xticks(range(len(labels)), labels, fontsize=8)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (Wilson 95% CI)")
+    ax.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, 1.12))
+    fig.tight_layout()
+    fig.savefig(out / "win_rates.png", dpi=120)
+    plt.close(fig)
+    return "win_rates.png"
+
+
+def _suspicion_by_day(plt: Any, by_day: pd.DataFrame, out: Path) -> str:
+    """One panel per cell: each role's mean peer suspicion by day."""
+    groups = list(dict.fromkeys(zip(by_day["model"], by_day["task"], by_day["condition"], strict=True)))
+    ncols = min(3, len(groups))
+    nrows = math.ceil(len(groups) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.2 * nrows), squeeze=False,
+                             sharey=True, sharex=True)
+    days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith(" n")]
+    colours = {r: f"C{i}" for i, r in enumerate(ROLES)}
+    for ax, cell in zip(axes.flat, groups, strict=False):
+        sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]
+        for r in sub.to_dict("records"):
+            ax.plot([int(d.split()[1]) for d in days], [r[d] for d in days], marker="o", color=colours[r["role"]],
+                    label=r["role"])
+        ax.set_title(f"{cell[0]} · {cell[1]}" + ("" if cell[2] == "default" else f"\n{cell[2]}"), fontsize=9)
+        ax.set_ylim(0, 1)
+        ax.xaxis.get_major_locator().set_params(integer=True)
+    for ax in axes.flat[len(groups):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("day")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("mean peer suspicion")
+    present = [r for r in ROLES if r in set(by_day["role"])]
+    handles = [plt.Line2D([], [], color=colours[r], marker="o", label=r) for r in present]
+    fig.legend(handles=handles, loc="upper center", ncols=len(present), fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    fig.savefig(out / "suspicion_by_day.png", dpi=110)
+    plt.close(fig)
+    return "suspicion_by_day.png"
+
+
+def _learning_curve(plt: Any, curve: pd.DataFrame, out: Path) -> str:
+    """Each cell's cumulative Jester win rate over its games in play order."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    for r in curve.to_dict("records"):
+        label = f"{r['model']} · {r['task']}" + ("" if r["condition"] == "default" else f" · {r['condition']}")
+        ax.plot(range(1, len(r["cumulative"]) + 1), r["cumulative"], marker=".", label=label)
+    ax.set_xlabel("game (play order)")
+    ax.set_ylabel("cumulative Jester win rate")
+    ax.set_ylim(0, 1)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "learning_curve.png", dpi=110)
+    plt.close(fig)
+    return "learning_curve.png"

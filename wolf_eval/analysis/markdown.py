@@ -1,0 +1,365 @@
+"""The report as Markdown: each table of :mod:`wolf_eval.analysis.tables` under its heading, with what it counts.
+
+Only formatting lives here (rounding, the n beside a figure, "–" for a value that does not apply);
+every number comes from the tables as built.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+
+from wolf_eval.analysis.corpus import Corpus, cell_games, cells, is_missing, values
+from wolf_eval.analysis.tables import ALL_GAMES, CATEGORIES, FACTIONS, FALLBACK_LIMIT, ROLES, game_fallback_share
+from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
+from wolf_eval.measures import cost as cost_
+from wolf_eval.measures import ignored as ignored_
+
+
+def _num(v: Any, digits: int = 2) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if isinstance(v, float) and v.is_integer() and digits == 0:
+        return str(int(v))
+    return f"{v:.{digits}f}" if isinstance(v, float) else str(v)
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+CELL_HEADERS = ["Model", "Task", "Condition"]
+FALLBACK_HEADER = "Fallback rate"
+
+
+def _cell_cols(r: Any) -> list[str]:
+    """A row's cell as the tables print it: a sensitivity row names the games it keeps after its condition,
+    and a per-cell row ends with the fallback rate of the games it covers."""
+    sample = r.get("sample", ALL_GAMES)
+    lead = [r["model"], r["task"], r["condition"] if sample == ALL_GAMES else f"{r['condition']}; {sample}"]
+    return lead + ([_fallback(r["fallback_rate"])] if "fallback_rate" in r else [])
+
+
+def _fallback(v: Any) -> str:
+    return _num(v, 4)
+
+
+def _cell_headers(df: pd.DataFrame) -> list[str]:
+    return CELL_HEADERS + ([FALLBACK_HEADER] if "fallback_rate" in df.columns else [])
+
+
+def _render(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str]]], cell: bool = True) -> str:
+    if df.empty:
+        return "_No games in these logs apply._"
+    headers = (_cell_headers(df) if cell else []) + [h for h, _, _ in columns]
+    rows = [(_cell_cols(r) if cell else []) + [fmt(r[c]) for _, c, fmt in columns] for r in df.to_dict("records")]
+    return markdown_table(headers, rows)
+
+
+def _and_n(shown: str, n: Any) -> str:
+    """A figure with the n it is over, ``0.67 (n=6)``."""
+    return shown if is_missing(n) else f"{shown} (n={_num(float(n), 0)})"
+
+
+def _render_n(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str], str | None]]) -> str:
+    """Like :func:`_render`, each column optionally followed by the column holding its n."""
+    if df.empty:
+        return "_No games in these logs apply._"
+    headers = _cell_headers(df) + [h for h, *_ in columns]
+    rows = []
+    for r in df.to_dict("records"):
+        rows.append(_cell_cols(r) + [fmt(r[c]) if n is None else _and_n(fmt(r[c]), r[n]) for _, c, fmt, n in columns])
+    return markdown_table(headers, rows)
+
+
+#: The leading columns of every table split by kind of unit.
+UNIT_COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [("Unit", "unit", str),
+                                                              ("Comparable with", "comparable", str)]
+
+
+def headline_markdown(rates: pd.DataFrame) -> str:
+    """The headline table: each faction's win rate and Wilson 95% interval per cell."""
+    def rate(r: dict[str, Any], f: str) -> str:
+        if math.isnan(r[f]):
+            return "–"
+        return f"{r[f]:.2f} [{r[f + '_low']:.2f}, {r[f + '_high']:.2f}]"
+    headers = [*_cell_headers(rates), "Games", "Villagers", "Werewolves", "Jester", "Draw", "Days"]
+    rows = [[*_cell_cols(r), str(r["games"]), *(rate(r, f) for f in FACTIONS), _num(r["days"], 1)]
+            for r in rates.to_dict("records")]
+    return markdown_table(headers, rows)
+
+
+def _r2(v: Any) -> str:
+    return _num(v, 2)
+
+
+def _n0(v: Any) -> str:
+    return _num(float(v), 0) if not isinstance(v, str) else v
+
+
+def _signed(v: Any) -> str:
+    return "–" if math.isnan(v) else f"{v:+.2f}"
+
+
+def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: list[str]) -> str:
+    """The whole report: what was read and left out, then every table under its heading, with the figures drawn."""
+    if not tables:
+        return "# wolf-eval report\n\nNo finished games found.\n" + "".join(f"\n- {s}" for s in corpus.skipped)
+    return "\n".join([*_opening(corpus), *_outcome_sections(tables, figures), *_calibration_sections(tables),
+                      *_suspicion_sections(tables, figures), *_game_sections(tables), *_fallback_section(tables),
+                      *_cost_markdown(corpus.games, tables), *_judge_section(tables),
+                      *_lesson_sections(tables, figures)])
+
+
+def _opening(corpus: Corpus) -> list[str]:
+    """The title, the games and cells read, what was left out or set aside, and how fallbacks are shown."""
+    g = corpus.games
+    out = ["# wolf-eval report", "",
+           f"{len(g)} games in {len(cells(g))} cells (model, task, condition). Rates are pooled over games; "
+           "intervals are Wilson 95%; – marks a value that does not apply or has no data.", ""]
+    if corpus.skipped:
+        out += ["Left out:", *(f"- {s}" for s in corpus.skipped), ""]
+    if corpus.duplicates:
+        kept = "counted here as well (`--keep-duplicates`)" if any(g["repeat"].duplicated()) else "set aside"
+        out += [f"{len(corpus.duplicates)} duplicate games {kept}: each repeats the task, settings, seed, epoch and "
+                "seat models of a game already counted (the same command run again into these logs), so pooling "
+                "it would count one draw twice." + ("" if kept != "set aside" else
+                                                   " Run with `--keep-duplicates` to count them."), "",
+                *(f"- {d}" for d in corpus.duplicates), ""]
+    out += [f"Every per-cell table shows the cell's fallback rate (fallbacks per model call). Where some of a "
+            f"cell's games fell back on more than {FALLBACK_LIMIT:.0%} of their calls, a sensitivity row follows "
+            "without them (its condition names the games it keeps): the fallback defaults (abstain, bid 0, a "
+            "random night target) shift outcomes.", ""]
+    over = [(cell, len(cell_games(g, cell))) for cell in cells(g)
+            if all(game_fallback_share(v) > FALLBACK_LIMIT for v in values(cell_games(g, cell), "outcome"))]
+    if over:
+        out += [f"No sensitivity row can be drawn where every game fell back on more than {FALLBACK_LIMIT:.0%} of "
+                "its calls:", *(f"- {' · '.join(cell)} ({n} of {n} games)" for cell, n in over), ""]
+    return out
+
+
+def _outcome_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
+    """Win rates, how the wolf side's games ended, and the wolves' day-1 coordination."""
+    out = ["## Win rates", "", headline_markdown(tables["win_rates"]), ""]
+    if "win_rates.png" in figures:
+        out += ["![Win rates per cell](win_rates.png)", ""]
+
+    wl = tables["wolf_loss"]
+    out += ["## Wolf-side outcomes", "",
+            "W wolves won; A Jester exiled with a wolf vote in the exiling ballot; B wolves killed the Jester at "
+            "night and lost; C Jester exiled with no wolf vote; D villagers won otherwise; X draw. Count (share).", "",
+            _wolf_loss_md(wl), ""]
+
+    out += ["## Day-1 wolf coordination", "",
+            "Day 1's first ballot, over games where two or more wolves voted in it (Games). Voted Jester is over "
+            "those of them whose Jester was still alive to vote for (n).", "",
+            _render_n(tables["coordination"], [("Games", "games", str, None), ("Unanimous", "unanimous", _r2, None),
+                                               ("Voted Jester", "voted_jester", _r2, "jester_games"),
+                                               ("Voted partner", "voted_partner", _r2, None),
+                                               ("Wolves won", "wolves_won", _r2, None)]), ""]
+    return out
+
+
+_UNITS_NOTE = ("Each unit of analysis is a debate statement (open explanation-round turns included), a defence "
+               "or a vote reason; each cell shows all units pooled, then each kind alone. Comparable with: the "
+               "WOLF paper analyses debate statements (wolf task), the Triadic paper every public statement "
+               "during debate or vote-explanation, all three kinds pooled (triadic task; dyadic is its control).")
+
+
+def _calibration_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Calibration and detection by speaker role, observer confidence, and the deception-type yield."""
+    out = ["## Calibration and detection by speaker role", "", _UNITS_NOTE, "",
+           "Units: the role's analysed statements; Paired: those with both the speaker's own label and at least "
+           "one peer's; Coverage = Paired / Units. Self-rate (share self-tagged deceptive), observer rate (mean "
+           "share of observers flagging a statement) and Gap = observer rate − self-rate are all over the paired "
+           "statements, so both rates cover the same statements (Unpaired gap: each rate over every statement it "
+           "has, as the eval's calibration_gap pools them). Accuracy and F1: every peer flag (n) against the "
+           "speaker's self-label. Suspicion: the mean over rated statements (n) of each one's mean rating.", "",
+           _render_n(tables["calibration"], [
+               *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
+               ("Units", "statements", _n0, None), ("Paired", "paired", _n0, None),
+               ("Coverage", "coverage", _r2, None),
+               ("Self-rate", "self_rate", _r2, None), ("Observer rate", "observer_rate", _r2, None),
+               ("Gap", "gap", _signed, None), ("Unpaired gap", "gap_unpaired", _signed, None),
+               ("Accuracy", "accuracy", _r2, "labels"), ("F1", "f1", _r2, None),
+               ("Suspicion", "suspicion", _r2, "suspicion_n")]), ""]
+
+    out += ["## Observer confidence calibration", "",
+            "Every observer deception flag, binned by the observer's confidence; hit rate = share the speaker "
+            "self-tagged deceptive. By kind of unit as above.", "",
+            _render(tables["confidence_bins"], [*UNIT_COLUMNS, ("Confidence", "bin", str), ("Flags", "flags", _n0),
+                                                ("Mean confidence", "confidence", _r2),
+                                                ("Hit rate", "hit_rate", _r2)]), ""]
+
+    out += ["## Deception-type yield", "",
+            "Statements by the speaker's self-declared type: share of the role's statements, mean peer suspicion "
+            "(each statement its raters' mean), and mean share of observers flagging them. By kind of unit as above.",
+            "",
+            _render(tables["type_yield"], [*UNIT_COLUMNS, ("Role", "role", str), ("Type", "type", str),
+                                           ("Statements", "statements", str), ("Share", "share", _r2),
+                                           ("Suspicion", "suspicion", _r2), ("Flag rate", "flag_rate", _r2)]), ""]
+    return out
+
+
+def _suspicion_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
+    """The suspicion each role's statements attracted, by day and by position in the day."""
+    out: list[str] = []
+    for key, title, note in (("suspicion_by_day", "Suspicion attracted by role and day", "Mean peer suspicion "
+                              "of each role's statements (each statement its raters' mean), by the day they were made, "
+                              "with the statements rated (n). By kind of unit as above."),
+                             ("suspicion_by_position", "Suspicion attracted by role and position in the day",
+                              "By the statement's place among the day's analysed statements (1 = first), with the "
+                              "statements rated (n). By kind of unit as above.")):
+        df = tables[key]
+        cols = [c for c in df.columns if c.startswith(("day ", "position ")) and not c.endswith(" n")] \
+            if not df.empty else []
+        out += [f"## {title}", "", note, "",
+                _render_n(df, [*((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None)]
+                          + [(c.capitalize(), c, _r2, f"{c} n") for c in cols]), ""]
+        if key == "suspicion_by_day" and "suspicion_by_day.png" in figures:
+            out += ["![Suspicion by role and day](suspicion_by_day.png)", ""]
+    return out
+
+
+def _game_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Predictors of a Jester win, the first half of each cell's games against the second, and play quality."""
+    out = ["## Univariate predictors of a Jester win", "",
+           "Pearson r (scipy) of each game feature with the Jester winning, within each cell, with the feature's "
+           "mean in won and lost games and the games it applies to (n: a Jester killed on night 1 has no day-1 "
+           "features). Cells differ in both, so no correlation pools games across cells; where several cells have "
+           "a Jester, the last rows correlate within cells (each feature and the win centred on its cell's means; "
+           "p on n − cells − 1 degrees of freedom).", "",
+           _render(tables["predictors"], [("Feature", "feature", str), ("Won", "won", _r2), ("Lost", "lost", _r2),
+                                          ("r", "r", _signed), ("p", "p", _p), ("n", "n", str),
+                                          ("Cells", "cells", str)]), ""]
+
+    out += ["## First half versus second half", "",
+            "Win rates over each cell's games in play order (log creation, epoch, game number).", "",
+            _render(tables["halves"], [("Games", "games", str)] + [
+                (f"{f.capitalize()} {h}", f"{f}_{h}", _signed if h == "change" else _r2)
+                for f in FACTIONS[:3] for h in ("first", "second", "change")]), ""]
+
+    out += ["## Play quality", "",
+            "The Doctor's rates are over its protections (n), the Jester's over the games it was alive on day 1 "
+            "(n: a Jester killed on night 1 never had the chance, so it is left out rather than counted silent).", "",
+            _render_n(tables["play_quality"], [("Games", "games", str, None),
+                                               ("Calls/game", "calls", lambda v: _num(v, 0), None),
+                                               ("Doctor self-protect", "doctor_self_protect", _r2, "doctor_protects"),
+                                               ("Doctor save rate", "doctor_save_rate", _r2, "doctor_protects"),
+                                               ("Jester first bid", "jester_first_bid", lambda v: _num(v, 1),
+                                                "jester_first_bid_n"),
+                                               ("Jester spoke day 1", "jester_spoke_d1", _r2,
+                                                "jester_spoke_d1_n")]), ""]
+    return out
+
+
+def _fallback_section(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Replies the rules replaced with their fallback, by seat model and action."""
+    out = ["## Fallbacks by seat model and action", ""]
+    if tables["fallbacks"].empty:
+        out += ["_No reply in these games needed a fallback._", ""]
+    else:
+        out += ["Replies the rules replaced with their fallback (bid 0, pass, abstain, a seeded legal night "
+                "target; a missing analysis).", "",
+                _render(tables["fallbacks"], [("Seat model", "seat_model", str), ("Action", "action", str),
+                                              ("Fallbacks", "fallbacks", str), ("Per game", "per_game", _r2)]), ""]
+    return out
+
+
+def _judge_section(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The post-game judge's accuracy by true role."""
+    out = ["## Judge identification accuracy", ""]
+    if tables["judge"].empty:
+        out += ["_No judge in these logs (bind one with `--model-role judge=<model>`)._", ""]
+    else:
+        out += ["Share of each true role's players the post-game judge named from the public record.", "",
+                _render(tables["judge"], [("Games", "games", str), *((r.capitalize(), r, _r2) for r in ROLES),
+                                          ("All", "all", _r2), ("Unreadable", "unreadable", _r2)]), ""]
+    return out
+
+
+def _lesson_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
+    """The Jester's lessons and its learning curve."""
+    out = ["## Jester lessons", ""]
+    if tables["lessons"].empty:
+        out += ["_No lessons in these logs (played without `jester_learning`)._", ""]
+    else:
+        out += ["Lessons the Jester's model added, tagged by `wolf_eval.lessons.tagger`: share by theory-of-mind order "
+                "(3rd: an explicit cross-faction contrast; 2nd: a perception verb; 1st: neither), then by strategy "
+                "category (multi-label, so categories need not sum to 1).", "",
+                _render(tables["lessons"], [("Games", "games", str), ("Added", "added", _n0),
+                                            ("Per game", "per_game", lambda v: _num(v, 1)),
+                                            ("1st", "order_1", _r2), ("2nd", "order_2", _r2), ("3rd", "order_3", _r2)]),
+                "",
+                _render(tables["lessons"], [(c, c, _r2) for c in LESSON_CATEGORIES]), ""]
+    curve = tables["learning_curve"]
+    out += ["## Learning curve", "", "The Jester's win rate over consecutive blocks of five games, in play order "
+            "(a learning run's games are played one after another).", ""]
+    cols = [c for c in curve.columns if c.startswith(("games ", "game "))] if not curve.empty else []
+    out += [_render(curve, [("Games", "games", str)] + [(c.capitalize(), c, _r2) for c in cols]), ""]
+    if "learning_curve.png" in figures:
+        out += ["![Cumulative Jester win rate](learning_curve.png)", ""]
+    return out
+
+
+def _tokens(v: Any) -> str:
+    return "–" if math.isnan(v) else f"{v:,.0f}"
+
+
+def _usd(v: Any) -> str:
+    return "n/a" if math.isnan(v) else f"{v:,.4f}"
+
+
+_TOKEN_COLUMNS = [("In", "input_tokens", _tokens), ("Cached", "cached_tokens", _tokens),
+                  ("Out", "output_tokens", _tokens), ("USD", "usd", _usd)]
+
+
+def _cost_markdown(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The tokens and cost sections: per cell and seat model (with what each model's provider ignored), per game."""
+    out = ["## Tokens and cost by seat model", "",
+           "Tokens as each provider reported them to Inspect, over every call of the game's seats (the Jester's "
+           "lessons call included, the post-game judge not): In = prompt tokens not read from a cache (cache writes "
+           "included), Cached = prompt-cache reads, Out = output tokens. USD is estimated at list prices "
+           f"(`wolf_eval/data/prices.json`, with `{cost_.PRICES_ENV}` on top) when the report is made.", ""]
+    by_model = tables["cost_by_model"]
+    if by_model.empty:
+        out += ["_These logs recorded no token usage._", ""]
+    else:
+        out += [_render(by_model, [("Seat model", "seat_model", str), ("Games", "games", _n0), *_TOKEN_COLUMNS,
+                                   *((f"{h}/game", f"{c}_per_game", f) for h, c, f in _TOKEN_COLUMNS)]), ""]
+    unpriced = cost_.unpriced(values(games, "usage"))
+    if unpriced:
+        shape = '{"%s": {"input": …, "cache_read": …, "cache_write": …, "output": …}}' % unpriced[0]
+        out += [f"n/a: no known price for {', '.join(f'`{m}`' for m in unpriced)}. To price a model, write its "
+                f"US dollars per million tokens to a JSON file (`{shape}`) and set "
+                f"`{cost_.PRICES_ENV}=/path/to/it.json`; it adds to or overrides the package's table.", ""]
+    ignored = ignored_.ignored_over_games(values(games, "ignored"))
+    if ignored:
+        out += ["Requested settings a seat's provider ignored (these games did not run with them):", "",
+                *(f"- `{m}` ignored the requested {' and '.join(what)}" for m, what in ignored.items()), ""]
+    out += ["## Tokens and cost per game", "",
+            _render(tables["game_costs"], [("Game", "id", str), ("Epoch", "epoch", str),
+                                           ("Days", "days", lambda v: _num(v, 0)), *_TOKEN_COLUMNS]), ""]
+    return out
+
+
+def _p(v: Any) -> str:
+    if math.isnan(v):
+        return "–"
+    return f"{v:.3f}" if v >= 0.001 else f"{v:.1e}"
+
+
+def _wolf_loss_md(wl: pd.DataFrame) -> str:
+    if wl.empty:
+        return "_No games in these logs apply._"
+    def cs(r: dict[str, Any], c: str) -> str:
+        v = r[c]
+        return "–" if math.isnan(v) else f"{int(v)} ({r[c + '_share']:.2f})"
+    headers = [*_cell_headers(wl), "Games", *CATEGORIES]
+    rows = [[*_cell_cols(r), str(r["games"]), *(cs(r, c) for c in CATEGORIES)] for r in wl.to_dict("records")]
+    return markdown_table(headers, rows)

@@ -1,0 +1,331 @@
+"""The report's tables: each a pandas frame of per-cell rows, every figure a :mod:`wolf_eval.measures` function.
+
+Each table groups a corpus's games (:mod:`wolf_eval.analysis.corpus`) by cell and asks a measure
+for its rows, so the report and the eval's metrics compute a figure the same way. Every per-cell
+table shows the cell's fallback rate and, where some games fell back on more than 5% of their
+calls, a sensitivity row without them; the statement tables split by kind of unit (debate
+statement, defence, vote reason) beside the pooled row, each row named by the paper it is
+comparable with.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import pandas as pd
+
+from wolf_eval.analysis.corpus import CELL, Corpus, Values, cell_games, cells, values
+from wolf_eval.engine.variants import VARIANTS
+from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
+from wolf_eval.measures import calibration as cal
+from wolf_eval.measures import cost as cost_
+from wolf_eval.measures import features as feat
+from wolf_eval.measures import identification as jud
+from wolf_eval.measures import lessons as les
+from wolf_eval.measures import outcome as out_
+from wolf_eval.measures import quality as qual
+from wolf_eval.measures import sabotage as sab
+from wolf_eval.measures.pooling import count_where_applicable
+from wolf_eval.measures.rates import Mean
+
+FACTIONS = out_.FACTIONS
+ROLES = cal.ROLES
+CATEGORIES = sab.CATEGORIES
+PREDICTORS = feat.PREDICTORS
+#: The seat label of a cell's row for all its seat models together.
+ALL_SEATS = "all seat models"
+#: A game whose fallbacks exceed this share of its model calls is left out of its cell's sensitivity row.
+FALLBACK_LIMIT = 0.05
+#: The sample label of a cell's row over all its games.
+ALL_GAMES = "all games"
+#: The kinds of unit every statement table splits by, the pooled one first.
+UNIT_KINDS = (cal.ALL_KINDS, *cal.KINDS)
+
+
+def game_fallback_share(outcome: Values) -> float:
+    """The share of one game's model calls that fell back (NaN for a game that logged no calls)."""
+    calls = float(outcome.get("calls", math.nan))
+    return float(outcome.get("fallbacks", math.nan)) / calls if calls else math.nan
+
+
+def fallback_samples(df: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+    """A cell's games, then, if some fell back on more than ``FALLBACK_LIMIT`` of their calls, the rest.
+
+    The fallback defaults (abstain, bid 0, a random night target) shift outcomes, so a figure that
+    moves between the two rows owes part of its value to unreadable replies.
+    """
+    yield ALL_GAMES, df
+    kept = df[[not game_fallback_share(v) > FALLBACK_LIMIT for v in values(df, "outcome")]]
+    if 0 < len(kept) < len(df):
+        yield f"games ≤{FALLBACK_LIMIT:.0%} fallbacks ({len(kept)} of {len(df)})", kept
+
+
+def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dict[str, Any]]],
+             sensitivity: bool = True) -> pd.DataFrame:
+    """One table from each cell's rows, every row led by its cell's model, task and condition, the games it
+    covers (``sample``) and their fallback rate; with ``sensitivity``, each cell's rows again without the
+    games that fell back on more than ``FALLBACK_LIMIT`` of their calls (when it had any)."""
+    out = []
+    for cell in cells(games):
+        df = cell_games(games, cell)
+        for label, part in fallback_samples(df) if sensitivity else [(ALL_GAMES, df)]:
+            lead = dict(zip(CELL, cell, strict=True)) | {"sample": label,
+                                                          "fallback_rate": out_.fallback_rate(values(part, "outcome"))}
+            out += [lead | row for row in rows_of(part)]
+    return pd.DataFrame(out)
+
+
+def win_rates(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: games, each faction's win rate with its Wilson 95% interval and wins, mean days."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        outcome = values(df, "outcome")
+        rates = out_.win_rates(outcome)
+        row: dict[str, Any] = {"games": len(df)}
+        for f in FACTIONS:
+            row.update({f: rates[f], f"{f}_low": rates[f"{f}_ci_low"], f"{f}_high": rates[f"{f}_ci_high"],
+                        f"{f}_wins": rates[f"{f}_wins"]})
+        row["days"] = out_.mean_days(outcome)
+        yield row
+
+    return per_cell(games, rows)
+
+
+def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: how the wolf side's games ended (W won; A/B self-sabotage; C village exiled the Jester; D; X)."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        sabotage = values(df, "self_sabotage")
+        rates = sab.sabotage_rates(sabotage)
+        yield {"games": len(df)} | sab.wolf_side_counts(sabotage) | {f"{c}_share": rates[c] for c in CATEGORIES}
+
+    return per_cell(games, rows)
+
+
+def coordination(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, over games whose day 1 had a ballot with two or more wolves voting; ``jester_games`` of them
+    had a Jester still alive to vote for (the n of ``voted_jester``)."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        features = values(df, "features")
+        c = feat.coordination(features)
+        voted = [v for v in features if v.get("d1_ballot") == 1.0]
+        yield c | {"games": int(c["games"]), "jester_games": count_where_applicable(voted, "voted_jester")}
+
+    return per_cell(games, rows)
+
+
+def unit_label(task: str, kind: str) -> tuple[str, str]:
+    """A kind of unit as the tables name it, and the paper its row is comparable with (or "").
+
+    The WOLF paper analyses its debate statements (its game is the wolf task); the Triadic paper
+    every public statement "during debate or vote-explanation", so all three kinds pooled, in the
+    triadic game and its dyadic control.
+    """
+    game = VARIANTS.get(task)
+    return cal.UNIT_LABELS[kind], game.paper if game is not None and kind == game.paper_unit else ""
+
+
+def by_unit(df: pd.DataFrame, part: str) -> Iterator[tuple[dict[str, str], list[Values]]]:
+    """Each kind of unit, pooled first: its labels and the cell's per-game values of one part
+    (``calibration`` or ``statements``)."""
+    task = str(df["task"].iloc[0]) if not df.empty else ""
+    for kind in UNIT_KINDS:
+        unit, paper = unit_label(task, kind)
+        yield {"unit": unit, "comparable": paper}, [getattr(u[kind], part) for u in values(df, "units")]
+
+
+def calibration(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, kind of unit and speaker role: units and coverage, the paired self-rate, observer rate and
+    gap, detection accuracy and F1 over the peer labels scored, suspicion over the statements rated.
+
+    The unpaired rates and gap (each rate over every statement it has, as the eval's metrics pool
+    them) are kept as ``*_unpaired`` columns.
+    """
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for unit, per_game in by_unit(df, "calibration"):
+            for role, c in cal.pool(per_game).roles.items():
+                if c.units:
+                    yield unit | {"role": str(role)} | calibration_row(c)
+
+    return per_cell(games, rows)
+
+
+def calibration_row(c: cal.RoleCounts) -> dict[str, float]:
+    """One role's calibration figures: the paired rates, the unpaired ones, detection and suspicion."""
+    paired, unpaired = c.paired, c.labels
+    return {"statements": c.units, "paired": paired.labelled, "coverage": c.coverage,
+            "self_rate": paired.self_rate, "observer_rate": paired.observer_rate, "gap": paired.gap,
+            "self_rate_unpaired": unpaired.self_rate, "observer_rate_unpaired": unpaired.observer_rate,
+            "gap_unpaired": unpaired.gap, "labels": c.confusion.labels, "accuracy": c.confusion.accuracy,
+            "f1": c.confusion.f1, "suspicion_n": c.suspicion.n, "suspicion": c.suspicion.value}
+
+
+def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and kind of unit: every observer deception flag binned by its confidence, with the
+    speaker-agreed hit rate."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for unit, per_game in by_unit(df, "calibration"):
+            bins = cal.pool(per_game).bins
+            if bins is None or not (any(b.flags for b in bins) or unit["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]):
+                continue  # a kind no flag fell on adds five empty rows to the pooled one's
+            for k, b in enumerate(bins):
+                yield unit | {"bin": cal.bin_label(k), "flags": b.flags, "confidence": b.mean_confidence,
+                              "hit_rate": b.hit_rate}
+
+    return per_cell(games, rows)
+
+
+def type_yield(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, kind of unit, speaker role and self-declared type: statements, share, suspicion, flag rate."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for unit, per_game in by_unit(df, "statements"):
+            for role, types in cal.type_yield(cal.pool_groups(per_game)).items():
+                for kind, y in types.items():
+                    yield unit | {"role": str(role), "type": kind} | y | {"statements": int(y["statements"])}
+
+    return per_cell(games, rows)
+
+
+def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Per cell, kind of unit and speaker role, mean peer suspicion of its statements by day or by position
+    bin (each statement its raters' mean), with the statements rated (``{group} n``)."""
+    groups = cal.suspicion_groups([u[cal.ALL_KINDS].statements for u in values(games, "units")], column)
+    label = cal.position_label if column == "position" else str
+
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for unit, per_game in by_unit(df, "statements"):
+            for role, by in cal.suspicion_by(cal.pool_groups(per_game), column).items():
+                yield unit | {"role": str(role)} | {f"{column} {label(g)}": by.get(g, Mean()).value for g in groups} \
+                    | {f"{column} {label(g)} n": by.get(g, Mean()).n for g in groups}
+
+    return per_cell(games, rows)
+
+
+#: The cell columns of the predictors' pooled rows, which span every cell.
+POOLED_CELLS = {"model": "all cells", "task": "–", "condition": "within-cell r, stratified by cell"}
+
+
+def predictors(games: pd.DataFrame) -> pd.DataFrame:
+    """Univariate Pearson correlation of each game feature with a Jester win, within each cell with a Jester.
+
+    Different models and tasks differ both in how often the Jester wins and in every feature, so a
+    correlation over games of several cells would read the difference between cells as an effect.
+    Where more than one cell has Jester games, the pooled rows correlate the features with the win
+    after centring both on each cell's means (:func:`wolf_eval.measures.features.stratified_predictors`).
+    """
+    with_jester = games[[not math.isnan(v.get("jester", math.nan)) for v in values(games, "outcome")]] \
+        if not games.empty else games
+    if with_jester.empty:
+        return pd.DataFrame()
+
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for key, p in feat.jester_win_predictors(values(df, "features")).items():
+            yield {"feature": PREDICTORS[key]} | p | {"n": int(p["n"]), "cells": 1}
+
+    table = per_cell(with_jester, rows)
+    groups = [list(values(cell_games(with_jester, c), "features")) for c in cells(with_jester)]
+    if len(groups) > 1:
+        lead = POOLED_CELLS | {"sample": ALL_GAMES, "fallback_rate": out_.fallback_rate(values(with_jester, "outcome"))}
+        pooled = [lead | {"feature": PREDICTORS[key], "won": math.nan, "lost": math.nan} | p
+                  | {"n": int(p["n"]), "cells": int(p["cells"])}
+                  for key, p in feat.stratified_predictors(groups).items()]
+        table = pd.concat([table, pd.DataFrame(pooled)], ignore_index=True)
+    return table
+
+
+def halves(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: each faction's win rate over the first and the second half of its games, in play order."""
+    return per_cell(games, lambda df: [{"games": len(df)} | out_.halves(values(df, "outcome"))])
+
+
+def play_quality(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: calls per game and the Doctor's and the Jester's play, each with the n it is over."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        outcome, quality = values(df, "outcome"), qual.play_quality(values(df, "quality"))
+        yield {"games": len(df), "calls": out_.calls_per_game(outcome), "fallback_rate": out_.fallback_rate(outcome),
+               "doctor_self_protect": quality["doctor_self_protect_rate"],
+               "doctor_save_rate": quality["doctor_save_rate"], "doctor_protects": quality["doctor_protects_n"],
+               "jester_first_bid": quality["jester_first_bid"], "jester_first_bid_n": quality["jester_first_bid_n"],
+               "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]}
+
+    return per_cell(games, rows)
+
+
+def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, seat model and action: replies replaced by the rules' fallback, in all and per game."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for (model, action), f in out_.fallbacks_by_model_action(values(df, "fallbacks")).items():
+            yield {"seat_model": model, "action": action, "fallbacks": int(f["fallbacks"]), "per_game": f["per_game"]}
+
+    return per_cell(games, rows, sensitivity=False)
+
+
+def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per learning cell: lessons added, their shares by ToM order and by strategy category."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        shares = les.lesson_shares(values(df, "lessons"))
+        if math.isnan(shares["added_per_game"]):
+            return
+        yield {"games": int(shares["games"]), "added": shares["added"], "per_game": shares["added_per_game"]} \
+            | {f"order_{o}": shares[f"order_{o}"] for o in les.ORDERS} | {c: shares[c] for c in LESSON_CATEGORIES}
+
+    return per_cell(games, rows)
+
+
+def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell with a Jester: its win rate over consecutive blocks of games in play order, and cumulatively."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        curve = out_.learning_curve(values(df, "outcome"))
+        if curve:
+            yield curve
+
+    return per_cell(games, rows)
+
+
+def cost_by_model(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and seat model: games played, tokens (input, cached, output) and estimated USD, summed and per game.
+
+    A cell with several seat models adds a row for all of them together: what its eval cost.
+    """
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        usages = values(df, "usage")
+        by_model = cost_.cost_by_model(usages)
+        for model, c in by_model.items():
+            yield {"seat_model": model} | c
+        if len(by_model) > 1:
+            yield {"seat_model": ALL_SEATS} | cost_.pooled_cost([cost_.game_cost(u) for u in usages])
+
+    return per_cell(games, rows, sensitivity=False)
+
+
+def game_costs(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per game, in the report's game order: its cell, id, epoch and days, its tokens and estimated USD."""
+    return pd.DataFrame([{k: r[k] for k in (*CELL, "id", "epoch")} | {"days": r["outcome"].get("days", math.nan)}
+                         | cost_.game_cost(r["usage"]) for r in games.to_dict("records")])
+
+
+def judge(games: pd.DataFrame) -> pd.DataFrame:
+    """Per judged cell: the share of each true role's players the judge named correctly."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        accuracy = jud.judge_accuracy(values(df, "judge"))
+        if "unreadable" not in accuracy:
+            return
+        yield {"games": int(accuracy["games"])} | {r: accuracy[r] for r in ROLES} \
+            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]}
+
+    return per_cell(games, rows)
+
+
+def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
+    """Every table of the report by name, in the order the report shows them (none for a corpus without games)."""
+    g = corpus.games
+    if g.empty:
+        return {}
+    return {
+        "win_rates": win_rates(g), "wolf_loss": wolf_loss(g), "coordination": coordination(g),
+        "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(g),
+        "suspicion_by_day": suspicion_by(g, "day"), "suspicion_by_position": suspicion_by(g, "position"),
+        "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g),
+        "fallbacks": fallbacks(g), "cost_by_model": cost_by_model(g), "game_costs": game_costs(g), "judge": judge(g),
+        "lessons": lesson_table(g), "learning_curve": learning_curve(g),
+    }
