@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -275,3 +276,16 @@ def test_a_second_copy_of_a_formula_is_caught() -> None:
     old_explain = '''        if 2 * tp + fp + fn:'''
     old_gap = '''        out[f"{r}_gap"] = observer_rate - self_rate'''
     assert all(formula_copies(code) for code in (old_compare, old_explain, old_gap))
+
+
+@pytest.mark.slow
+def test_a_release_log_beside_todays_logs_reads_both(played: tuple[Path, list[EvalLog]], tmp_path: Path) -> None:
+    """The 0.1.0 log kept its judge's counts as a dict-valued score; beside today's logs, whose judge score is a
+    number (NaN without a judge), ``samples_df`` makes that column text. The report reads both kinds of game."""
+    folder, logs = played
+    for path in [*folder.glob("*.eval"), RELEASE]:
+        shutil.copy(path, tmp_path / path.name)
+    corpus = report.load(tmp_path)
+    assert len(corpus.games) == len(read_eval_log(str(RELEASE)).samples) + sum(len(log.samples) for log in logs)
+    judged = [v for v in report.values(corpus.games, "judge") if not math.isnan(v.get("unreadable", math.nan))]
+    assert len(judged) == SHORT["games"]  # the triadic eval's judge; the release and the wolf eval had none

@@ -91,6 +91,16 @@ def _json(v: Any) -> dict[str, Any]:
     return json.loads(v) if isinstance(v, str) and v else {}
 
 
+def _json_object(v: Any) -> dict[str, Any]:
+    """A summary column's JSON object, or {} for anything else: beside a release that logged a mapping,
+    ``samples_df`` turns the plain numbers of later logs in the same column into text such as "nan"."""
+    try:
+        found = json.loads(v) if isinstance(v, str) else None
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def _scored(v: Any) -> bool:
     """Whether a sample summary's score column holds a score (a number, or 0.1.0's values as JSON)."""
     return isinstance(v, str) or (isinstance(v, float | int) and not isinstance(v, bool))
@@ -179,8 +189,9 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row["learning_step"] = record.learning_step
     rows = cal.statement_rows(game)
     row |= vars(game_values(game, record, rows))
-    if record.judge is None and isinstance(s.get("score_judge"), str):  # a log from before the record kept it
-        row["judge"] = {k: float(v) if v is not None else math.nan for k, v in _json(s["score_judge"]).items()}
+    logged_judge = _json_object(s.get("score_judge"))  # a log from before the record kept the judge's counts
+    if record.judge is None and logged_judge:
+        row["judge"] = {k: float(v) if v is not None else math.nan for k, v in logged_judge.items()}
     row["analysed"] = len(rows)
     row["features"] = feat.game_features(game, rows)
     row["units"] = cal.values_by_kind(game, rows)
