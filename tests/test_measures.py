@@ -86,7 +86,9 @@ def logged_metrics(log: EvalLog) -> dict[str, dict[str, float]]:
     games = [s.scores["village_win"].metadata["values"] for s in log.samples]
     per = {k: [g[k] for g in games] for k in games[0]}
     return {
-        "outcome": {**outcome.win_rates(per["outcome"]), "game_length": outcome.mean_days(per["outcome"]),
+        "outcome": {**{k: v for f, r in outcome.win_rates(per["outcome"]).items()
+                       for k, v in ((f"{f}", r.rate), (f"{f}_ci_low", r.low), (f"{f}_ci_high", r.high))},
+                    "game_length": outcome.mean_days(per["outcome"]),
                     "fallback_rate": outcome.fallback_rate(per["outcome"])},
         "quality": quality.play_quality(per["quality"]),
         "self_sabotage": sabotage.sabotage_rates(per["self_sabotage"]),

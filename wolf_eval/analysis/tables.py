@@ -83,9 +83,8 @@ def win_rates(games: pd.DataFrame) -> pd.DataFrame:
         outcome = values(df, "outcome")
         rates = out_.win_rates(outcome)
         row: dict[str, Any] = {"games": len(df)}
-        for f in FACTIONS:
-            row.update({f: rates[f], f"{f}_low": rates[f"{f}_ci_low"], f"{f}_high": rates[f"{f}_ci_high"],
-                        f"{f}_wins": rates[f"{f}_wins"]})
+        for f, r in rates.items():
+            row.update({f"{f}": r.rate, f"{f}_low": r.low, f"{f}_high": r.high, f"{f}_wins": r.wins})
         row["days"] = out_.mean_days(outcome)
         yield row
 
@@ -235,7 +234,11 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
 
 def halves(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: each faction's win rate over the first and the second half of its games, in play order."""
-    return per_cell(games, lambda df: [{"games": len(df)} | out_.halves(values(df, "outcome"))])
+    def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
+        by = out_.halves(values(df, "outcome"))
+        return [{"games": len(df)} | {f"{f}_{h}": getattr(x, h) for f, x in by.items() for h in ("first", "second", "change")}]
+
+    return per_cell(games, rows)
 
 
 def play_quality(games: pd.DataFrame) -> pd.DataFrame:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from wolf_eval.engine import Action, GameState, Role
@@ -52,16 +53,22 @@ def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
     return values
 
 
-def win_rates(values: Sequence[Values]) -> dict[str, float]:
-    """Each faction's win rate over the games where it can win, its Wilson 95% interval and its wins."""
-    out: dict[str, float] = {}
-    for faction in FACTIONS:
-        played = applying(values, faction)
-        rate, low, high = wilson(sum(played), len(played))
-        out[faction] = rate
-        out[f"{faction}_ci_low"] = low
-        out[f"{faction}_ci_high"] = high
-        out[f"{faction}_wins"] = pooled_sum(values, faction)
+@dataclass(frozen=True)
+class WinRate:
+    """A side's win rate over the games where it could win, with its Wilson 95% interval and its wins."""
+
+    rate: float
+    low: float
+    high: float
+    wins: float
+
+
+def win_rates(values: Sequence[Values]) -> dict[Winner, WinRate]:
+    """Each way a game can end: its rate over the games where it can happen, interval and count."""
+    out: dict[Winner, WinRate] = {}
+    for winner in FACTIONS:
+        played = applying(values, winner)
+        out[winner] = WinRate(*wilson(sum(played), len(played)), pooled_sum(values, winner))
     return out
 
 
@@ -89,15 +96,24 @@ def fallbacks_by_model_action(
     return {key: {"fallbacks": n, "per_game": n / len(counts)} for key, n in sorted(total.items())}
 
 
-def halves(values: Sequence[Values]) -> dict[str, float]:
-    """Each faction's win rate over the first and the second half of the games (in play order), and the change."""
+@dataclass(frozen=True)
+class Halves:
+    """A side's win rate over the first and the second half of the games in play order."""
+
+    first: float
+    second: float
+
+    @property
+    def change(self) -> float:
+        return self.second - self.first
+
+
+def halves(values: Sequence[Values]) -> dict[Winner, Halves]:
+    """Each faction's win rate over the first and the second half of the games (in play order)."""
     half = len(values) // 2
     first, second = values[:half], values[half:]
-    out: dict[str, float] = {}
-    for f in FACTIONS[:3]:
-        a, b = mean_where_applicable(first, f), mean_where_applicable(second, f)
-        out.update({f"{f}_first": a, f"{f}_second": b, f"{f}_change": b - a})
-    return out
+    return {w: Halves(mean_where_applicable(first, w), mean_where_applicable(second, w))
+            for w in (Winner.VILLAGERS, Winner.WEREWOLVES, Winner.JESTER)}
 
 
 def learning_curve(values: Sequence[Values]) -> dict[str, Any]:
