@@ -188,3 +188,13 @@ def test_no_two_modules_share_a_file_name() -> None:
         if p.name != "__init__.py":
             seen.setdefault(p.name, []).append(str(p.relative_to(ROOT)))
     assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
+
+
+def test_no_production_function_is_longer_than_a_screen() -> None:
+    """60 lines at most, from ``def`` to its last line: a longer one does more than one thing."""
+    long = []
+    for p in sources("wolf_eval", "tasks", "scorers", "solvers"):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno >= 60:
+                long.append(f"{p.relative_to(ROOT)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1})")
+    assert long == []

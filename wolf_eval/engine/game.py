@@ -1,4 +1,4 @@
-"""The rules of section 3 as a pure state machine.
+"""The rules (docs/design.md, § Rules) as a pure state machine.
 
 ``pending(state)`` lists the decisions the game waits for (one concurrent wave);
 ``advance(state, decisions)`` checks them against the rules and returns the next
