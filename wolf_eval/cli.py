@@ -166,7 +166,8 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
                 read_game_log(p, shown)  # a file named on the command line must be a finished wolf-eval log
         first = paths[0]
         local = not is_remote(locations[0])
-        folder = Path(out) if out else ((first if first.is_dir() else first.parent) / "report" if local else Path("report"))
+        beside = (first if first.is_dir() else first.parent) / "report"
+        folder = Path(out) if out else (beside if local else Path("report"))
         with written_together(folder) as stage:
             corpus, tables, _ = write_report(paths, stage, keep_duplicates)
             for why in corpus.skipped:
@@ -176,7 +177,8 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
                 print(f"wolf-eval: {len(corpus.duplicates)} duplicate games {how}: each repeats the task, settings, "
                       "seed, epoch and seat models of a game already counted", file=sys.stderr)
             if not tables:
-                raise NoResult(f"no finished games in {', '.join(locations)}: no wolf-eval game there finished; no report written")
+                raise NoResult(f"no finished games in {', '.join(locations)}: no wolf-eval game there finished; "
+                               "no report written")
     print(headline_markdown(tables["win_rates"]))
     print(f"\n{len(corpus.games)} games; full report: {folder / 'report.md'}")
     return 0
@@ -227,7 +229,8 @@ def _compare(args: argparse.Namespace) -> int:
     with written_together(folder / "compare") as stage:
         (stage / "compare.md").write_text(text, encoding="utf-8")
     print(text)
-    print(f"{rows[['log', 'sample', 'epoch']].drop_duplicates().shape[0]} games; tables: {folder / 'compare' / 'compare.md'}")
+    games = rows[["log", "sample", "epoch"]].drop_duplicates().shape[0]
+    print(f"{games} games; tables: {folder / 'compare' / 'compare.md'}")
     if not ok:
         print("wolf-eval: the eval set did not finish every game; run the same command again to resume",
               file=sys.stderr)

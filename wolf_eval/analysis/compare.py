@@ -255,10 +255,12 @@ def markdown(table: pd.DataFrame, pairs: pd.DataFrame) -> str:
     lines += ["", "### Head to head", "",
               "A's win rate in a faction minus B's, each against the other, on the same seatings; 95% interval "
               "for paired proportions (Newcombe). An interval that excludes 0 separates the two models.", "",
-              "| task | faction | A | B | seatings | A wins | B wins | A − B [95%] |", "|---|---|---|---|---|---|---|---|"]
+              "| task | faction | A | B | seatings | A wins | B wins | A − B [95%] |",
+              "|---|---|---|---|---|---|---|---|"]
     for r in pairs.to_dict("records"):
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {r['seatings']} "
-                     f"| {r['a_win']:.2f} | {r['b_win']:.2f} | {r['difference']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] |")
+                     f"| {r['a_win']:.2f} | {r['b_win']:.2f} "
+                     f"| {r['difference']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] |")
     return "\n".join(lines) + "\n"
 
 

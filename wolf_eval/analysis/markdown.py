@@ -334,7 +334,7 @@ def _cost_markdown(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list
                                    *((f"{h}/game", f"{c}_per_game", f) for h, c, f in _TOKEN_COLUMNS)]), ""]
     unpriced = cost_.unpriced(values(games, "usage"))
     if unpriced:
-        shape = '{"%s": {"input": …, "cache_read": …, "cache_write": …, "output": …}}' % unpriced[0]
+        shape = f'{{"{unpriced[0]}": {{"input": …, "cache_read": …, "cache_write": …, "output": …}}}}'
         out += [f"n/a: no known price for {', '.join(f'`{m}`' for m in unpriced)}. To price a model, write its "
                 f"US dollars per million tokens to a JSON file (`{shape}`) and set "
                 f"`{cost_.PRICES_ENV}=/path/to/it.json`; it adds to or overrides the package's table.", ""]

@@ -236,7 +236,8 @@ def halves(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: each faction's win rate over the first and the second half of its games, in play order."""
     def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
         by = out_.halves(values(df, "outcome"))
-        return [{"games": len(df)} | {f"{f}_{h}": getattr(x, h) for f, x in by.items() for h in ("first", "second", "change")}]
+        return [{"games": len(df)}
+                | {f"{f}_{h}": getattr(x, h) for f, x in by.items() for h in ("first", "second", "change")}]
 
     return per_cell(games, rows)
 
