@@ -129,7 +129,7 @@ class Stub:
         self.proc.wait(timeout=30)
         return self.stats
 
-    def __enter__(self) -> "Stub":
+    def __enter__(self) -> Stub:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -58,7 +58,8 @@ def main() -> None:
     print(f"tokens: {prompt} prompt, {generated} generated; {generated / wall:.1f} generated and "
           f"{(prompt + generated) / wall:.0f} processed tokens per second of wall time")
     print("fallback rate per action: " + ", ".join(
-        f"{a} {fallbacks[a]}/{decisions[a]} = {fallbacks[a] / decisions[a]:.2f}" for a in sorted(decisions) if decisions[a]))
+        f"{a} {fallbacks[a]}/{decisions[a]} = {fallbacks[a] / decisions[a]:.2f}"
+        for a in sorted(decisions) if decisions[a]))
     print("commonest fallback reasons: " + "; ".join(f"{r} ({c})" for r, c in reasons.most_common(5)))
 
 

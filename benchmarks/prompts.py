@@ -198,7 +198,8 @@ def report(label: str, games: list[dict[str, Any]]) -> None:
     print(f"| no game fact (rules, role, instruction, reply in words) | {tokens(fixed) / days:,.0f} "
           f"| {tokens(fixed) / calls:,.0f} | {fixed / total:.0%} |")
     print(f"\ncache-served share of the prompt as sent: OpenAI {cached['openai'] / cached['sent']:.2f}, "
-          f"Anthropic {cached['anthropic'] / cached['sent']:.2f} (written to it: {cached['anthropic write'] / cached['sent']:.2f})")
+          f"Anthropic {cached['anthropic'] / cached['sent']:.2f} "
+          f"(written to it: {cached['anthropic write'] / cached['sent']:.2f})")
     costs = [game_costs(g) for g in games]
     print(f"\nper game: {days / len(games):.1f} days, {tokens(cached['sent']) / len(games):,.0f} prompt tokens, "
           f"{sum(g['completion'] for g in games) / len(games):,.0f} completion tokens; estimated list-price cost, USD:")
@@ -227,7 +228,8 @@ def main() -> None:
             games = [game_prompts(s) for s in logged_games(log)]
         report(f"{task}, wolfbot/{args.policy}, {words}-word speech, parameters {task_args}", games)
         print("mean tokens per game-day by section: "
-              + json.dumps({s: round(statistics.fmean(tokens(g['chars'][s]) / g['days'] for g in games)) for s in SECTIONS}))
+              + json.dumps({s: round(statistics.fmean(tokens(g['chars'][s]) / g['days'] for g in games))
+                            for s in SECTIONS}))
 
 
 if __name__ == "__main__":

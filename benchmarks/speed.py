@@ -118,7 +118,8 @@ def sample_breakdown(path: str) -> dict[str, float]:
         "store (the final game)": size(sample.get("store", {})),
     }
     parts["everything else"] = info.file_size - sum(parts.values())
-    return {k: v / 1024 for k, v in parts.items()} | {"total": info.file_size / 1024, "compressed": info.compress_size / 1024}
+    return ({k: v / 1024 for k, v in parts.items()}
+            | {"total": info.file_size / 1024, "compressed": info.compress_size / 1024})
 
 
 def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[str, Any]:
@@ -190,8 +191,9 @@ def rerender(path: str) -> None:
         c = prompt_chars(sample)
         tokens = sum(e.output.usage.input_tokens for e in sample.events if e.event == "model" and e.output.usage)
         days = game.outcome.day if game.outcome else game.day
-        print(f"| {sample.id} | {days} | {c['calls']} | {c['full']:,} | {c['compact']:,} | {c['compact'] / c['full']:.2f} "
-              f"| {c['fixed'] / c['full']:.2f} | {c['floor'] / c['full']:.2f} | {tokens:,} | {tokens * c['compact'] / c['played']:,.0f} |")
+        print(f"| {sample.id} | {days} | {c['calls']} | {c['full']:,} | {c['compact']:,} "
+              f"| {c['compact'] / c['full']:.2f} | {c['fixed'] / c['full']:.2f} | {c['floor'] / c['full']:.2f} "
+              f"| {tokens:,} | {tokens * c['compact'] / c['played']:,.0f} |")
 
 
 def main() -> None:
@@ -231,28 +233,32 @@ def main() -> None:
                         row = game_row(sample, latency, sizes)
                         totals[(latency, words, history)].append(row)
                         actions.update(row["by_action"])
-                        print(f"| {latency:g} | {words or 'own'} | {history} | {row['id']} | {row['winner']} | {row['days']} "
+                        print(f"| {latency:g} | {words or 'own'} | {history} | {row['id']} "
+                              f"| {row['winner']} | {row['days']} "
                               f"| {row['calls']} | {row['waves']} | {row['waves_per_day']:.1f} | {row['wall']:.1f} "
                               f"| {_f(row['ratio'])} | {row['prompt']:,} | {row['completion']:,} | {row['kb']:.0f} "
                               f"| {row['prefix']:.2f} | {_f(row['ms_per_call'], 1)} | {row['compact_ratio']:.2f} "
                               f"| {row['fixed']:.2f} | {row['floor']:.2f} |")
-        print("\nmean per game (compact / full: the ratio of mean prompt tokens to history=full's at the same latency and words):\n")
+        print("\nmean per game (compact / full: the ratio of mean prompt tokens to history=full's "
+              "at the same latency and words):\n")
         print("| latency s | words | history | days | calls | waves/day | wall s | wall/(waves×lat) | prompt tok "
               "| compact / full | fixed part | today-in-full floor | log KB | shared prefix |")
         print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         means = {key: {k: statistics.fmean(r[k] for r in rows)
-                       for k in ("days", "calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix", "fixed", "floor")}
+                       for k in ("days", "calls", "waves_per_day", "wall", "ratio", "prompt", "kb", "prefix",
+                                 "fixed", "floor")}
                  for key, rows in totals.items()}
         for (latency, words, history), m in means.items():
             full = means.get((latency, words, "full"))
             versus = _f(m["prompt"] / full["prompt"]) if full and history != "full" else "–"
-            print(f"| {latency:g} | {words or 'own'} | {history} | {m['days']:.1f} | {m['calls']:.0f} | {m['waves_per_day']:.1f} "
-                  f"| {m['wall']:.1f} | {_f(m['ratio'])} | {m['prompt']:,.0f} | {versus} | {m['fixed']:.2f} | {m['floor']:.2f} | {m['kb']:.0f} "
-                  f"| {m['prefix']:.2f} |")
+            print(f"| {latency:g} | {words or 'own'} | {history} | {m['days']:.1f} | {m['calls']:.0f} "
+                  f"| {m['waves_per_day']:.1f} | {m['wall']:.1f} | {_f(m['ratio'])} | {m['prompt']:,.0f} | {versus} "
+                  f"| {m['fixed']:.2f} | {m['floor']:.2f} | {m['kb']:.0f} | {m['prefix']:.2f} |")
         print(f"\nbytes of game 1 in the last log (uncompressed KB; {breakdown['compressed']:.0f} KB compressed): "
               + ", ".join(f"{k} {v:,.0f}" for k, v in breakdown.items() if k != "compressed"))
         calls = sum(actions.values())
-        print("\ncalls by action (all games above): " + ", ".join(f"{a} {n} ({n / calls:.0%})" for a, n in actions.most_common()))
+        print("\ncalls by action (all games above): "
+              + ", ".join(f"{a} {n} ({n / calls:.0%})" for a, n in actions.most_common()))
         if args.concurrent > 1:
             latency = max(float(x) for x in args.latency.split(","))
             parameters = {"games": args.games, **extra, "history": args.history.split(",")[0]}

@@ -62,9 +62,10 @@ def headline_scorer(figure: str) -> Scorer:
             value, logged = HEADLINE[figure]([counts]), counts.flat()
             if figure != LEAD:
                 return Score(value=value, metadata={"counts": logged})
+            fallbacks = logged_fallbacks(fallback_counts(game, record.seat_models))
             return Score(value=value, explanation=game_summary(game, values),
                          metadata={"counts": logged, "values": {k: v for k, v in values.flat().items() if k != "judge"},
-                                   "fallbacks_by_model_action": logged_fallbacks(fallback_counts(game, record.seat_models)),
+                                   "fallbacks_by_model_action": fallbacks,
                                    "cost": game_cost(record.usage),
                                    "ignored_settings": record.ignored})
 

@@ -118,7 +118,8 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
                     turn: AsyncExitStack | None = None
                     try:
                         while requests and block_of(game, requests) == here:
-                            speaker = next((r for r in requests if r.action in (Action.STATEMENT, Action.DEFENCE)), None)
+                            speaker = next(
+                                (r for r in requests if r.action in (Action.STATEMENT, Action.DEFENCE)), None)
                             if speaker is not None:
                                 if turn is not None:
                                     await turn.aclose()

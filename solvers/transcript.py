@@ -63,7 +63,8 @@ def describe(r: Record, roles: dict[str, str]) -> str:
     if isinstance(d, FallbackNote):
         return _line(f"⚠ fallback for **{who}**{role} ({d.action}): {r.text}")
     if isinstance(d, NightResult):
-        return _line(f"Night {r.day}: the wolves attacked {d.victim or 'nobody'}; the Doctor protected {d.protected or 'nobody'}")
+        return _line(f"Night {r.day}: the wolves attacked {d.victim or 'nobody'}; "
+                     f"the Doctor protected {d.protected or 'nobody'}")
     if isinstance(d, Deception):
         return describe_analysis(r, d)
     if r.kind in _PRIVATE_LINES:

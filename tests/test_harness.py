@@ -9,7 +9,8 @@ import pytest
 from inspect_ai._util.config import parse_cli_args  # the parser behind inspect eval -T, to be matched
 
 # loaded from its file: putting benchmarks/ on sys.path would let its scripts shadow other modules
-_SPEC = importlib.util.spec_from_file_location("harness", Path(__file__).resolve().parents[1] / "benchmarks" / "harness.py")
+_SPEC = importlib.util.spec_from_file_location(
+    "harness", Path(__file__).resolve().parents[1] / "benchmarks" / "harness.py")
 harness = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(harness)
 task_args = harness.task_args

@@ -274,7 +274,8 @@ def test_each_formula_is_written_once() -> None:
 
 
 def test_a_second_copy_of_a_formula_is_caught() -> None:
-    old_compare = '''    return (float(g["flag_share"].sum()) - float(g["self_deceptive"].sum())) / paired if paired else math.nan'''
+    old_compare = ('''    return (float(g["flag_share"].sum()) - float(g["self_deceptive"].sum())) / paired'''
+                   ''' if paired else math.nan''')
     old_explain = '''        if 2 * tp + fp + fn:'''
     old_gap = '''        out[f"{r}_gap"] = observer_rate - self_rate'''
     assert all(formula_copies(code) for code in (old_compare, old_explain, old_gap))

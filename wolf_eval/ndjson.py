@@ -48,7 +48,8 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
             details = {"index": r.index, "visibility": r.visibility, "target": r.target, "text": r.text,
                        "data": r.data.model_dump(mode="json")}
             line = {"day": r.day, "phase": r.phase.value, "event": r.kind.value, "actor": r.actor, "details": details}
-        elif e.event == "model" and e.input and e.input[-1].metadata and "wolf_eval" in e.input[-1].metadata and e.error:
+        elif (e.event == "model" and e.input and e.input[-1].metadata
+                and "wolf_eval" in e.input[-1].metadata and e.error):
             obs = e.input[-1].metadata["wolf_eval"]
             line = {"day": obs["day"], "phase": obs["phase"], "event": "model_error", "actor": obs["seat"],
                     "details": {"action": obs["action"], "subject": obs.get("subject"), "model": e.model,

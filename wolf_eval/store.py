@@ -64,7 +64,8 @@ class GameRecord(StoreModel):
             raise ValueError("no finished wolf-eval game in this sample (did it fail?)")
         key = id(state.get("records"))
         held = _GAMES.get(key)
-        if held is not None and len(held[0]) == len(state) and all(held[0].get(k, _GAMES) is v for k, v in state.items()):
+        if (held is not None and len(held[0]) == len(state)
+                and all(held[0].get(k, _GAMES) is v for k, v in state.items())):
             return held[1]
         game = GameState.model_validate(state)
         _GAMES[key] = (dict(state), game)  # the values are held, so their ids are not reused while kept

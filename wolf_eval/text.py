@@ -1,4 +1,4 @@
-"""Hostile text: what is taken out of every model-written string where it enters the game.
+r"""Hostile text: what is taken out of every model-written string where it enters the game.
 
 A model's words travel: into the record, into every other seat's prompt, into the log, the
 exports and the report. Characters that are invisible or that steer a terminal or a text renderer
@@ -18,7 +18,7 @@ Downstream code (prompt rendering, records, reports) can then treat the text as 
 * C0 and C1 control characters and DEL (category Cc), except newline and tab;
 * format characters (category Cf): bidirectional overrides, embeddings and isolates, zero-width
   characters and joiners, the BOM, soft hyphens, tag characters;
-* lone surrogates (category Cs), which a JSON ``\\ud800`` escape can produce and UTF-8 cannot encode.
+* lone surrogates (category Cs), which a JSON ``\ud800`` escape can produce and UTF-8 cannot encode.
 
 Line breaks are kept as line breaks: CR LF, CR, NEL (U+0085), and the line and paragraph
 separators (U+2028, U+2029, categories Zl and Zp) become a newline. Everything else, letters of
@@ -48,7 +48,7 @@ def is_hostile(char: str) -> bool:
 
 
 def clean_text(text: str) -> str:
-    """``text`` without control, format and lone surrogate characters; line breaks become ``\\n``."""
+    r"""``text`` without control, format and lone surrogate characters; line breaks become ``\n``."""
     text = _LINE_BREAKS.sub("\n", text)
     if text.isascii():
         return _ASCII_CONTROLS.sub("", text)

@@ -111,7 +111,8 @@ def observe(state: GameState, request: Request, history: str = "full", views: Re
         taxonomy=cfg.taxonomy, history=history, subject=request.subject,
         suspicion=({n: s for n, s in state.suspicion.get(seat, {}).items() if n in request.options}
                    if request.action is Action.VOTE else {}),
-        records=views.visible(state, seat) if views is not None else tuple(view(r) for r in state.visible_records(seat)),
+        records=(views.visible(state, seat) if views is not None
+                 else tuple(view(r) for r in state.visible_records(seat))),
     )
 
 

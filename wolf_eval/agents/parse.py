@@ -28,12 +28,12 @@ class InvalidReply(ValueError):
 
 
 def first_json_object(raw: str) -> dict[str, Any]:
-    """The first JSON object in the reply, looking inside code fences first.
+    r"""The first JSON object in the reply, looking inside code fences first.
 
     Every model reply (a seat's, the judge's, the Jester's lessons) becomes data here and only
     here, so this is where its text is cleaned (``wolf_eval.text``): control and format characters
     are taken out of the raw reply, so that they cannot break the JSON around them, and again out of
-    every decoded string and key, since a ``\\u202e`` escape decodes to one. The decoder is not
+    every decoded string and key, since a ``\u202e`` escape decodes to one. The decoder is not
     strict: a raw newline or tab inside a string is read, not refused.
     """
     raw = clean_text(raw)
@@ -189,7 +189,8 @@ def interpret_analysis(obj: dict[str, Any], request: Request, taxonomy: tuple[st
     fields = ["confidence"] + (["suspicion"] if peer else [])
     values = {f: pick(obj, f) for f in fields}
     flag, named = pick(obj, "is_deceptive"), pick(obj, "deception_type")
-    missing = [f for f, v in values.items() if v is None] + (["deception_type"] if flag is None and named is None else [])
+    missing = ([f for f, v in values.items() if v is None]
+               + (["deception_type"] if flag is None and named is None else []))
     if missing:
         raise InvalidReply(f"missing {', '.join(map(repr, missing))} (keys: {', '.join(map(str, list(obj)[:8]))})")
     if flag is None:

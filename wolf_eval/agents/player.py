@@ -81,7 +81,8 @@ class Agent:
             temperature=seat.temperature,
             seed=call_seed(state.seed, request.key, self.eval_seed),
             cache_prompt=True,  # a seat's calls share its rules, role and record so far: Anthropic caches them
-            response_schema=response_schema(request.action, state.config.taxonomy, request.options) if self.structured_output else None,
+            response_schema=(response_schema(request.action, state.config.taxonomy, request.options)
+                             if self.structured_output else None),
         )
         caller = Caller(self.game or f"the game of seed {state.seed}", request.action.value, request.day,
                         seat.name, seat.role.value)

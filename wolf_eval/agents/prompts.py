@@ -24,7 +24,8 @@ from wolf_eval.records import SPEECH_KINDS, GameStart, Kind, Tally, ViewRecord, 
 METADATA_KEY = "wolf_eval"
 
 _JESTER_WARNING = " Beware the Jester: a player who courts suspicion may be the Jester, not a Werewolf."
-_JESTER_WARNING_WOLF = " Beware the Jester: a loud suspect outside your pack may be the Jester, whose exile is your loss too."
+_JESTER_WARNING_WOLF = (" Beware the Jester: a loud suspect outside your pack may be the Jester,"
+                        " whose exile is your loss too.")
 
 
 _ROLE_NAMES = {
@@ -162,10 +163,11 @@ def record_blocks(obs: Observation) -> list[str]:
 
     One block per wave of decisions (every record a wave made arrives at once), so that where a
     seat's previous call ended is a block boundary of its next call: a provider that caches at
-    block boundaries (Anthropic) then serves the whole earlier record from its cache. Compact: the current day (by night, the day just ended, so the
-    pack and the Doctor still read its words) and everything after it in full; each earlier night
-    and day as one short block. Built only from the records the seat saw, so the information set is
-    the same; a seat's prompts keep one stable prefix for a whole day.
+    block boundaries (Anthropic) then serves the whole earlier record from its cache. Compact: the
+    current day (by night, the day just ended, so the pack and the Doctor still read its words) and
+    everything after it in full; each earlier night and day as one short block. Built only from the
+    records the seat saw, so the information set is the same; a seat's prompts keep one stable
+    prefix for a whole day.
     """
     records = [r for r in obs.records if r.kind is not Kind.GAME_START]  # the rules state the players and roles
     if obs.history != "compact":
@@ -342,5 +344,6 @@ def build_messages(obs: Observation, ref: str | None = None, structured: bool = 
     blocks = [f"{b}\n" for b in (RECORD_HEADING, *record_blocks(obs))] + [f"\n{instruction(obs, structured)}"]
     return [
         ChatMessageSystem(content=system_prompt(obs)),
-        ChatMessageUser(content=[ContentText(text=b) for b in blocks], metadata={METADATA_KEY: metadata_view(obs, ref)}),
+        ChatMessageUser(content=[ContentText(text=b) for b in blocks],
+                        metadata={METADATA_KEY: metadata_view(obs, ref)}),
     ]

@@ -1,4 +1,5 @@
-"""The optional post-game judge (docs/design.md, § Logs and the judge): one call that reads only the public record and names every role.
+"""The optional post-game judge (docs/design.md, § Logs and the judge): one call that reads only
+the public record and names every role.
 
 Bound with ``--model-role judge=<model>``. It tests whether the transcript carries the signal
 that separates the roles, e.g. a Wolf from a Jester, independently of how the players used it.
@@ -65,7 +66,8 @@ def _role(value: Any, roles: tuple[str, ...]) -> str | None:
     return named if named in roles else None
 
 
-def parse_guesses(raw: str, players: tuple[str, ...], roles: tuple[str, ...]) -> tuple[dict[str, str | None], list[str]]:
+def parse_guesses(
+        raw: str, players: tuple[str, ...], roles: tuple[str, ...]) -> tuple[dict[str, str | None], list[str]]:
     """Each player's guessed role (None when missing or unreadable) and what could not be read.
 
     Raises InvalidReply when the reply holds no mapping of players to roles at all.
@@ -89,5 +91,6 @@ def parse_guesses(raw: str, players: tuple[str, ...], roles: tuple[str, ...]) ->
         guesses[name] = role
     if all(g is None for g in guesses.values()):
         raise InvalidReply("no player was given a role in play")
-    problems += [f"{n}: no guess" for n, g in guesses.items() if g is None and not any(p.startswith(f"{n}:") for p in problems)]
+    problems += [f"{n}: no guess" for n, g in guesses.items()
+                 if g is None and not any(p.startswith(f"{n}:") for p in problems)]
     return guesses, problems

@@ -66,7 +66,8 @@ class SelfAnalysisReply(Reply):
 class PeerAnalysisReply(Reply):
     deception_type: str = Field(description="none if honest, else the type of deception.")
     confidence: Unit = Field(description="How sure you are of that label: 0 = a guess, 1 = certain.")
-    suspicion: Unit = Field(description="How strongly this makes you suspect the speaker deceives the village: 0 = not at all, 1 = certainly.")
+    suspicion: Unit = Field(description="How strongly this makes you suspect the speaker deceives the village: "
+                                        "0 = not at all, 1 = certainly.")
     reasoning: str | None = Field(description="One private sentence; null for none.")
 
 

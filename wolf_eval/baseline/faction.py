@@ -210,7 +210,8 @@ def _faction_speech(lg: Ledger, wg: Weighing, defence: bool) -> Reply:
     if obs.role is Role.SEER:
         wolves = [n for n, w in lg.checks.items() if w and n in obs.alive]
         if wolves:
-            return {"statement": f"{opener}I am the Seer. I checked {wolves[0]}: {wolves[0]} is a werewolf. Vote {wolves[0]}."}
+            return {"statement": f"{opener}I am the Seer. I checked {wolves[0]}: {wolves[0]} is a werewolf. "
+                                 f"Vote {wolves[0]}."}
     living = [n for n in obs.alive if n != obs.seat]
     if not living:
         return {"statement": f"{opener}Nothing to add."}

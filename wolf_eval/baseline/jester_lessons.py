@@ -34,7 +34,11 @@ _ALIVE_TO_DO = (
     "Court more votes: my best ballot got {best} on day {best_day}, short of a majority.",
     "Bid higher on day 1 so I speak before the village settles on a suspect.",
 )
-_OPENINGS = {"cue": "Court suspicion openly", "tom": "Look like a wolf the village fears", "random": "Stay unpredictable"}
+_OPENINGS = {
+    "cue": "Court suspicion openly",
+    "tom": "Look like a wolf the village fears",
+    "random": "Stay unpredictable",
+}
 
 
 def jester_lessons(obs: Observation, style: str, rng: Random) -> dict[str, list[str]]:

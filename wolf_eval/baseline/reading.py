@@ -103,7 +103,8 @@ def read(obs: Observation) -> Reading:
 # --------------------------------------------------------------------------- the ledger of deeds
 
 #: A player on the ballot who wants off it says so; a Jester, who wants to stay on it, does not.
-_DENIAL = re.compile(r"\b(not an? (?:were)?wolf|not one of them|innocent|i am (?:just )?an? (?:villager|doctor|seer))\b")
+_DENIAL = re.compile(r"\b(not an? (?:were)?wolf|not one of them|innocent"
+                     r"|i am (?:just )?an? (?:villager|doctor|seer))\b")
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
 
 
@@ -122,7 +123,8 @@ def accused_in(text: str, speaker: str, names: tuple[str, ...]) -> frozenset[str
             continue
         for n in names:
             name = n.lower()
-            if n != speaker and re.search(rf"\b{name}\b", low) and not re.search(rf"\b{name} is not an? (?:were)?wolf\b", low):
+            if (n != speaker and re.search(rf"\b{name}\b", low)
+                    and not re.search(rf"\b{name} is not an? (?:were)?wolf\b", low)):
                 out.add(n)
     return frozenset(out)
 

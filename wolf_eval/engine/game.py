@@ -84,8 +84,10 @@ def new_game(config: GameConfig, seed: int) -> GameState:
     )
     records: list[Record] = []
     state = _add(state, records, Kind.GAME_START,
-                 text=f"The game begins with {len(players)} players: {', '.join(state.names)}. Roles in play: {in_play}.",
-                 data=GameStart(players=list(state.names), roles_in_play={r.value: counts[r] for r in Role if counts[r]}))
+                 text=f"The game begins with {len(players)} players: {', '.join(state.names)}. "
+                      f"Roles in play: {in_play}.",
+                 data=GameStart(players=list(state.names),
+                                roles_in_play={r.value: counts[r] for r in Role if counts[r]}))
     wolves = state.wolves()
     for p in players:
         dealt = RoleDealt(role=p.role.value)
@@ -135,7 +137,8 @@ def pending(state: GameState) -> list[Request]:
         prey = [n for n in living if n not in wolves]
         out = [req(w, Action.NIGHT_KILL, prey) for w in living if w in wolves]
         out += [req(d.name, Action.PROTECT, living) for d in state.living_with(Role.DOCTOR)]
-        out += [req(s.name, Action.INVESTIGATE, [n for n in living if n != s.name]) for s in state.living_with(Role.SEER)]
+        out += [req(s.name, Action.INVESTIGATE, [n for n in living if n != s.name])
+                for s in state.living_with(Role.SEER)]
         return out
     if phase in SPEAKING_PHASES:
         return _speaking(state, req)
@@ -487,7 +490,8 @@ def _analyses(state: GameState, records: list[Record], matched: dict[Slot, Decis
     seat_order = {p.name: p.seat for p in state.players}
     for d in matched.values():
         if d.analysis is not None and d.analysis.deception_type not in taxonomy:
-            raise IllegalAction(f"{d.seat}: deception type {d.analysis.deception_type!r} is not one of {list(taxonomy)}")
+            raise IllegalAction(f"{d.seat}: deception type {d.analysis.deception_type!r} "
+                                f"is not one of {list(taxonomy)}")
     for idx in state.analysis_queue:
         said = state.records[idx]
         speaker = said.actor
@@ -555,7 +559,8 @@ def _win_check(state: GameState, exiled: str | None = None, day_ends: bool = Fal
         return Outcome(winner=Winner.VILLAGERS, day=state.day, days=days, reason="no werewolf is left alive")
     if wolves >= village:
         return Outcome(winner=Winner.WEREWOLVES, day=state.day, days=days,
-                       reason=f"{wolves} {'werewolf' if wolves == 1 else 'werewolves'} against {village} of the village")
+                       reason=f"{wolves} {'werewolf' if wolves == 1 else 'werewolves'} "
+                              f"against {village} of the village")
     if day_ends and state.day >= state.config.max_days:
         return Outcome(winner=Winner.DRAW, day=state.day, days=days,
                        reason=f"the day cap ({state.config.max_days}) was reached")
@@ -595,7 +600,8 @@ def _commit(state: GameState, records: list[Record], **update: object) -> GameSt
     outcome = update.get("outcome")
     if isinstance(outcome, Outcome):
         records.append(Record(index=len(state.records) + len(records), day=state.day, phase=state.phase,
-                              kind=Kind.GAME_OVER, text=f"The game is over: {_WINNER_TEXT[outcome.winner]} ({outcome.reason}).",
+                              kind=Kind.GAME_OVER,
+                              text=f"The game is over: {_WINNER_TEXT[outcome.winner]} ({outcome.reason}).",
                               data=GameOver(**outcome.model_dump())))
         update["phase"] = Phase.OVER
         update["floor"] = None

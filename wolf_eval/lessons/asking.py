@@ -1,4 +1,5 @@
-"""The Jester's lessons call (docs/design.md, § The Jester's lessons): after a game, its Jester's model writes down what it learned.
+"""The Jester's lessons call (docs/design.md, § The Jester's lessons): after a game, its Jester's
+model writes down what it learned.
 
 The call sees what the Jester saw (the public record and its own notes, through the same view as
 every other decision) plus the lessons it already has, and answers with three lists.

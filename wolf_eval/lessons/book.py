@@ -82,7 +82,8 @@ class GameKey(BaseModel):
 
     def same_game(self, other: GameKey | None) -> bool:
         """True for any attempt at the same game of the same run."""
-        return other is not None and (self.task, str(self.sample), self.epoch) == (other.task, str(other.sample), other.epoch)
+        return (other is not None
+                and (self.task, str(self.sample), self.epoch) == (other.task, str(other.sample), other.epoch))
 
     def at_or_after(self, other: GameKey | None) -> bool:
         """True when ``other`` belongs to this run at this game's place or later: lessons this game must not read."""
@@ -172,7 +173,8 @@ def read_lessons(path: str | Path) -> LessonsFile | None:
     try:
         stored = LessonsFile.model_validate_json(path.read_text(encoding="utf-8"))
     except (ValidationError, ValueError) as err:
-        raise ValueError(f"{path} is not a wolf-eval lessons file ({err}); fix or move it, it is never overwritten") from err
+        raise ValueError(f"{path} is not a wolf-eval lessons file ({err}); "
+                         "fix or move it, it is never overwritten") from err
     # An older release wrote the model's text as it came: clean it before any prompt reads it.
     lessons = [x.model_copy(update={"text": lesson_text(x.text)}) for x in stored.lessons]
     return stored.model_copy(update={"lessons": [x for x in lessons if x.text]})

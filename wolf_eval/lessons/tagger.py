@@ -100,7 +100,8 @@ CATEGORIES: dict[str, Category] = {
         "Hiding what gives a Jester away: not looking like the Jester, not overplaying the part.",
         (
             r"\bjester[- ]?like\b", r"\btoo obvious", r"\bover-?(?:do|doing|play|playing|act|acting)\b",
-            r"\b(?:give away|reveal|expose|hide|conceal|mask)\w* (?:my |the |your )?(?:role|identity|goal|win condition)",
+            r"\b(?:give away|reveal|expose|hide|conceal|mask)\w* (?:my |the |your )?"
+            r"(?:role|identity|goal|win condition)",
             r"\b(?:look|seem|appear|be seen as|read as)\w* (?:like )?(?:the |a )?jester\b",
         ),
     ),
@@ -115,7 +116,8 @@ CATEGORIES: dict[str, Category] = {
         (
             r"\bambigu", r"\bconfus", r"\buncertain", r"\b(?:perception|reputation|narrative)s?\b",
             r"\bwhat (?:the )?(?:others|they|players|villagers|wolves) (?:think|believe|expect|suspect)",
-            r"\b(?:make|let|get)\w* (?:them|others|players|the group|the village|everyone) (?:think|believe|decide|conclude|label)",
+            r"\b(?:make|let|get)\w* (?:them|others|players|the group|the village|everyone) "
+            r"(?:think|believe|decide|conclude|label)",
             r"\bgauge\b", r"\bread\w* (?:the room|reactions|players)",
             # what a faction or the table believes: "the villagers think...", "get the wolves to trust you"
             rf"\b(?:{_VILLAGE}|{_W}|others|players|everyone|everybody|the group|the table)\s+{_BETWEEN}"
@@ -145,8 +147,10 @@ THIRD_ORDER: tuple[str, ...] = (
     # suspected of being both a wolf and the Jester
     rf"\bboth (?:a |the )?{_W} and (?:a |the )?jester\b",
     # one audience against the other
-    rf"\b(?:to|for|with) (?:the )?{_W}\b[^.;]{{0,80}}\b(?:whereas|while|but)\b[^.;]{{0,60}}\b(?:to|for|with) (?:the )?{_VILLAGE}",
-    rf"\b(?:to|for|with) (?:the )?{_VILLAGE}\b[^.;]{{0,80}}\b(?:whereas|while|but)\b[^.;]{{0,60}}\b(?:to|for|with) (?:the )?{_W}",
+    rf"\b(?:to|for|with) (?:the )?{_W}\b[^.;]{{0,80}}\b(?:whereas|while|but)\b[^.;]{{0,60}}"
+    rf"\b(?:to|for|with) (?:the )?{_VILLAGE}",
+    rf"\b(?:to|for|with) (?:the )?{_VILLAGE}\b[^.;]{{0,80}}\b(?:whereas|while|but)\b[^.;]{{0,60}}"
+    rf"\b(?:to|for|with) (?:the )?{_W}",
 )
 
 SECOND_ORDER: tuple[str, ...] = (

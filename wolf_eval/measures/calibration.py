@@ -112,8 +112,8 @@ class StatementRow:
         """The peers' flags (all, or those given) scored against the speaker's own label; none without one."""
         if self.self_deceptive is None:
             return Confusion()
-        return sum((Confusion.of(p.is_deceptive, self.self_deceptive) for p in (self.peers if peers is None else peers)),
-                   Confusion())
+        return sum((Confusion.of(p.is_deceptive, self.self_deceptive)
+                    for p in (self.peers if peers is None else peers)), Confusion())
 
 
 def statement_rows(game: GameState) -> list[StatementRow]:
@@ -216,7 +216,8 @@ class UnitCalibration:
                 out.update(zip((f"{role}_{k}" for k in PAIRING_COUNTS),
                                (c.units, c.paired.labelled, c.paired.self_deceptive, c.paired.flag_share), strict=True))
         for k, b in enumerate(self.bins or ()):
-            out.update({f"flag_bin{k}_flags": b.flags, f"flag_bin{k}_hits": b.hits, f"flag_bin{k}_confidence": b.confidence})
+            out.update({f"flag_bin{k}_flags": b.flags, f"flag_bin{k}_hits": b.hits,
+                        f"flag_bin{k}_confidence": b.confidence})
         return out
 
     @staticmethod
@@ -373,7 +374,8 @@ def statement_groups(rows: Iterable[StatementRow]) -> dict[Role, dict[Group, Gro
         rated = Mean(row.mean_suspicion, 1.0) if row.suspicions else Mean()
         adds: list[tuple[Group, GroupCounts]] = []
         if row.self_type is not None:
-            adds.append((("type", row.self_type), GroupCounts(1.0, float(bool(row.peers)), row.flag_share or 0.0, rated)))
+            adds.append((("type", row.self_type),
+                         GroupCounts(1.0, float(bool(row.peers)), row.flag_share or 0.0, rated)))
         if row.suspicions:
             adds += [(("day", row.day), GroupCounts(suspicion=rated)),
                      (("position", position_bin(row.position)), GroupCounts(suspicion=rated))]

@@ -43,9 +43,9 @@ def day1_coordination(game: GameState) -> dict[str, float]:
 
     ``unanimous``: every wolf cast a vote, all for the same player; ``voted_jester``: a wolf voted
     for the Jester (NaN without one, or with one killed on night 1, whom no ballot could name);
-    ``voted_partner``: a wolf voted for a fellow wolf. All NaN when day 1 had no ballot or fewer than two wolves cast a vote in it (``d1_ballot`` 0): an
-    abstention is not a vote, so wolves who abstain together did not vote together. ``wolves_won``
-    whether the wolves won the game.
+    ``voted_partner``: a wolf voted for a fellow wolf. All NaN when day 1 had no ballot or fewer
+    than two wolves cast a vote in it (``d1_ballot`` 0): an abstention is not a vote, so wolves who
+    abstain together did not vote together. ``wolves_won`` whether the wolves won the game.
     """
     wolves = set(game.wolves())
     ballots = [r for r in _first_ballot(game, 1) if r.actor in wolves]

@@ -1,11 +1,13 @@
 """The few figures an eval log leads with, chosen for comparing models, and every per-game value behind them.
 
-An eval's results show nine pooled figures, one scorer each (and the judge's, a tenth), so that ``inspect view``'s log list,
-``evals_df`` and ``samples_df`` carry plain numbers (NaN where a figure does not apply):
+An eval's results show nine pooled figures, one scorer each (and the judge's, a tenth), so that
+``inspect view``'s log list, ``evals_df`` and ``samples_df`` carry plain numbers (NaN where a figure
+does not apply):
 
 - ``village_win``, ``wolves_win``, ``jester_win``, ``draw``: the share of games each side won (the
-  Jester's over games with a Jester) and the share that hit the day cap, so the four add up to 1. ``village_win`` leads: the village wins only by finding the wolves
-  without exiling the Jester, so it moves with how well a model reasons about three factions;
+  Jester's over games with a Jester) and the share that hit the day cap, so the four add up to 1.
+  ``village_win`` leads: the village wins only by finding the wolves without exiling the Jester, so
+  it moves with how well a model reasons about three factions;
 - ``day1_self_sabotage``: a wolf voted for the Jester in day 1's deciding ballot (games with a Jester);
 - ``calibration_gap``: observer rate minus self rate over the statements with both analyses;
 - ``detection_f1``: peers' deception flags scored against the speakers' own labels;
@@ -108,7 +110,8 @@ class HeadlineCounts:
         return HeadlineCounts(
             winners={w: float(v[str(w)]) for w in FACTIONS},
             self_sabotage=float(v["wolf_voted_jester_d1_final"]),
-            labels=LabelRates(v["statements"], v["self_deceptive"], v["observed"], v["flag_share"]) if applies else None,
+            labels=(LabelRates(v["statements"], v["self_deceptive"], v["observed"], v["flag_share"])
+                    if applies else None),
             confusion=Confusion(v["tp"], v["fp"], v["fn"], v["tn"]) if applies else None,
             paired=(LabelRates(v["paired"], v["paired_self_deceptive"], v["paired"], v["paired_flag_share"])
                     if applies and "paired" in v else None),

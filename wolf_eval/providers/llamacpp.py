@@ -112,7 +112,8 @@ def grammar_schema(schema: dict[str, Any], field_chars: int) -> dict[str, Any]:
                 and 0 <= out["maximum"] - out["minimum"] <= ENUM_RANGE and "enum" not in out):
             out["enum"] = list(range(out["minimum"], out["maximum"] + 1))
         if (out.get("type") == "number" and isinstance(out.get("minimum"), (int, float))
-                and isinstance(out.get("maximum"), (int, float)) and out["maximum"] > out["minimum"] and "enum" not in out):
+                and isinstance(out.get("maximum"), (int, float)) and out["maximum"] > out["minimum"]
+                and "enum" not in out):
             lo, hi = out["minimum"], out["maximum"]
             out["enum"] = [round(lo + (hi - lo) * k / NUMBER_STEPS, 6) for k in range(NUMBER_STEPS + 1)]
         if out.get("type") == "string" and not {"enum", "const", "maxLength", "pattern", "format"} & out.keys():
@@ -159,7 +160,8 @@ class LlamaCpp(ModelAPI):
             raise ValueError("llamacpp takes model_path, n_ctx, n_threads, contexts and max_field_chars, not: "
                              + ", ".join(model_args))
         if contexts < 1 or max_field_chars < 1:
-            raise ValueError(f"llamacpp: contexts ({contexts}) and max_field_chars ({max_field_chars}) must be at least 1")
+            raise ValueError(f"llamacpp: contexts ({contexts}) and max_field_chars ({max_field_chars}) "
+                             "must be at least 1")
         if model_path is not None:
             self.path = Path(model_path).expanduser()
             if not self.path.is_file():
@@ -193,7 +195,8 @@ class LlamaCpp(ModelAPI):
         if config.top_p is not None:
             kwargs["top_p"] = config.top_p
         if config.response_schema is not None and config.response_schema.json_schema is not None:
-            schema = grammar_schema(config.response_schema.json_schema.model_dump(exclude_none=True), self.max_field_chars)
+            schema = grammar_schema(config.response_schema.json_schema.model_dump(exclude_none=True),
+                                    self.max_field_chars)
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
 
         text = "\x00".join(f"{m['role']}\x01{m['content']}" for m in kwargs["messages"])
@@ -206,7 +209,8 @@ class LlamaCpp(ModelAPI):
             result = await anyio.to_thread.run_sync(run)
         except ValueError as err:  # llama.cpp refuses a prompt longer than its context
             if "context" in str(err).lower() or "exceed" in str(err).lower():
-                out = ModelOutput.from_content(model=f"llamacpp/{self.model_name}", content="", stop_reason="model_length")
+                out = ModelOutput.from_content(model=f"llamacpp/{self.model_name}", content="",
+                                               stop_reason="model_length")
                 out.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
                 out.error = f"prompt longer than the {self.n_ctx}-token context: {err}"
                 return out
@@ -218,6 +222,7 @@ class LlamaCpp(ModelAPI):
             stop_reason="max_tokens" if finish == "length" else "stop",
         )
         usage = result.get("usage") or {}
-        out.usage = ModelUsage(input_tokens=usage.get("prompt_tokens", 0), output_tokens=usage.get("completion_tokens", 0),
+        out.usage = ModelUsage(input_tokens=usage.get("prompt_tokens", 0),
+                               output_tokens=usage.get("completion_tokens", 0),
                                total_tokens=usage.get("total_tokens", 0))
         return out

@@ -6,11 +6,11 @@ the village seats; bind the others with ``--model-role``, e.g. ``--model wolfbot
 --model-role jester=wolfbot/tom --model-role werewolf=wolfbot/tom``.
 
 It answers each wolf-eval prompt from the observation the prompt was built from
-(the metadata names it; the calling task holds it while the call is made), with randomness seeded by the per-call seed the
-game sets, so a game on wolfbot replays exactly. ``-M latency=SECONDS`` makes every
-call wait that long before answering, to measure a game's critical path at API speed;
-``-M words=N`` makes every statement, defence and vote reason N words long (the game
-is otherwise unchanged), to measure its tokens at the length models speak.
+(the metadata names it; the calling task holds it while the call is made), with randomness
+seeded by the per-call seed the game sets, so a game on wolfbot replays exactly.
+``-M latency=SECONDS`` makes every call wait that long before answering, to measure a game's
+critical path at API speed; ``-M words=N`` makes every statement, defence and vote reason N
+words long (the game is otherwise unchanged), to measure its tokens at the length models speak.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
 from wolf_eval.providers.padding import lengthen
+
+#: The settings a wolfbot model starts from when Inspect passes none.
+_NO_SETTINGS = GenerateConfig()
 
 
 def estimate_tokens(text: str) -> int:
@@ -63,7 +66,7 @@ class WolfBot(ModelAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig = _NO_SETTINGS,
         latency: float = 0.0,
         words: int = 0,
         **model_args: Any,
