@@ -45,7 +45,8 @@ class Variant(BaseModel):
     @property
     def factions(self) -> tuple[Faction, ...]:
         """The sides a game of this variant seats, in the vocabulary's order (the dyadic control has no Jester)."""
-        dealt = {Role.VILLAGER if r is Role.JESTER and self.jester_as_villager else r for r, n in self.roster.items() if n}
+        swap = Role.JESTER if self.jester_as_villager else None
+        dealt = {Role.VILLAGER if r is swap else r for r, n in self.roster.items() if n}
         seated = {FACTION_OF[r] for r in dealt}
         return tuple(f for f in Faction if f in seated)
 
