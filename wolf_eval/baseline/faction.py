@@ -28,7 +28,7 @@ from random import Random
 from wolf_eval.agents.observation import Observation
 from wolf_eval.baseline.policies import Reply, argmax, deception_kind, scripted, self_analysis, subject
 from wolf_eval.baseline.reading import Ledger, ledger, read
-from wolf_eval.engine import VARIANTS, Phase, Role
+from wolf_eval.engine import VARIANTS, Action, Phase, Role
 
 #: How the faction village's wolves and Jester play.
 TOM = scripted("tom")
@@ -240,7 +240,7 @@ def _faction_bid(lg: Ledger, wg: Weighing, rng: Random) -> Reply:
 def _faction_night(lg: Ledger, wg: Weighing, rng: Random) -> Reply:
     obs = lg.obs
     options = list(obs.options)
-    if obs.action == "protect":
+    if obs.action == Action.PROTECT:
         # the wolves kill whoever is on their trail: guard the seat whose accusations weigh most on them
         def danger(n: str) -> float:
             named = [t for _, a, t in lg.accusations if a == n]
@@ -274,18 +274,18 @@ def faction_policy(obs: Observation, rng: Random) -> Reply:
     """The village seats weigh what each faction wants; the wolves and the Jester play ``tom``."""
     if obs.role in (Role.WEREWOLF, Role.JESTER):
         return TOM(obs, rng)
-    if obs.action == "self_analysis":
+    if obs.action == Action.SELF_ANALYSIS:
         return self_analysis(read(obs), rng)
     lg = ledger(obs)
     wg = weigh(lg)
     action = obs.action
-    if action == "peer_analysis":
+    if action == Action.PEER_ANALYSIS:
         return _faction_peer(lg, wg)
-    if action == "bid":
+    if action == Action.BID:
         return _faction_bid(lg, wg, rng)
-    if action in ("statement", "defence"):
-        reply = _faction_speech(lg, wg, defence=action == "defence")
-    elif action == "vote":
+    if action in (Action.STATEMENT, Action.DEFENCE):
+        reply = _faction_speech(lg, wg, defence=action == Action.DEFENCE)
+    elif action == Action.VOTE:
         reply = _faction_vote(lg, wg, rng)
     else:
         reply = _faction_night(lg, wg, rng)

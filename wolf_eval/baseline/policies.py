@@ -25,7 +25,7 @@ from typing import Any
 from wolf_eval.agents.observation import Observation
 from wolf_eval.baseline.jester_lessons import jester_lessons
 from wolf_eval.baseline.reading import JESTER_TELLS, WOLF_TELLS, Reading, count_tells, read
-from wolf_eval.engine import Role
+from wolf_eval.engine import Action, Role
 from wolf_eval.records import Kind
 
 Reply = dict[str, Any]
@@ -162,13 +162,13 @@ def _vote(rd: Reading, style: str, rng: Random) -> Reply:
 def _night(rd: Reading, style: str, rng: Random) -> Reply:
     obs = rd.obs
     options = list(obs.options)
-    if obs.action == "night_kill":
+    if obs.action == Action.NIGHT_KILL:
         pool = options
         if style == "tom":
             pool = [n for n in options if not _jester_like(rd, n)] or options
         x = argmax(pool, lambda n: threat(rd, n), rng)
         return {"target": x, "reason": f"{x} is the biggest danger to us."}
-    if obs.action == "protect":
+    if obs.action == Action.PROTECT:
         if style == "tom":
             claimants = [n for n in rd.seer_claimants() if n in options]
             x = claimants[0] if claimants else obs.seat
@@ -253,24 +253,24 @@ def _peer_analysis(rd: Reading, style: str, rng: Random) -> Reply:
 
 def scripted(style: str) -> Policy:
     def policy(obs: Observation, rng: Random) -> Reply:
-        if obs.action == "lessons":
+        if obs.action == Action.LESSONS:
             return jester_lessons(obs, style, rng)
         rd = read(obs)
         action = obs.action
-        if action == "self_analysis":
+        if action == Action.SELF_ANALYSIS:
             return self_analysis(rd, rng)
-        if action == "peer_analysis":
+        if action == Action.PEER_ANALYSIS:
             return _peer_analysis(rd, style, rng)
-        if action == "bid":
+        if action == Action.BID:
             reply = _bid(rd, style, rng)
-        elif action in ("statement", "defence"):
-            reply = _speech(rd, style, rng, defence=action == "defence")
-        elif action == "vote":
+        elif action in (Action.STATEMENT, Action.DEFENCE):
+            reply = _speech(rd, style, rng, defence=action == Action.DEFENCE)
+        elif action == Action.VOTE:
             reply = _vote(rd, style, rng)
         else:
             reply = _night(rd, style, rng)
         suspect, score = _top_suspect(rd, style, rng)
-        if suspect is not None and action != "bid":
+        if suspect is not None and action != Action.BID:
             reply["notes"] = f"Day {obs.day}: my top suspect is {suspect} ({score:.1f})."
         return reply
     return policy
@@ -283,18 +283,18 @@ _RANDOM_LINES = (
 
 
 def random_policy(obs: Observation, rng: Random) -> Reply:
-    if obs.action == "lessons":
+    if obs.action == Action.LESSONS:
         return jester_lessons(obs, "random", rng)
-    if obs.action == "self_analysis":
+    if obs.action == Action.SELF_ANALYSIS:
         return self_analysis(read(obs), rng)
-    if obs.action == "peer_analysis":
+    if obs.action == Action.PEER_ANALYSIS:
         return _peer_analysis(read(obs), "random", rng)
     others = [n for n in obs.alive if n != obs.seat] or list(obs.alive)
-    if obs.action == "bid":
+    if obs.action == Action.BID:
         return {"bid": rng.randint(0, 10)}
-    if obs.action in ("statement", "defence"):
+    if obs.action in (Action.STATEMENT, Action.DEFENCE):
         return {"statement": rng.choice(_RANDOM_LINES).format(x=rng.choice(others))}
-    if obs.action == "vote":
+    if obs.action == Action.VOTE:
         x = rng.choice(list(obs.options))
         return {"vote": x, "reason": f"A hunch about {x}."}
     x = rng.choice(list(obs.options))

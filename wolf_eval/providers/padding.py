@@ -13,6 +13,7 @@ import json
 from random import Random
 
 from wolf_eval.agents.observation import Observation
+from wolf_eval.vocabulary import Action
 
 SMALL_TALK = (
     "I have been listening to everyone carefully today.",
@@ -42,7 +43,7 @@ def lengthen(reply: str, obs: Observation, words: int, rng: Random) -> str:
     if not isinstance(data, dict) or not isinstance(data.get(key), str):
         return reply
     said = data[key].split()
-    target = min(words, obs.max_statement_words, REASON_WORDS if obs.action == "vote" else words)
+    target = min(words, obs.max_statement_words, REASON_WORDS if obs.action == Action.VOTE else words)
     if len(said) >= target:
         return reply
     while len(said) < target:
