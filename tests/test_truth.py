@@ -128,3 +128,10 @@ def test_counts_go_to_the_observers_seat_model() -> None:
     village = d.village()
     assert village is not None and village.wolves.pairs == 36
     assert truth.game_detection(hm.t1_jester_by_wolf_vote(), {"Dan": "m1"}).models.keys() == {"m1", "?"}
+
+
+def test_pooled_roles_keep_seat_role_order() -> None:
+    jester_only = truth.GameDetection({Role.JESTER: truth.Detection(ballots=1.0)}, {})
+    pooled = truth.pool([jester_only, truth.game_detection(hm.t1_jester_by_wolf_vote(), {})])
+    assert list(pooled.roles) == [Role.VILLAGER, Role.DOCTOR, Role.JESTER]
+    assert pooled.roles[Role.JESTER].ballots == 3

@@ -184,8 +184,10 @@ def game_detection(game: GameState, seat_models: Mapping[str, str],
 
 
 def pool(games: Iterable[GameDetection]) -> GameDetection:
-    """The counts of many games summed: each role's and model's over the games it observed in."""
-    return sum(games, GameDetection())
+    """The counts of many games summed: each role's and model's over the games it observed in (roles in
+    seat-role order, models in the order they first observed)."""
+    pooled = sum(games, GameDetection())
+    return GameDetection({r: pooled.roles[r] for r in Role if r in pooled.roles}, pooled.models)
 
 
 def figures(d: Detection) -> dict[str, float]:
