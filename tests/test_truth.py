@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 
 import handmade as hm
+import pandas as pd
 import pytest
 
+from wolf_eval.analysis import markdown, tables
 from wolf_eval.measures import truth
 from wolf_eval.measures.rates import Auroc, Brier
 from wolf_eval.vocabulary import Role
@@ -135,3 +137,20 @@ def test_pooled_roles_keep_seat_role_order() -> None:
     pooled = truth.pool([jester_only, truth.game_detection(hm.t1_jester_by_wolf_vote(), {})])
     assert list(pooled.roles) == [Role.VILLAGER, Role.DOCTOR, Role.JESTER]
     assert pooled.roles[Role.JESTER].ballots == 3
+
+
+def test_the_report_table_pools_a_cells_games_and_says_what_it_scores() -> None:
+    models = {n: "m" for n in hm.TRIADIC_SEATS}
+    games = pd.DataFrame([{"model": "m", "task": "triadic", "condition": "default",
+                           "outcome": {"calls": 10.0, "fallbacks": 0.0}, "truth": truth.game_detection(g, models)}
+                          for g in (hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed())])
+    by_role, by_model = tables.detection_by_role(games), tables.detection_by_model(games)
+    assert list(by_role["observer"]) == ["villager", "doctor", "jester", tables.VILLAGE]
+    doctor = by_role[by_role["observer"] == "doctor"].iloc[0]
+    assert (doctor["wolf_pairs"], doctor["auroc_wolves"]) == (26, pytest.approx(18 / 26))
+    village = by_role[by_role["observer"] == tables.VILLAGE].iloc[0]
+    assert village["ballots"] == by_role["ballots"][:2].sum()
+    assert list(by_model["seat_model"]) == ["m"]
+    text = "\n".join(markdown._truth_sections({"detection_by_role": by_role, "detection_by_model": by_model}))
+    assert "## Detection against the truth" in text and "agreement with the speaker's own label" in text
+    assert "| doctor | 5 | 0.69 (n=26) |" in text
