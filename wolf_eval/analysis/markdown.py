@@ -98,6 +98,10 @@ def _r2(v: Any) -> str:
     return _num(v, 2)
 
 
+def _r3(v: Any) -> str:
+    return _num(v, 3)
+
+
 def _n0(v: Any) -> str:
     return _num(float(v), 0) if not isinstance(v, str) else v
 
@@ -111,8 +115,8 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
     if not tables:
         return "# wolf-eval report\n\nNo finished games found.\n" + "".join(f"\n- {s}" for s in corpus.skipped)
     return "\n".join([*_opening(corpus), *_outcome_sections(tables, figures), *_calibration_sections(tables),
-                      *_suspicion_sections(tables, figures), *_game_sections(tables), *_fallback_section(tables),
-                      *_cost_markdown(corpus.games, tables), *_judge_section(tables),
+                      *_truth_sections(tables), *_suspicion_sections(tables, figures), *_game_sections(tables),
+                      *_fallback_section(tables), *_cost_markdown(corpus.games, tables), *_judge_section(tables),
                       *_lesson_sections(tables, figures)])
 
 
@@ -204,6 +208,38 @@ def _calibration_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
                                            ("Statements", "statements", str), ("Share", "share", _r2),
                                            ("Suspicion", "suspicion", _r2), ("Flag rate", "flag_rate", _r2)]), ""]
     return out
+
+
+_TRUTH_NOTE = (
+    "These score suspicion and votes against the game's truth (every seat's role), while the calibration table "
+    "above scores agreement with the speaker's own label. Observers are the seats that are not wolves (a wolf "
+    "knows the answer); the village row pools Villagers, Seer and Doctor. Ballots: suspicion rows scored, one "
+    "observer at one ballot, each the observer's suspicion of the other living players as it stood when the "
+    "ballot was cast (0.5 before any analysis). AUROC wolves: how well that row ranks the living wolves above "
+    "every other living player (0.5 is chance, 1 perfect; ties count half), over the wolf–other pairs (n). "
+    "Wolves vs Jester: the same over wolf–Jester pairs, with a Jester alive (the Triadic question: can the "
+    "village tell the two suspicious-looking sides apart?). Statements: each observer's suspicion rating of a "
+    "statement as a score for \"the speaker is a wolf\", over the pairs of statements one observer rated in one "
+    "game (n). Brier: the mean squared error of each row's suspicion of each other living player as the "
+    "probability that it is a wolf, over those forecasts (n; 0 is perfect, a constant 0.5 scores 0.25). "
+    "Votes: ballots cast (abstentions left out) and the shares that fell on a wolf, on the Jester and on "
+    "anyone else. Every figure pools its counts over the cell's games (pairs, forecasts, votes), never a mean "
+    "of per-game figures.")
+
+_TRUTH_COLUMNS: list[tuple[str, str, Callable[[Any], str], str | None]] = [
+    ("Ballots", "ballots", _n0, None), ("AUROC wolves", "auroc_wolves", _r2, "wolf_pairs"),
+    ("Wolves vs Jester", "auroc_jester", _r2, "jester_pairs"),
+    ("Statements", "auroc_statements", _r2, "statement_pairs"), ("Brier", "brier", _r3, "forecasts"),
+    ("Votes", "votes", _n0, None), ("On wolves", "vote_wolves", _r2, None),
+    ("On Jester", "vote_jester", _r2, None), ("On rest", "vote_rest", _r2, None)]
+
+
+def _truth_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Detection against the truth, by observer role and by observer seat model."""
+    return ["## Detection against the truth", "", _TRUTH_NOTE, "",
+            _render_n(tables["detection_by_role"], [("Observer", "observer", str, None), *_TRUTH_COLUMNS]), "",
+            "By the observers' seat model (its seats that are not wolves):", "",
+            _render_n(tables["detection_by_model"], [("Seat model", "seat_model", str, None), *_TRUTH_COLUMNS]), ""]
 
 
 def _suspicion_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:

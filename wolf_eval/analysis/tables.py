@@ -27,6 +27,7 @@ from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
 from wolf_eval.measures import sabotage as sab
+from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import count_where_applicable
 from wolf_eval.measures.rates import Mean
 
@@ -157,6 +158,33 @@ def calibration_row(c: cal.RoleCounts) -> dict[str, float]:
             "self_rate_unpaired": unpaired.self_rate, "observer_rate_unpaired": unpaired.observer_rate,
             "gap_unpaired": unpaired.gap, "labels": c.confusion.labels, "accuracy": c.confusion.accuracy,
             "f1": c.confusion.f1, "suspicion_n": c.suspicion.n, "suspicion": c.suspicion.value}
+
+
+#: The observer-role label of a row pooling the village's roles (Villager, Seer, Doctor).
+VILLAGE = "village (all its roles)"
+
+
+def detection_by_role(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and observer role (wolves left out: they know the answer), then the village's roles pooled:
+    its suspicion and votes scored against the game's truth (:mod:`wolf_eval.measures.truth`)."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        pooled = truth_.pool(values(df, "truth"))
+        for role, d in pooled.roles.items():
+            yield {"observer": str(role)} | truth_.figures(d)
+        village = pooled.village()
+        if village is not None and len([r for r in pooled.roles if r in truth_.VILLAGE_ROLES]) > 1:
+            yield {"observer": VILLAGE} | truth_.figures(village)
+
+    return per_cell(games, rows)
+
+
+def detection_by_model(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and observer seat model (its seats that are not wolves): suspicion and votes against the truth."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        for model, d in truth_.pool(values(df, "truth")).models.items():
+            yield {"seat_model": model} | truth_.figures(d)
+
+    return per_cell(games, rows)
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
@@ -328,6 +356,7 @@ def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
     return {
         "win_rates": win_rates(g), "wolf_loss": wolf_loss(g), "coordination": coordination(g),
         "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(g),
+        "detection_by_role": detection_by_role(g), "detection_by_model": detection_by_model(g),
         "suspicion_by_day": suspicion_by(g, "day"), "suspicion_by_position": suspicion_by(g, "position"),
         "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g),
         "fallbacks": fallbacks(g), "cost_by_model": cost_by_model(g), "game_costs": game_costs(g), "judge": judge(g),

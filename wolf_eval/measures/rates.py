@@ -3,12 +3,14 @@
 Counts are kept as sums so that pooling over games is addition, and a rate is formed only at the
 end (a ratio of sums, never a mean of per-game rates). The headline scores, the report, the
 cross-play tables and a game's explanation all take their calibration gap, detection accuracy and
-F1 from here; ``tests/test_measures.py`` fails if another module writes one of them again.
+F1 from here, and the detection-against-the-truth tables their AUROC and Brier score;
+``tests/test_measures.py`` fails if another module writes one of them again.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 
@@ -92,3 +94,49 @@ class Mean(Summed):
     @property
     def value(self) -> float:
         return ratio(self.total, self.n)
+
+
+@dataclass(frozen=True)
+class Auroc(Summed):
+    """The area under the ROC curve as counts: over every positive-negative pair of scores, the pairs
+    where the positive scores higher (``concordant``) and those tied.
+
+    The area is (concordant + half the ties) / pairs, the chance that a random positive outscores a
+    random negative. Kept as counts, it pools over observers and games by addition, so a pooled AUROC
+    weighs every pair once instead of averaging per-game areas over very different numbers of pairs.
+    """
+
+    concordant: float = 0.0
+    ties: float = 0.0
+    pairs: float = 0.0
+
+    @staticmethod
+    def of(positives: Sequence[float], negatives: Sequence[float]) -> Auroc:
+        """The counts over every pair of one positive's and one negative's score."""
+        above = sum(1 for p in positives for n in negatives if p > n)
+        level = sum(1 for p in positives for n in negatives if p == n)
+        return Auroc(float(above), float(level), float(len(positives) * len(negatives)))
+
+    @property
+    def value(self) -> float:
+        return ratio(self.concordant + self.ties / 2, self.pairs)
+
+
+@dataclass(frozen=True)
+class Brier(Summed):
+    """The Brier score of probability forecasts of a yes-or-no truth, kept as its sum and count.
+
+    Each forecast adds its squared error (forecast − outcome)², the outcome 1 or 0; the score is
+    their mean, 0 for certain and right, 0.25 for a constant 0.5, 1 for certain and wrong.
+    """
+
+    squared_error: float = 0.0
+    forecasts: float = 0.0
+
+    @staticmethod
+    def of(forecast: float, outcome: bool) -> Brier:
+        return Brier((forecast - float(outcome)) ** 2, 1.0)
+
+    @property
+    def score(self) -> float:
+        return ratio(self.squared_error, self.forecasts)
