@@ -188,7 +188,7 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     game = record.game()
     row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
     row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
-    row["repeat"] = same_game_key(record)
+    row["repeat"] = same_game_key(record, [row[k] for k in CELL])
     row["seat_models"] = tuple(sorted(set(record.seat_models.values())))
     row["learning_step"] = record.learning_step
     rows = cal.statement_rows(game)
@@ -205,16 +205,17 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     return row
 
 
-def same_game_key(record: GameRecord) -> str:
+def same_game_key(record: GameRecord, cell: list[str]) -> str:
     """What makes two logged games the same game: a hash of the final state (every record, the seed,
-    the seats), every seat's model and the judge's verdict.
+    the seats), every seat's model and the judge's verdict, within one cell (a game is in one cell).
 
     Never the settings alone: two runs that differ only in the eval's ``--seed``, or the same command
     on a provider whose replies vary, played different games, and a judged rerun of an unjudged run
     carries what the first lacks. Only a game replayed record for record, by the same seat models
     and judged alike (the same log read twice, a deterministic player's identical rerun), repeats.
     """
-    text = json.dumps([record.state, sorted(record.seat_models.items()), record.judge], sort_keys=True, default=str)
+    text = json.dumps([cell, record.state, sorted(record.seat_models.items()), record.judge], sort_keys=True,
+                      default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
