@@ -24,7 +24,6 @@ from wolf_eval.cli import main
 from wolf_eval.engine import GameState
 from wolf_eval.engine.state import NEW_WEIGHT
 from wolf_eval.measures import calibration as cal
-from wolf_eval.stats import wilson
 from wolf_eval.store import current_record
 from wolf_eval.tasks.werewolf import game_scorers
 from wolf_eval.vocabulary import Role, UnitKind
