@@ -24,7 +24,6 @@ from wolf_eval.cli import main
 from wolf_eval.engine import GameState
 from wolf_eval.engine.state import NEW_WEIGHT
 from wolf_eval.measures import calibration as cal
-from wolf_eval.stats import wilson
 from wolf_eval.store import current_record
 from wolf_eval.tasks.werewolf import game_scorers
 from wolf_eval.vocabulary import Role, UnitKind
@@ -264,31 +263,26 @@ def test_every_statement_table_splits_by_kind(tables: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-def test_a_sensitivity_row_leaves_out_games_with_many_fallbacks(tables: dict[str, Any]) -> None:
-    label = "games ≤5% fallbacks (1 of 2)"
+def test_a_sensitivity_row_follows_the_seat_models_rate_over_the_cell(tables: dict[str, Any]) -> None:
     rates = tables["win_rates"]
     everything = one(rates, TRIADIC)
     assert (everything["games"], everything["fallback_rate"], everything["jester"]) == (2, pytest.approx(2 / 110), 0.5)
-    kept = one(rates, TRIADIC, sample=label)  # T4 alone: 1 fallback in 100 calls, the wolves won
-    assert (kept["games"], kept["fallback_rate"], kept["werewolves"], kept["jester"]) == (1, 0.01, 1.0, 0.0)
-    assert (kept["werewolves_low"], kept["werewolves_high"]) == pytest.approx(wilson(1, 1)[1:])
+    # U1 fell back on 1 of its 10 calls, but its seat model on 2 of 110 over the cell: under the limit, so no game
+    # is left out (keeping T4 for its own 1% would keep a game for how it went; tests/test_audit_mends.py).
+    assert list(rows(rates, TRIADIC, sample=None)["sample"]) == [report.ALL_GAMES]
     assert list(rows(rates, WOLF, sample=None)["sample"]) == [report.ALL_GAMES]  # none over the limit: one row
-    assert one(tables["play_quality"], TRIADIC, sample=label)["games"] == 1
-    c = tables["calibration"]
-    assert rows(c, TRIADIC, sample=label).empty  # T4 analysed nothing
-    assert one(tables["confidence_bins"], TRIADIC, sample=label, unit="all units", bin="0.8–1.0")["flags"] == 0
+    chaos = ("wolfbot/chaos", "triadic", "default")  # 1 in 10 over the cell, and its seat model sat in every game
+    assert list(rows(rates, chaos, sample=None)["sample"]) == [report.ALL_GAMES]
     assert set(tables["fallbacks"]["sample"]) == {report.ALL_GAMES}  # accounting tables have no sensitivity row
-    assert list(rows(rates, ("wolfbot/chaos", "triadic", "default"), sample=None)["sample"]) == [report.ALL_GAMES]
 
 
 @pytest.mark.slow
 def test_the_markdown_shows_fallback_rates_units_and_n(logs: Path, tables: dict[str, Any]) -> None:
     text = report.render_markdown(report.load(logs), tables, [])
-    assert ("every game fell back on more than 5% of its calls:\n"
-            "- wolfbot/chaos · triadic · default (1 of 1 games)") in text
+    assert ("sat in every game of its cell:\n"
+            "- wolfbot/chaos · triadic · default (wolfbot/cue)") in text  # the seat map its games were planted with
     assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.66] | 0.50 [" in text
-    assert "| wolfbot/cue | triadic | default; games ≤5% fallbacks (1 of 2) | 0.0100 | 1 | 0.00 [0.00, 0.79] | " \
-           "1.00 [0.21, 1.00] |" in text
+    assert "fallbacks (" not in text  # no cell has a sensitivity row
     assert "| wolfbot/cue | triadic | default | 0.0182 | all units | Triadic paper | jester | 3 | 1 | 0.33 | 1.00 | " \
            "0.50 | -0.50 | +0.25 | 0.50 (n=2) | 0.67 | 0.70 (n=2) |" in text
     assert "| wolfbot/tom | wolf | default | 0.0000 | debate statement | WOLF paper | werewolf | 1 | 1 | 1.00 |" in text

@@ -13,6 +13,9 @@ for the shipped log ``tests/data/release-0.1.0-triadic.eval``:
   the three played logs as one corpus (three cells, so the predictors' pooled rows are drawn),
   and the shipped log alone.
 
+Re-recorded for issue 26 point 4: the coordination table gained ``abstained`` and the predictors
+``p_perm``, ``varying`` and ``abstained``; no cell recorded before changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

@@ -34,8 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("logdir", nargs="+", help="Inspect log files or folders (searched recursively; local or s3://...)")
     rep.add_argument("--out", help="output folder (default: report/ inside the first local log folder, else ./report)")
     rep.add_argument("--keep-duplicates", action="store_true",
-                     help="count games that repeat another's task, settings, seed, epoch and seat models "
-                          "(by default each is counted once and the report lists the repeats it set aside)")
+                     help="count games that are another game record for record, with the same seat models and "
+                          "judge (by default each is counted once and the report lists the repeats it set aside)")
     les = commands.add_parser("lessons", help="work with a Jester lessons file")
     les_cmd = les.add_subparsers(dest="lessons_command", required=True)
     tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
@@ -174,8 +174,8 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
                 print(f"wolf-eval: left out {why}", file=sys.stderr)
             if corpus.duplicates:
                 how = "kept (--keep-duplicates)" if keep_duplicates else "set aside (--keep-duplicates counts them)"
-                print(f"wolf-eval: {len(corpus.duplicates)} duplicate games {how}: each repeats the task, settings, "
-                      "seed, epoch and seat models of a game already counted", file=sys.stderr)
+                print(f"wolf-eval: {len(corpus.duplicates)} duplicate games {how}: each is a game already counted, "
+                      "record for record, with the same seat models and judge", file=sys.stderr)
             if not tables:
                 raise NoResult(f"no finished games in {', '.join(locations)}: no wolf-eval game there finished; "
                                "no report written")

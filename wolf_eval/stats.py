@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 Z95 = 1.959963984540054
 
 
@@ -26,14 +28,16 @@ def within_strata_pearson(strata: Sequence[Sequence[tuple[float, float]]]) -> tu
 
     Pooling cells that differ in model, task or condition into one correlation lets a difference
     between cells pass for an effect within them; centring within each stratum removes the
-    between-cell part, leaving the association inside the cells. Strata of fewer than two pairs say
-    nothing about it and are left out. The p-value takes t = r * sqrt(df / (1 - r^2)) on
-    df = n - k - 1 (one mean spent per stratum, one slope). Returns (r, p, n pairs, k strata);
-    r and p are NaN when a centred variable is constant or df < 1.
+    between-cell part, leaving the association inside the cells. Only strata whose y varies are
+    kept (:func:`varying_strata`): a stratum whose outcome never changes says nothing about what
+    goes with a change, and counting its pairs would add degrees of freedom the data do not have.
+    The p-value takes t = r * sqrt(df / (1 - r^2)) on df = n - k - 1 (one mean spent per kept
+    stratum, one slope). Returns (r, p, n pairs, k strata), both over the kept strata; r and p are
+    NaN when a centred variable is constant or df < 1.
     """
     from scipy import stats as sps
 
-    kept = [s for s in strata if len(s) >= 2]
+    kept = varying_strata(strata)
     dx: list[float] = []
     dy: list[float] = []
     for pairs in kept:
@@ -51,3 +55,37 @@ def within_strata_pearson(strata: Sequence[Sequence[tuple[float, float]]]) -> tu
         return (r, 0.0, n, k)
     t = r * math.sqrt(df / (1 - r * r))
     return (r, float(2 * sps.t.sf(abs(t), df)), n, k)
+
+
+#: Draws of the stratified permutation test, and its seed (the p-value is the same on every run).
+PERMUTATIONS = 10_000
+PERMUTATION_SEED = 20261124
+
+
+def varying_strata(strata: Sequence[Sequence[tuple[float, float]]]) -> list[Sequence[tuple[float, float]]]:
+    """The strata whose y takes more than one value (so also of two or more pairs)."""
+    return [s for s in strata if len({y for _, y in s}) > 1]
+
+
+def stratified_permutation_p(strata: Sequence[Sequence[tuple[float, float]]], permutations: int = PERMUTATIONS,
+                             seed: int = PERMUTATION_SEED) -> float:
+    """Two-sided permutation p of the within-strata Pearson r: y shuffled within each varying stratum.
+
+    Shuffling only inside a stratum keeps every stratum's outcomes (and so its mean) as observed,
+    so the test asks the same question as :func:`within_strata_pearson` without leaning on the t
+    distribution, which a handful of 0/1 outcomes does not follow. Centred within strata, the
+    denominator of r does not change under such shuffles, so |sum dx * dy| ranks the draws as |r|
+    does. p = (draws at least as extreme + 1) / (draws + 1), never 0; NaN where r is undefined.
+    """
+    kept = varying_strata(strata)
+    centred = [(np.array([x for x, _ in s]) - np.mean([x for x, _ in s]),
+                np.array([y for _, y in s]) - np.mean([y for _, y in s])) for s in kept]
+    if not centred or sum(float(dx @ dx) for dx, _ in centred) <= 1e-12:
+        return math.nan
+    observed = abs(sum(float(dx @ dy) for dx, dy in centred))
+    rng = np.random.default_rng(seed)
+    drawn = np.zeros(permutations)
+    for dx, dy in centred:
+        drawn += rng.permuted(np.tile(dy, (permutations, 1)), axis=1) @ dx
+    extreme = int(np.sum(np.abs(drawn) >= observed - 1e-12))
+    return (extreme + 1) / (permutations + 1)

@@ -5,9 +5,11 @@ values) plus each sample's store (the finished game, read without its event stre
 :mod:`wolf_eval.analysis.logread`) into one row per game: its cell, its score values and the
 per-game values :mod:`wolf_eval.measures` computes from the game for the report's other tables.
 Cells are (model, task, condition); the condition is what :func:`wolf_eval.settings.condition`
-says differs from the task's defaults, plus the eval's sampling settings. A game that repeats
-another's task, settings, seed, epoch and seat models (the same command run twice into one folder)
-is counted once, so a cell's n is its distinct games.
+says differs from the task's defaults, plus the eval's sampling settings. A game that is another
+game (the same final state, seat models and judge's verdict: the same log read twice, or a
+deterministic player's run repeated) is counted once, so a cell's n is its distinct games; games
+whose settings match but whose play differs (another ``--seed``, a provider's other replies, a
+judged rerun) are all counted.
 
 ``wolf-eval compare`` reads the same logs game by game (:func:`seated_games`): every finished
 game with what names its seating, so games dealt the same seats can be paired.
@@ -15,6 +17,7 @@ game with what names its seating, so games dealt the same seats can be paired.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -120,9 +123,9 @@ def model_label(model: str, roles_json: Any) -> str:
 def load(logs: str | Path | Iterable[str | Path], keep_duplicates: bool = False) -> Corpus:
     """Read every successful game of the logs: its cell, its score values and the report's per-game values.
 
-    A game that repeats one already read (:func:`repeat_key`) is set aside and listed in the
-    corpus's ``duplicates``, unless ``keep_duplicates``: pooling it would count one game's seed,
-    seats and settings twice as if they were independent draws.
+    A game that is one already read (:func:`same_game_key`) is set aside and listed in the
+    corpus's ``duplicates``, unless ``keep_duplicates``: pooling it would count one game twice as
+    if it were two independent draws.
     """
     paths = [str(logs)] if isinstance(logs, str | Path) else [str(p) for p in logs]
     evals = _evals(paths)
@@ -186,7 +189,8 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     game = record.game()
     row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
     row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
-    row["repeat"] = repeat_key(row, game.seed, record.seat_models, s["eval_id"])
+    row["repeat"] = same_game_key(record, [row[k] for k in CELL])
+    row["seat_models"] = tuple(sorted(set(record.seat_models.values())))
     row["learning_step"] = record.learning_step
     rows = cal.statement_rows(game)
     row |= vars(game_values(game, record, rows))
@@ -203,14 +207,18 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     return row
 
 
-def repeat_key(row: Mapping[str, Any], seed: int, seat_models: Mapping[str, str], eval_id: str) -> str:
-    """What makes two logged games the same draw: task, settings (the cell's condition and model),
-    sample, epoch, the game's seed and every seat's model. A game without a seat map (a log from
-    before the record kept it) is its own key, so it is never taken for a repeat."""
-    if not seat_models:
-        return f"unmatched:{eval_id}:{row['id']}:{row['epoch']}"
-    return json.dumps([row["task"], row["condition"], row["model"], str(row["id"]), int(row["epoch"]), seed,
-                       sorted(seat_models.items())])
+def same_game_key(record: GameRecord, cell: list[str]) -> str:
+    """What makes two logged games the same game: a hash of the final state (every record, the seed,
+    the seats), every seat's model and the judge's verdict, within one cell (a game is in one cell).
+
+    Never the settings alone: two runs that differ only in the eval's ``--seed``, or the same command
+    on a provider whose replies vary, played different games, and a judged rerun of an unjudged run
+    carries what the first lacks. Only a game replayed record for record, by the same seat models
+    and judged alike (the same log read twice, a deterministic player's identical rerun), repeats.
+    """
+    text = json.dumps([cell, record.state, sorted(record.seat_models.items()), record.judge], sort_keys=True,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _ordered(games: pd.DataFrame) -> pd.DataFrame:

@@ -13,7 +13,15 @@ from typing import Any
 import pandas as pd
 
 from wolf_eval.analysis.corpus import Corpus, cell_games, cells, is_missing, values
-from wolf_eval.analysis.tables import ALL_GAMES, CATEGORIES, FACTIONS, FALLBACK_LIMIT, ROLES, game_fallback_share
+from wolf_eval.analysis.tables import (
+    ALL_GAMES,
+    CATEGORIES,
+    FACTIONS,
+    FALLBACK_LIMIT,
+    ROLES,
+    fallback_samples,
+    over_limit,
+)
 from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import ignored as ignored_
@@ -130,20 +138,25 @@ def _opening(corpus: Corpus) -> list[str]:
         out += ["Left out:", *(f"- {s}" for s in corpus.skipped), ""]
     if corpus.duplicates:
         kept = "counted here as well (`--keep-duplicates`)" if any(g["repeat"].duplicated()) else "set aside"
-        out += [f"{len(corpus.duplicates)} duplicate games {kept}: each repeats the task, settings, seed, epoch and "
-                "seat models of a game already counted (the same command run again into these logs), so pooling "
-                "it would count one draw twice." + ("" if kept != "set aside" else
+        out += [f"{len(corpus.duplicates)} duplicate games {kept}: each is a game already counted, record for "
+                "record (the same final state, seat models and judge: the same log read twice, or a deterministic "
+                "player's run repeated), so pooling it would count one draw twice. Games whose settings match but "
+                "whose play differs (another `--seed`, a provider's other replies, a judged rerun) are all counted."
+                + ("" if kept != "set aside" else
                                                    " Run with `--keep-duplicates` to count them."), "",
                 *(f"- {d}" for d in corpus.duplicates), ""]
-    out += [f"Every per-cell table shows the cell's fallback rate (fallbacks per model call). Where some of a "
-            f"cell's games fell back on more than {FALLBACK_LIMIT:.0%} of their calls, a sensitivity row follows "
-            "without them (its condition names the games it keeps): the fallback defaults (abstain, bid 0, a "
-            "random night target) shift outcomes.", ""]
-    over = [(cell, len(cell_games(g, cell))) for cell in cells(g)
-            if all(game_fallback_share(v) > FALLBACK_LIMIT for v in values(cell_games(g, cell), "outcome"))]
-    if over:
-        out += [f"No sensitivity row can be drawn where every game fell back on more than {FALLBACK_LIMIT:.0%} of "
-                "its calls:", *(f"- {' · '.join(cell)} ({n} of {n} games)" for cell, n in over), ""]
+    out += [f"Every per-cell table shows the cell's fallback rate (fallbacks per model call). Where a seat model "
+            f"fell back on more than {FALLBACK_LIMIT:.0%} of its calls over the whole cell, a sensitivity row follows "
+            "without the games it had a seat in (its condition names the model and the games kept): the fallback "
+            "defaults (abstain, bid 0, a random night target) shift outcomes. Games are left out by who sat in "
+            "them, never by their own fallback share, which depends on how the game went (a seat killed on night "
+            "1 makes no calls).", ""]
+    over = [(cell, over_limit(cell_games(g, cell))) for cell in cells(g)]
+    stuck = [(cell, models) for cell, models in over if models and not any(
+        label != ALL_GAMES for label, _ in fallback_samples(cell_games(g, cell)))]
+    if stuck:
+        out += [f"No sensitivity row can be drawn where a seat model over {FALLBACK_LIMIT:.0%} fallbacks sat in every "
+                "game of its cell:", *(f"- {' · '.join(cell)} ({', '.join(models)})" for cell, models in stuck), ""]
     return out
 
 
@@ -161,8 +174,10 @@ def _outcome_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> li
 
     out += ["## Day-1 wolf coordination", "",
             "Day 1's first ballot, over games where two or more wolves voted in it (Games). Voted Jester is over "
-            "those of them whose Jester was still alive to vote for (n).", "",
-            _render_n(tables["coordination"], [("Games", "games", str, None), ("Unanimous", "unanimous", _r2, None),
+            "those of them whose Jester was still alive to vote for (n). Abstained: games left out because a "
+            "wolf's abstention left fewer than two wolf votes (an abstention is not a vote).", "",
+            _render_n(tables["coordination"], [("Games", "games", str, None), ("Abstained", "abstained", str, None),
+                                               ("Unanimous", "unanimous", _r2, None),
                                                ("Voted Jester", "voted_jester", _r2, "jester_games"),
                                                ("Voted partner", "voted_partner", _r2, None),
                                                ("Wolves won", "wolves_won", _r2, None)]), ""]
@@ -267,12 +282,17 @@ def _game_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
     out = ["## Univariate predictors of a Jester win", "",
            "Pearson r (scipy) of each game feature with the Jester winning, within each cell, with the feature's "
            "mean in won and lost games and the games it applies to (n: a Jester killed on night 1 has no day-1 "
-           "features). Cells differ in both, so no correlation pools games across cells; where several cells have "
-           "a Jester, the last rows correlate within cells (each feature and the win centred on its cell's means; "
-           "p on n − cells − 1 degrees of freedom).", "",
+           "features; Abstained: games an abstaining wolf removed from the day-1 ballot's feature). Cells differ "
+           "in both, so no correlation pools games across cells; where several cells have a Jester, the last rows "
+           "correlate within cells (each feature and the win centred on its cell's means), over the cells where "
+           "the Jester both won and lost (Cells; Varying: their games), since a cell whose outcome never changes "
+           "says nothing about what goes with it: p on Varying − Cells − 1 degrees of freedom. Perm. p: the "
+           "two-sided permutation test of the same r, the win shuffled within each varying cell "
+           "(10,000 seeded draws), which does not lean on the t distribution.", "",
            _render(tables["predictors"], [("Feature", "feature", str), ("Won", "won", _r2), ("Lost", "lost", _r2),
-                                          ("r", "r", _signed), ("p", "p", _p), ("n", "n", str),
-                                          ("Cells", "cells", str)]), ""]
+                                          ("r", "r", _signed), ("p", "p", _p), ("Perm. p", "p_perm", _p),
+                                          ("n", "n", str), ("Varying", "varying", str), ("Cells", "cells", str),
+                                          ("Abstained", "abstained", _n0)]), ""]
 
     out += ["## First half versus second half", "",
             "Win rates over each cell's games in play order (log creation, epoch, game number).", "",

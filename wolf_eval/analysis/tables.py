@@ -2,8 +2,8 @@
 
 Each table groups a corpus's games (:mod:`wolf_eval.analysis.corpus`) by cell and asks a measure
 for its rows, so the report and the eval's metrics compute a figure the same way. Every per-cell
-table shows the cell's fallback rate and, where some games fell back on more than 5% of their
-calls, a sensitivity row without them; the statement tables split by kind of unit (debate
+table shows the cell's fallback rate and, where a seat model fell back on more than 5% of its
+calls over the cell, a sensitivity row without the games it sat in; the statement tables split by kind of unit (debate
 statement, defence, vote reason) beside the pooled row, each row named by the paper it is
 comparable with.
 """
@@ -37,7 +37,7 @@ CATEGORIES = sab.CATEGORIES
 PREDICTORS = feat.PREDICTORS
 #: The seat label of a cell's row for all its seat models together.
 ALL_SEATS = "all seat models"
-#: A game whose fallbacks exceed this share of its model calls is left out of its cell's sensitivity row.
+#: A seat model whose fallbacks exceed this share of its model calls over a cell is left out of its sensitivity row.
 FALLBACK_LIMIT = 0.05
 #: The sample label of a cell's row over all its games.
 ALL_GAMES = "all games"
@@ -45,29 +45,59 @@ ALL_GAMES = "all games"
 UNIT_KINDS = (cal.ALL_KINDS, *cal.KINDS)
 
 
-def game_fallback_share(outcome: Values) -> float:
-    """The share of one game's model calls that fell back (NaN for a game that logged no calls)."""
-    calls = float(outcome.get("calls", math.nan))
-    return float(outcome.get("fallbacks", math.nan)) / calls if calls else math.nan
+def seat_fallback_rates(df: pd.DataFrame) -> dict[str, float]:
+    """Each seat model's fallbacks per model call over all of a cell's games.
+
+    A model whose calls the logs did not count (no usage recorded) takes the cell's rate as a whole.
+    Over the whole cell, not game by game: a seat that died on night 1 made no calls, so a game's own
+    share says as much about how it went as about the model.
+    """
+    cell_rate = out_.fallback_rate(values(df, "outcome"))
+    fell: dict[str, float] = {}
+    for counts in values(df, "fallbacks"):
+        for (model, _), n in counts.items():
+            fell[model] = fell.get(model, 0.0) + n
+    calls: dict[str, float] = {}
+    for usage in values(df, "usage"):
+        for model, u in usage.items():
+            calls[model] = calls.get(model, 0.0) + float(u.get("calls", 0))
+    return {m: fell.get(m, 0.0) / calls[m] if calls.get(m) else cell_rate
+            for m in sorted(set(fell) | {m for seats in _seats(df) for m in seats})}
+
+
+def _seats(df: pd.DataFrame) -> list[frozenset[str]]:
+    """Each game's seat models (``?`` for a game logged without its seat map)."""
+    return [frozenset(s) or frozenset({"?"}) for s in (df["seat_models"] if "seat_models" in df else [()] * len(df))]
+
+
+def over_limit(df: pd.DataFrame) -> list[str]:
+    """The seat models whose fallbacks over the cell exceed ``FALLBACK_LIMIT`` of their calls."""
+    return [m for m, rate in seat_fallback_rates(df).items() if rate > FALLBACK_LIMIT]
 
 
 def fallback_samples(df: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
-    """A cell's games, then, if some fell back on more than ``FALLBACK_LIMIT`` of their calls, the rest.
+    """A cell's games, then, if some seat model fell back on more than ``FALLBACK_LIMIT`` of its calls
+    over the cell, the games in which no such model had a seat.
 
     The fallback defaults (abstain, bid 0, a random night target) shift outcomes, so a figure that
-    moves between the two rows owes part of its value to unreadable replies.
+    moves between the two rows owes part of its value to unreadable replies. Games are chosen by who
+    was seated, which is fixed before play, never by how much a game fell back: that would keep the
+    games where the failing seat died early and made no calls. A model seated in every game leaves
+    no row (the report lists the cell).
     """
     yield ALL_GAMES, df
-    kept = df[[not game_fallback_share(v) > FALLBACK_LIMIT for v in values(df, "outcome")]]
-    if 0 < len(kept) < len(df):
-        yield f"games ≤{FALLBACK_LIMIT:.0%} fallbacks ({len(kept)} of {len(df)})", kept
+    over = set(over_limit(df))
+    kept = df[[not (seats & over) for seats in _seats(df)]]
+    if over and 0 < len(kept) < len(df):
+        yield f"games without {', '.join(sorted(over))} ({len(kept)} of {len(df)})", kept
 
 
 def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dict[str, Any]]],
              sensitivity: bool = True) -> pd.DataFrame:
     """One table from each cell's rows, every row led by its cell's model, task and condition, the games it
     covers (``sample``) and their fallback rate; with ``sensitivity``, each cell's rows again without the
-    games that fell back on more than ``FALLBACK_LIMIT`` of their calls (when it had any)."""
+    games of a seat model that fell back on more than ``FALLBACK_LIMIT`` of its calls over the cell
+    (:func:`fallback_samples`)."""
     out = []
     for cell in cells(games):
         df = cell_games(games, cell)
@@ -104,12 +134,14 @@ def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
 
 def coordination(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, over games whose day 1 had a ballot with two or more wolves voting; ``jester_games`` of them
-    had a Jester still alive to vote for (the n of ``voted_jester``)."""
+    had a Jester still alive to vote for (the n of ``voted_jester``); ``abstained`` games an abstention
+    left with fewer than two wolf votes, so out of the table."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         features = values(df, "features")
         c = feat.coordination(features)
         voted = [v for v in features if v.get("d1_ballot") == 1.0]
-        yield c | {"games": int(c["games"]), "jester_games": count_where_applicable(voted, "voted_jester")}
+        yield c | {"games": int(c["games"]), "jester_games": count_where_applicable(voted, "voted_jester"),
+                   "abstained": int(c["abstained"])}
 
     return per_cell(games, rows)
 
@@ -238,7 +270,9 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
     Different models and tasks differ both in how often the Jester wins and in every feature, so a
     correlation over games of several cells would read the difference between cells as an effect.
     Where more than one cell has Jester games, the pooled rows correlate the features with the win
-    after centring both on each cell's means (:func:`wolf_eval.measures.features.stratified_predictors`).
+    after centring both on each cell's means, over the cells where the Jester both won and lost
+    (:func:`wolf_eval.measures.features.stratified_predictors`), with a permutation p beside Pearson's.
+    ``abstained``: the games an abstaining wolf removed from the day-1 ballot's feature.
     """
     with_jester = games[[not math.isnan(v.get("jester", math.nan)) for v in values(games, "outcome")]] \
         if not games.empty else games
@@ -247,17 +281,24 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
 
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for key, p in feat.jester_win_predictors(values(df, "features")).items():
-            yield {"feature": PREDICTORS[key]} | p | {"n": int(p["n"]), "cells": 1}
+            yield {"feature": PREDICTORS[key]} | p | {"n": int(p["n"]), "varying": int(p["varying"]), "cells": 1,
+                                                      "abstained": _abstained(key, values(df, "features"))}
 
     table = per_cell(with_jester, rows)
     groups = [list(values(cell_games(with_jester, c), "features")) for c in cells(with_jester)]
     if len(groups) > 1:
         lead = POOLED_CELLS | {"sample": ALL_GAMES, "fallback_rate": out_.fallback_rate(values(with_jester, "outcome"))}
         pooled = [lead | {"feature": PREDICTORS[key], "won": math.nan, "lost": math.nan} | p
-                  | {"n": int(p["n"]), "cells": int(p["cells"])}
+                  | {"n": int(p["n"]), "varying": int(p["varying"]), "cells": int(p["cells"]),
+                     "abstained": _abstained(key, values(with_jester, "features"))}
                   for key, p in feat.stratified_predictors(groups).items()]
         table = pd.concat([table, pd.DataFrame(pooled)], ignore_index=True)
     return table
+
+
+def _abstained(key: str, features: list[Values]) -> float:
+    """The games an abstention removed from a feature's n: only the day-1 ballot's ``voted_jester`` loses any."""
+    return float(feat.abstained_with_jester(features)) if key == "voted_jester" else math.nan
 
 
 def halves(games: pd.DataFrame) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from wolf_eval.measures.calibration import StatementRow, statement_rows
 from wolf_eval.measures.pooling import Values, mean_where_applicable
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Deception, Kind, Vote
-from wolf_eval.stats import within_strata_pearson
+from wolf_eval.stats import stratified_permutation_p, within_strata_pearson
 from wolf_eval.vocabulary import Winner
 
 NAN = math.nan
@@ -46,12 +46,14 @@ def day1_coordination(game: GameState) -> dict[str, float]:
     ``voted_partner``: a wolf voted for a fellow wolf. All NaN when day 1 had no ballot or fewer
     than two wolves cast a vote in it (``d1_ballot`` 0): an abstention is not a vote, so wolves who
     abstain together did not vote together. ``wolves_won`` whether the wolves won the game.
+    ``d1_abstained`` 1 when two or more wolves were in the ballot but an abstention left fewer than
+    two votes: the game an abstention removed from the table, which the report counts.
     """
     wolves = set(game.wolves())
     ballots = [r for r in _first_ballot(game, 1) if r.actor in wolves]
     votes = [r for r in ballots if r.target is not None]
-    out = {"d1_ballot": 0.0, "unanimous": NAN, "voted_jester": NAN, "voted_partner": NAN,
-           "wolves_won": _winner(game, Winner.WEREWOLVES)}
+    out = {"d1_ballot": 0.0, "d1_abstained": float(len(ballots) >= 2 > len(votes)), "unanimous": NAN,
+           "voted_jester": NAN, "voted_partner": NAN, "wolves_won": _winner(game, Winner.WEREWOLVES)}
     if len(votes) < 2:
         return out
     targets = [r.target for r in votes]
@@ -116,10 +118,18 @@ def game_features(game: GameState, rows: Sequence[StatementRow] | None = None) -
 
 def coordination(values: Sequence[Values]) -> dict[str, float]:
     """Over the games whose day 1 had a ballot with two or more wolves voting: how often they agreed,
-    voted for the Jester or for a partner, and won."""
+    voted for the Jester or for a partner, and won; ``abstained`` the games an abstention left out."""
     voted = [v for v in values if v.get("d1_ballot") == 1.0]
-    return {"games": float(len(voted)), **{k: mean_where_applicable(voted, k)
-                                          for k in ("unanimous", "voted_jester", "voted_partner", "wolves_won")}}
+    return {"games": float(len(voted)), "abstained": float(sum(v.get("d1_abstained") == 1.0 for v in values)),
+            **{k: mean_where_applicable(voted, k)
+               for k in ("unanimous", "voted_jester", "voted_partner", "wolves_won")}}
+
+
+def abstained_with_jester(values: Sequence[Values]) -> int:
+    """Games with a Jester alive on day 1 that an abstention removed from day 1's ballot (the n that
+    ``voted_jester`` loses to abstentions)."""
+    return sum(1 for v in values if v.get("d1_abstained") == 1.0 and not math.isnan(float(v.get("jester_won", NAN)))
+               and not math.isnan(float(v.get("jester_statements", NAN))))
 
 
 def _jester_pairs(values: Sequence[Values], key: str) -> list[tuple[float, float]]:
@@ -133,12 +143,17 @@ def stratified_predictors(cells: Sequence[Sequence[Values]]) -> dict[str, dict[s
 
     Each cell (model, task, condition) is one stratum (:func:`wolf_eval.stats.within_strata_pearson`),
     so a model that both wins more as Jester and, say, speaks more cannot make speaking look like it
-    wins. ``n`` the games, ``cells`` the strata that had two or more of them.
+    wins. Only cells where the Jester both won and lost a game the feature applies to take part:
+    ``varying`` their games, ``cells`` how many; ``p`` is Pearson's on varying - cells - 1 degrees
+    of freedom, ``p_perm`` the permutation test's with the win shuffled within each of those cells
+    (:func:`wolf_eval.stats.stratified_permutation_p`); ``n`` every game the feature applies to.
     """
     out: dict[str, dict[str, float]] = {}
     for key in PREDICTORS:
-        r, p, n, k = within_strata_pearson([_jester_pairs(games, key) for games in cells])
-        out[key] = {"r": r, "p": p, "n": float(n), "cells": float(k)}
+        strata = [_jester_pairs(games, key) for games in cells]
+        r, p, varying, k = within_strata_pearson(strata)
+        out[key] = {"r": r, "p": p, "p_perm": stratified_permutation_p(strata) if not math.isnan(r) else NAN,
+                    "n": float(sum(len(s) for s in strata)), "varying": float(varying), "cells": float(k)}
     return out
 
 
@@ -146,17 +161,20 @@ def jester_win_predictors(values: Sequence[Values]) -> dict[str, dict[str, float
     """Per feature, over the games with a Jester: Pearson r (scipy) with a Jester win and its p,
     the feature's mean in won and in lost games, and the games it was measured in.
 
-    r and p are NaN for fewer than three games or a constant feature or outcome.
+    r and p are NaN for fewer than three games or a constant feature or outcome. ``p_perm`` is the
+    permutation test's p (the win shuffled over the games), ``varying`` the games when the win
+    varies (all of them) and 0 when it does not (no test).
     """
     out: dict[str, dict[str, float]] = {}
     for key in PREDICTORS:
         pairs = _jester_pairs(values, key)
         xs, ys = [x for x, _ in pairs], [y for _, y in pairs]
-        r = p = NAN
+        r = p = p_perm = NAN
         if len(xs) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
             res = sps.pearsonr(xs, ys)
-            r, p = float(res.statistic), float(res.pvalue)
+            r, p, p_perm = float(res.statistic), float(res.pvalue), stratified_permutation_p([pairs])
         won, lost = [x for x, y in pairs if y == 1], [x for x, y in pairs if y == 0]
         out[key] = {"won": sum(won) / len(won) if won else NAN, "lost": sum(lost) / len(lost) if lost else NAN,
-                    "r": r, "p": p, "n": float(len(pairs))}
+                    "r": r, "p": p, "p_perm": p_perm, "n": float(len(pairs)),
+                    "varying": float(len(pairs)) if len(set(ys)) > 1 else 0.0}
     return out
