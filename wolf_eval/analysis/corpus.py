@@ -193,13 +193,14 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row["seat_models"] = tuple(sorted(set(record.seat_models.values())))
     row["learning_step"] = record.learning_step
     rows = cal.statement_rows(game)
-    row |= vars(game_values(game, record, rows))
+    by_kind = cal.values_by_kind(game, rows)
+    row |= vars(game_values(game, record, rows, calibration=by_kind[cal.ALL_KINDS].calibration))
     logged_judge = _json_object(s.get("score_judge"))  # a log from before the record kept the judge's counts
     if record.judge is None and logged_judge:
         row["judge"] = {k: float(v) if v is not None else math.nan for k, v in logged_judge.items()}
     row["analysed"] = len(rows)
     row["features"] = feat.game_features(game, rows)
-    row["units"] = cal.values_by_kind(game, rows)
+    row["units"] = by_kind
     row["truth"] = truth.game_detection(game, record.seat_models, rows)
     row["fallbacks"] = out_.fallback_counts(game, record.seat_models)
     row["usage"] = {m: u.model_dump() for m, u in record.usage.items()}

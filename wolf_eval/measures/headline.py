@@ -59,15 +59,18 @@ class GameValues:
                 "lessons": dict(self.lessons), "judge": dict(self.judge)}
 
 
-def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.StatementRow] | None = None) -> GameValues:
+def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.StatementRow] | None = None,
+                calibration: cal.UnitCalibration | None = None) -> GameValues:
     """Every per-game value of a finished game, from its record alone (the judge's from its score).
 
-    ``rows``: the game's :func:`~wolf_eval.measures.calibration.statement_rows`, when the caller
-    has built them already.
+    ``rows``: the game's :func:`~wolf_eval.measures.calibration.statement_rows`, and ``calibration``
+    its :func:`~wolf_eval.measures.calibration.unit_calibration` over all of them, when the caller has
+    built them already.
     """
     return GameValues(
         outcome=outcome_values(game, record), self_sabotage=sabotage_values(game),
-        calibration=cal.unit_calibration(game, rows), quality=quality_values(game),
+        calibration=calibration if calibration is not None else cal.unit_calibration(game, rows),
+        quality=quality_values(game),
         lessons=les.lesson_values(record),
         judge=dict(record.judge) if record.judge is not None else jud.no_judge(),
     )
