@@ -141,3 +141,18 @@ def test_ignored_settings_are_gathered_per_model_over_seats_and_games():
     assert ignored.ignored_over_games([one, {}, {"anthropic/claude-haiku-4-5": ["seed (Anthropic takes none)"]}]) == \
         {"anthropic/claude-haiku-4-5": ["seed (Anthropic takes none)"], **one}
     assert ignored.ignored_by_model([{"model": "wolfbot/cue", "ignored": []}]) == {}
+
+
+def test_a_routed_name_is_priced_as_the_model_it_names_and_an_ambiguous_one_is_not(monkeypatch, tmp_path):
+    gpt = cost.prices()["openai/gpt-4.1"]
+    assert cost.price_of("openai-api/local/gpt-4.1") == gpt
+    assert cost.price_of("openrouter/openai/gpt-4.1") == gpt
+    assert cost.price_of("openai-api/local/gpt-4.1-2025-04-14") == gpt
+    assert cost.price_of("anthropic/claude-sonnet-4-5-20250929") == cost.prices()["anthropic/claude-sonnet-4-5"]
+    assert cost.price_of("openai-api/local/my-own-model") is None
+    assert cost.price_of("gpt-4.1") is None
+    shared = tmp_path / "prices.json"
+    shared.write_text(json.dumps({"other/gpt-4.1": {"input": 9.0, "output": 9.0}}), encoding="utf-8")
+    monkeypatch.setenv(cost.PRICES_ENV, str(shared))
+    assert cost.price_of("openai-api/local/gpt-4.1") is None, "two providers list gpt-4.1: no guess"
+    assert math.isnan(cost.usd("openai-api/local/gpt-4.1", TokenUsage(input=1000)))

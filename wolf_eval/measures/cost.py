@@ -46,8 +46,23 @@ def prices() -> dict[str, dict[str, float]]:
 
 
 def price_of(model: str) -> dict[str, float] | None:
+    """The price of ``model``: its own entry, else its undated name's, else the one it routes to.
+
+    A routed name (``openai-api/<service>/gpt-4.1``, ``openrouter/openai/gpt-4.1``) is priced as the
+    listed model it names, when its name picks out exactly one entry: a local server or a router that
+    calls itself gpt-4.1 is costed as gpt-4.1, and a name two providers share is left unpriced.
+    """
     table = prices()
-    return table.get(model) or table.get(_DATED.sub("", model))
+    undated = _DATED.sub("", model)
+    if model in table or undated in table:
+        return table.get(model) or table[undated]
+    parts = undated.split("/")
+    if len(parts) < 3:
+        return None
+    if "/".join(parts[-2:]) in table:
+        return table["/".join(parts[-2:])]
+    named = [k for k in table if k.split("/", 1)[-1] == parts[-1]]
+    return table[named[0]] if len(named) == 1 else None
 
 
 def _usage(usage: TokenUsage | Mapping[str, Any]) -> TokenUsage:
