@@ -15,7 +15,8 @@ row per game:
 - waves: the game's sequential waves of model calls, counted from its own record (``GameState.waves``),
   and waves per game-day;
 - wall seconds, and wall / (waves x latency): 1.00 would mean no time outside the model calls;
-- prompt and completion tokens, as the provider's usage reports them (wolfbot: 4 characters a token);
+- prompt tokens (the whole prompt: uncached, cache reads and cache writes), of them cache reads, and
+  completion tokens, as the provider's usage reports them (wolfbot: 4 characters a token);
 - the sample's compressed size in the ``.eval`` log, in KB;
 - the shared prefix: the share of the game's prompt characters that repeat the prefix of an earlier
   prompt of the same seat (at most what a provider's prompt cache can serve);
@@ -53,6 +54,7 @@ from typing import Any
 
 from harness import add_task_args, play, task_args
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
+from inspect_ai.model import ModelUsage
 
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages, current_day, instruction, render_records, system_prompt
@@ -122,6 +124,12 @@ def sample_breakdown(path: str) -> dict[str, float]:
             | {"total": info.file_size / 1024, "compressed": info.compress_size / 1024})
 
 
+def whole_prompt(usage: ModelUsage) -> int:
+    """A call's whole prompt: a caching provider reports the tokens it read from its cache (and wrote to
+    it) apart from ``input_tokens``, which then counts only the rest."""
+    return usage.input_tokens + (usage.input_tokens_cache_read or 0) + (usage.input_tokens_cache_write or 0)
+
+
 def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[str, Any]:
     sample = resolve_sample_attachments(sample)  # prompts as the model read them, not attachment refs
     game: GameState = game_state(sample)
@@ -137,7 +145,8 @@ def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[
         "id": sample.id, "winner": game.outcome.winner if game.outcome else "?", "days": days,
         "calls": len(calls), "by_action": by_action, "waves": game.waves, "waves_per_day": game.waves / max(days, 1),
         "wall": wall, "ratio": wall / (game.waves * latency) if latency else float("nan"),
-        "prompt": sum(e.output.usage.input_tokens for e in calls if e.output.usage),
+        "prompt": sum(whole_prompt(e.output.usage) for e in calls if e.output.usage),
+        "cached": sum(e.output.usage.input_tokens_cache_read or 0 for e in calls if e.output.usage),
         "completion": sum(e.output.usage.output_tokens for e in calls if e.output.usage),
         "kb": sizes.get(str(sample.id), 0) / 1024, "prefix": shared_prefix_fraction(sample),
         "ms_per_call": 1000 * wall / len(calls) if calls and not latency else float("nan"),
@@ -189,7 +198,7 @@ def rerender(path: str) -> None:
         sample = resolve_sample_attachments(sample)
         game = game_state(sample)
         c = prompt_chars(sample)
-        tokens = sum(e.output.usage.input_tokens for e in sample.events if e.event == "model" and e.output.usage)
+        tokens = sum(whole_prompt(e.output.usage) for e in sample.events if e.event == "model" and e.output.usage)
         days = game.outcome.day if game.outcome else game.day
         print(f"| {sample.id} | {days} | {c['calls']} | {c['full']:,} | {c['compact']:,} "
               f"| {c['compact'] / c['full']:.2f} | {c['fixed'] / c['full']:.2f} | {c['floor'] / c['full']:.2f} "
@@ -214,7 +223,7 @@ def main() -> None:
     extra = task_args(args.T)
     model = f"wolfbot/{args.policy}"
     header = ("| latency s | words | history | game | winner | days | calls | waves | waves/day | wall s "
-              "| wall/(waves×lat) | prompt tok | completion tok | log KB | shared prefix | ms/call at 0 "
+              "| wall/(waves×lat) | prompt tok | cached tok | completion tok | log KB | shared prefix | ms/call at 0 "
               "| compact / full | fixed part | today-in-full floor |")
     print(f"task {args.task}, {model}, {args.games} games, parameters {extra}\n")
     print(header)
@@ -236,7 +245,8 @@ def main() -> None:
                         print(f"| {latency:g} | {words or 'own'} | {history} | {row['id']} "
                               f"| {row['winner']} | {row['days']} "
                               f"| {row['calls']} | {row['waves']} | {row['waves_per_day']:.1f} | {row['wall']:.1f} "
-                              f"| {_f(row['ratio'])} | {row['prompt']:,} | {row['completion']:,} | {row['kb']:.0f} "
+                              f"| {_f(row['ratio'])} | {row['prompt']:,} | {row['cached']:,} | {row['completion']:,} "
+                              f"| {row['kb']:.0f} "
                               f"| {row['prefix']:.2f} | {_f(row['ms_per_call'], 1)} | {row['compact_ratio']:.2f} "
                               f"| {row['fixed']:.2f} | {row['floor']:.2f} |")
         print("\nmean per game (compact / full: the ratio of mean prompt tokens to history=full's "
