@@ -124,7 +124,8 @@ def test_rate_refuses_with_one_line_and_exit_1(tmp_path, capsys) -> None:  # typ
 def test_rate_and_report_on_a_crossplay_of_two_baselines(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     folder = tmp_path / "cmp"
     assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder),
-                 "-T", "games=3", "-T", "max_debate_turns=2", "-T", "seed=3", "--display", "none"]) == 0
+                 "-T", "games=3", "-T", "max_debate_turns=2", "-T", "deception_analysis=false",
+                 "-T", "seed=3", "--display", "none"]) == 0
     capsys.readouterr()
     assert main(["rate", str(folder), "--draws", "50", "--out", str(tmp_path / "rated")]) == 0
     out = capsys.readouterr().out
