@@ -36,15 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--keep-duplicates", action="store_true",
                      help="count games that are another game record for record, with the same seat models and "
                           "judge (by default each is counted once and the report lists the repeats it set aside)")
-    rat = commands.add_parser("rate", help="per-model ratings by faction and overall, with bootstrap intervals, from "
-                                           "every game of the logs (self-play, cross-play, mixed seats)")
-    rat.add_argument("logs", nargs="*", help="Inspect log files or folders (searched recursively; local or s3://...)")
-    rat.add_argument("--draws", type=int, default=None, help="bootstrap resamplings of the games (default 1000)")
-    rat.add_argument("--seed", type=int, default=0, help="the bootstrap's seed")
-    rat.add_argument("--anchor", help="a model rated 0 in every column (default: each column's mean is 0)")
-    rat.add_argument("--out", help="also write leaderboard.md and cost_rating.png into this folder")
-    rat.add_argument("--keep-duplicates", action="store_true", help="count games that repeat another record for "
-                                                                     "record (as for report)")
+    _add_rate(commands)
     les = commands.add_parser("lessons", help="work with a Jester lessons file")
     les_cmd = les.add_subparsers(dest="lessons_command", required=True)
     tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
@@ -87,6 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # anything else is still one line, unless --debug asks for the traceback
         first = (str(err).strip().splitlines() or [""])[0][:200]
         return _fail(args, f"{type(err).__name__}: {first} (--debug shows the traceback)", 1)
+
+
+def _add_rate(commands: Any) -> None:
+    """The ``rate`` command's arguments."""
+    rat = commands.add_parser("rate", help="per-model ratings by faction and overall, with bootstrap intervals, from "
+                                           "every game of the logs (self-play, cross-play, mixed seats)")
+    rat.add_argument("logs", nargs="*", help="Inspect log files or folders (searched recursively; local or s3://...)")
+    rat.add_argument("--draws", type=int, default=None, help="bootstrap resamplings of the games (default 1000)")
+    rat.add_argument("--seed", type=int, default=0, help="the bootstrap's seed")
+    rat.add_argument("--anchor", help="a model rated 0 in every column (default: each column's mean is 0)")
+    rat.add_argument("--out", help="also write leaderboard.md and cost_rating.png into this folder")
+    rat.add_argument("--keep-duplicates", action="store_true", help="count games that repeat another record for "
+                                                                     "record (as for report)")
 
 
 def _fail(args: argparse.Namespace, message: str, status: int) -> int:
