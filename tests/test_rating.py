@@ -139,3 +139,24 @@ def test_rate_and_report_on_a_crossplay_of_two_baselines(tmp_path, capsys) -> No
     text = report.read_text()
     assert "## Ratings across models" in text and "| wolfbot/cue | 6 |" in text
     assert "No cost-against-rating figure" in text  # wolfbot has no price: its cost is unknown, not free
+
+
+def test_the_leaderboard_shows_what_is_rated_not_identified_or_never_seated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pandas as pd
+
+    from wolf_eval.analysis.figures import cost_rating
+    from wolf_eval.analysis.markdown import ratings_markdown
+
+    row = {"model": "a", "games": 5}
+    for label, (value, seated, same) in zip(R.RATINGS, ((0.5, 5, False), (math.nan, 3, False), (math.nan, 0, False),
+                                                        (-1.25, 5, True)), strict=True):
+        row |= {label: value, f"{label}_low": value - 1, f"{label}_high": value + 1, f"{label}_games": seated,
+                f"{label}_same": same}
+    row |= dict.fromkeys(R.TRUTH_FIGURES, 0.75) | {"usd_per_game": 0.0123}
+    board = pd.DataFrame([row, row | {"model": "b", "usd_per_game": math.nan}])
+    text = "\n".join(ratings_markdown(R.Leaderboard(board, 9, 1, 0, None, 100), figure=cost_rating(board, tmp_path)))
+    assert ("| a | 5 | +0.50 [-0.50, +1.50] (n=5) | not identified (n=3) | – | -1.25 [-2.25, -0.25]† (n=5) "
+            "| 0.75 | 0.75 | 0.75 | 0.75 | 0.0123 |") in text
+    assert "| b | 5 |" in text and text.count("n/a |") == 1  # b's price is unknown, not free
+    assert "9 games with a winner are fitted; 1 draw (no faction won) left out" in text
+    assert (tmp_path / "cost_rating.png").stat().st_size > 0 and "![cost against overall rating]" in text

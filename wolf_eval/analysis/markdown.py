@@ -439,6 +439,8 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
     out = ["## Ratings across models", ""]
     if ratings is None:
         return [*out, f"_No ratings: {why}._", ""]
+    n = ratings.draws_left_out
+    draws = f"; {n} draw{'s' if n != 1 else ''} (no faction won) left out" if n else ""
     unknown = (f"; {ratings.unknown_left_out} games with a seat of unknown model left out"
                if ratings.unknown_left_out else "")
     anchor = (f"relative to `{ratings.anchor}` (0)" if ratings.anchor else
@@ -447,7 +449,7 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
             "the faction's odds of winning against each other faction by e^d (a conditional-logit model of who "
             "won, with each faction's advantage per task and condition and a faction's strength the mean over "
             f"its seats; `wolf_eval/analysis/rating.py`). {ratings.games} games with a winner are fitted"
-            f"{f'; {ratings.draws_left_out} draws left out' if ratings.draws_left_out else ''}{unknown}. "
+            f"{draws}{unknown}. "
             f"Intervals: {rating_.LEVEL:.0%} percentile bootstrap over {ratings.resamples} resamplings of the games "
             "(within each task and condition, seeded). n = games the model sat in that faction (any, overall); "
             "– never sat there; † every one of those games ended alike for its faction, so only the prior "
