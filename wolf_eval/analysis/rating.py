@@ -36,7 +36,7 @@ whose differences the games link form groups; the largest group is rated, any ot
 against each other faction by e^d.
 
 Intervals: seeded percentile bootstrap, resampling games with replacement within each setting
-(:data:`DRAWS` draws, :data:`LEVEL`). :mod:`benchmarks.rating` and ``tests/test_rating.py`` check
+(:data:`DRAWS` draws, :data:`LEVEL`). ``benchmarks/rating.py`` and ``tests/test_rating.py`` check
 on simulated tournaments with known strengths that the order is recovered and the intervals
 cover the true values at close to their nominal rate.
 """
@@ -400,7 +400,7 @@ def _unrated(board: pd.DataFrame) -> list[str]:
         missing = board[(board[f"{label}_games"] > 0) & board[label].isna()]["model"].tolist()
         if missing:
             notes.append(f"{label}: not identified for {', '.join(missing)} (no games link "
-                         f"{'its' if len(missing) == 1 else 'their'} seats there to the rated models')")
+                         f"{'its' if len(missing) == 1 else 'their'} seats there to the rated models)")
     return notes
 
 
