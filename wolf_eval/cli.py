@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--keep-duplicates", action="store_true",
                      help="count games that are another game record for record, with the same seat models and "
                           "judge (by default each is counted once and the report lists the repeats it set aside)")
+    _add_rate(commands)
     les = commands.add_parser("lessons", help="work with a Jester lessons file")
     les_cmd = les.add_subparsers(dest="lessons_command", required=True)
     tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
@@ -64,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
             return _tag_lessons(args.file)
         if args.command == "compare":
             return _compare(args)
+        if args.command == "rate":
+            return _rate(args)
         if args.command == "report":
             return _report(args.logdir, args.out, args.keep_duplicates)
         for path in export(args.log, args.out):
@@ -76,6 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # anything else is still one line, unless --debug asks for the traceback
         first = (str(err).strip().splitlines() or [""])[0][:200]
         return _fail(args, f"{type(err).__name__}: {first} (--debug shows the traceback)", 1)
+
+
+def _add_rate(commands: Any) -> None:
+    """The ``rate`` command's arguments."""
+    rat = commands.add_parser("rate", help="per-model ratings by faction and overall, with bootstrap intervals, from "
+                                           "every game of the logs (self-play, cross-play, mixed seats)")
+    rat.add_argument("logs", nargs="*", help="Inspect log files or folders (searched recursively; local or s3://...)")
+    rat.add_argument("--draws", type=int, default=None, help="bootstrap resamplings of the games (default 1000)")
+    rat.add_argument("--seed", type=int, default=0, help="the bootstrap's seed")
+    rat.add_argument("--anchor", help="a model rated 0 in every column (default: each column's mean is 0)")
+    rat.add_argument("--out", help="also write leaderboard.md and cost_rating.png into this folder")
+    rat.add_argument("--keep-duplicates", action="store_true", help="count games that repeat another record for "
+                                                                     "record (as for report)")
 
 
 def _fail(args: argparse.Namespace, message: str, status: int) -> int:
@@ -181,6 +197,46 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
                                "no report written")
     print(headline_markdown(tables["win_rates"]))
     print(f"\n{len(corpus.games)} games; full report: {folder / 'report.md'}")
+    return 0
+
+
+def _rate(args: argparse.Namespace) -> int:
+    """Print (and with --out write) the leaderboard of every model the logs' games seat; 1 when none can be rated."""
+    import time
+
+    from wolf_eval.analysis.corpus import load
+    from wolf_eval.analysis.figures import cost_rating
+    from wolf_eval.analysis.markdown import ratings_markdown
+    from wolf_eval.analysis.rating import DRAWS, NothingToRate, leaderboard
+
+    if not args.logs:
+        raise NoResult("rate: no logs named: give the Inspect logs or folders of the games to rate")
+    if args.draws is not None and args.draws < 1:
+        raise BadInput(f"--draws {args.draws}: must be at least 1")
+    started = time.perf_counter()
+    with local_copies(args.logs) as paths:
+        for shown, p in zip(args.logs, paths, strict=True):
+            if p.is_file():
+                read_game_log(p, shown)
+        corpus = load(paths, args.keep_duplicates)
+    if corpus.games.empty:
+        more = len(corpus.skipped) - 2
+        reasons = "; ".join(corpus.skipped[:2]) + (f"; {more} more" if more > 0 else "")
+        raise NoResult(f"rate: no finished game in {', '.join(args.logs)}, nothing to rate ({reasons})")
+    for why in corpus.skipped:
+        print(f"wolf-eval: left out {why}", file=sys.stderr)
+    try:
+        ratings = leaderboard(corpus.games, args.draws or DRAWS, args.seed, args.anchor)
+    except NothingToRate as err:
+        raise NoResult(f"rate: {err}") from err
+    figure = None
+    if args.out:
+        with written_together(Path(args.out)) as stage:
+            figure = cost_rating(ratings.board, stage)
+            (stage / "leaderboard.md").write_text("\n".join(ratings_markdown(ratings, figure=figure)), encoding="utf-8")
+    print("\n".join(ratings_markdown(ratings, figure=figure)))
+    print(f"{len(ratings.board)} models rated from {ratings.games} games in {time.perf_counter() - started:.1f} s"
+          + (f"; written to {args.out}" if args.out else ""))
     return 0
 
 

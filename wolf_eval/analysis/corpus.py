@@ -40,6 +40,7 @@ from inspect_ai.analysis import (
 from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
 
 from wolf_eval.analysis.logread import sample_stores
+from wolf_eval.analysis.rating import faction_seats
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
@@ -191,6 +192,7 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
     row["repeat"] = same_game_key(record, [row[k] for k in CELL])
     row["seat_models"] = tuple(sorted(set(record.seat_models.values())))
+    row["factions"] = faction_seats(game, record.seat_models)
     row["learning_step"] = record.learning_step
     rows = cal.statement_rows(game)
     by_kind = cal.values_by_kind(game, rows)

@@ -109,3 +109,31 @@ def _learning_curve(plt: Any, curve: pd.DataFrame, out: Path) -> str:
     fig.savefig(out / "learning_curve.png", dpi=110)
     plt.close(fig)
     return "learning_curve.png"
+
+
+def cost_rating(board: pd.DataFrame, out: Path) -> str | None:
+    """Each rated, priced model's overall rating (with its interval) against its seats' cost per game:
+    the frontier a buyer reads. None (nothing drawn) when no rated model has a known price."""
+    shown = board[board["overall"].notna() & board["usd_per_game"].notna()]
+    if shown.empty:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.0, 4.2))
+    x = shown["usd_per_game"].to_numpy(dtype=float)
+    y = shown["overall"].to_numpy(dtype=float)
+    err = [y - shown["overall_low"].to_numpy(dtype=float), shown["overall_high"].to_numpy(dtype=float) - y]
+    ax.errorbar(x, y, yerr=err, fmt="o", capsize=3)
+    for xi, yi, m in zip(x, y, shown["model"], strict=True):
+        ax.annotate(m, (xi, yi), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    if (x > 0).all():
+        ax.set_xscale("log")
+    ax.set_xlabel("USD per game (the model's seats, list prices)")
+    ax.set_ylabel("overall rating (logits, 95% interval)")
+    fig.tight_layout()
+    fig.savefig(out / "cost_rating.png", dpi=120)
+    plt.close(fig)
+    return "cost_rating.png"

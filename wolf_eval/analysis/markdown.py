@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from wolf_eval.analysis import rating as rating_
 from wolf_eval.analysis.corpus import Corpus, cell_games, cells, is_missing, values
 from wolf_eval.analysis.tables import (
     ALL_GAMES,
@@ -419,3 +420,51 @@ def _wolf_loss_md(wl: pd.DataFrame) -> str:
     headers = [*_cell_headers(wl), "Games", *CATEGORIES]
     rows = [[*_cell_cols(r), str(r["games"]), *(cs(r, c) for c in CATEGORIES)] for r in wl.to_dict("records")]
     return markdown_table(headers, rows)
+
+
+def _rating_cell(r: dict[str, Any], label: str) -> str:
+    """A model's rating in one column: value [interval] († held by the prior), "not identified", or – (never sat)."""
+    seated = int(r[f"{label}_games"])
+    if not seated:
+        return "–"
+    if math.isnan(r[label]):
+        return f"not identified (n={seated})"
+    held = "†" if r[f"{label}_same"] else ""
+    return f"{r[label]:+.2f} [{r[f'{label}_low']:+.2f}, {r[f'{label}_high']:+.2f}]{held} (n={seated})"
+
+
+def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure: str | None = None) -> list[str]:
+    """The leaderboard section: each model's ratings by faction and overall, its games, its detection
+    against the truth and its cost per game; or, with no ratings, why there are none."""
+    out = ["## Ratings across models", ""]
+    if ratings is None:
+        return [*out, f"_No ratings: {why}._", ""]
+    n = ratings.draws_left_out
+    draws = f"; {n} draw{'s' if n != 1 else ''} (no faction won) left out" if n else ""
+    unknown = (f"; {ratings.unknown_left_out} games with a seat of unknown model left out"
+               if ratings.unknown_left_out else "")
+    anchor = (f"relative to `{ratings.anchor}` (0)" if ratings.anchor else
+              "relative to the mean of the models rated in that column")
+    out += [f"Each model's strength in each faction and overall, in logits {anchor}: a difference d multiplies "
+            "the faction's odds of winning against each other faction by e^d (a conditional-logit model of who "
+            "won, with each faction's advantage per task and condition and a faction's strength the mean over "
+            f"its seats; `wolf_eval/analysis/rating.py`). {ratings.games} games with a winner are fitted"
+            f"{draws}{unknown}. "
+            f"Intervals: {rating_.LEVEL:.0%} percentile bootstrap over {ratings.resamples} resamplings of the games "
+            "(within each task and condition, seeded). n = games the model sat in that faction (any, overall); "
+            "– never sat there; † every one of those games ended alike for its faction, so only the prior "
+            f"(sd {rating_.PRIOR_SD:g}) holds the rating finite. Detection against the truth is the model's as a "
+            "non-wolf observer (AUROC of its suspicion for wolves against everyone else and against the Jester, "
+            "Brier score, share of its ballots on wolves); USD/game is its own seats' cost.", ""]
+    headers = ["Model", "Games", *(c.capitalize() if c != "Jester" else c for c in rating_.RATINGS),
+               "AUROC wolves", "AUROC wolves vs Jester", "Brier", "Votes on wolves", "USD/game"]
+    rows = [[r["model"], str(int(r["games"])), *(_rating_cell(r, c) for c in rating_.RATINGS),
+             *(_r2(r[k]) if not math.isnan(r[k]) else "–" for k in rating_.TRUTH_FIGURES), _usd(r["usd_per_game"])]
+            for r in ratings.board.to_dict("records")]
+    out += [markdown_table(headers, rows), ""]
+    out += [f"- {note}" for note in ratings.notes] + ([""] if ratings.notes else [])
+    if figure:
+        out += [f"![cost against overall rating]({figure})", ""]
+    else:
+        out += ["_No cost-against-rating figure: no rated model has a known price._", ""]
+    return out

@@ -1,0 +1,162 @@
+"""Ratings across models: the fit against a hand computation, identification, simulated tournaments with
+known strengths (order and interval coverage), the leaderboard in the report, and the command's refusals."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wolf_eval.analysis import rating as R
+from wolf_eval.analysis.report import write_report
+from wolf_eval.cli import main
+
+DATA = Path(__file__).parent / "data"
+VILLAGE, WOLVES, JESTER = (str(f) for f in R.FACTIONS)
+
+
+def _games(seating: dict[str, str], winner: str, n: int, setting: str = "wolf · default") -> list[R.GameRow]:
+    return [(setting, {f: {m: 1} for f, m in seating.items()}, winner)] * n
+
+
+def test_overall_rating_is_the_log_odds_computed_by_hand() -> None:
+    # A's village beats B's wolves 300 of 400; B's village beats A's wolves 100 of 400. Village's
+    # log-odds: a + (tA - tB) = logit(0.75) and a + (tB - tA) = logit(0.25), so tA - tB = logit(0.75)
+    # and, anchored at the mean, A = +logit(0.75)/2 and B = -logit(0.75)/2 (the prior moves it < 0.005).
+    rows = (_games({VILLAGE: "A", WOLVES: "B"}, VILLAGE, 300) + _games({VILLAGE: "A", WOLVES: "B"}, WOLVES, 100)
+            + _games({VILLAGE: "B", WOLVES: "A"}, VILLAGE, 100) + _games({VILLAGE: "B", WOLVES: "A"}, WOLVES, 300)
+            + _games({VILLAGE: "A", WOLVES: "B"}, "draw", 7))
+    games, draws = R.games_of(rows)
+    assert draws == 7 and len(games.winner) == 800
+    overall = R.rating(games, None, draws=50, seed=0, anchor=None)
+    half = math.log(3) / 2
+    assert overall.value == pytest.approx([half, -half], abs=0.005)
+    assert overall.low[0] < half < overall.high[0] and overall.high[1] < 0 < overall.low[0]
+    anchored = R.rating(games, None, draws=50, seed=0, anchor=1)
+    assert anchored.value == pytest.approx([2 * half, 0.0], abs=0.01)
+
+
+def test_a_faction_rating_needs_games_that_tell_it_apart_from_the_other_faction() -> None:
+    # A and B in each other's seats on wolf: A's village win and B's wolves loss are the same event,
+    # so only the overall difference is identified; each model's self-play tells its factions apart.
+    crossed = (_games({VILLAGE: "A", WOLVES: "B"}, VILLAGE, 6) + _games({VILLAGE: "A", WOLVES: "B"}, WOLVES, 4)
+               + _games({VILLAGE: "B", WOLVES: "A"}, VILLAGE, 3) + _games({VILLAGE: "B", WOLVES: "A"}, WOLVES, 7))
+    games, _ = R.games_of(crossed)
+    for k in (0, 1):
+        assert np.isnan(R.rating(games, k, draws=20, seed=0, anchor=None).value).all()
+    assert not np.isnan(R.rating(games, None, draws=20, seed=0, anchor=None).value).any()
+    selfplay = _games({VILLAGE: "A", WOLVES: "A"}, VILLAGE, 5) + _games({VILLAGE: "B", WOLVES: "B"}, WOLVES, 5)
+    games, _ = R.games_of(crossed + selfplay + _games({VILLAGE: "A", WOLVES: "A"}, WOLVES, 5)
+                          + _games({VILLAGE: "B", WOLVES: "B"}, VILLAGE, 5))
+    for k in (0, 1):
+        assert not np.isnan(R.rating(games, k, draws=20, seed=0, anchor=None).value).any()
+
+
+def test_a_model_linked_to_no_other_in_a_faction_is_not_identified_there() -> None:
+    # C plays the Jester only among its own seats (self-play): nothing sets its Jester against A's or B's
+    rows = []
+    for a, b in (("A", "B"), ("B", "A")):
+        rows += _games({VILLAGE: a, WOLVES: b, JESTER: b}, VILLAGE, 3, "triadic · default")
+        rows += _games({VILLAGE: b, WOLVES: b, JESTER: a}, JESTER, 1, "triadic · default")
+        rows += _games({VILLAGE: b, WOLVES: b, JESTER: a}, WOLVES, 2, "triadic · default")
+    rows += _games({VILLAGE: "C", WOLVES: "C", JESTER: "C"}, JESTER, 2, "triadic · default")
+    rows += _games({VILLAGE: "C", WOLVES: "C", JESTER: "C"}, VILLAGE, 2, "triadic · default")
+    games, _ = R.games_of(rows)
+    jester = R.rating(games, 2, draws=20, seed=0, anchor=None)
+    assert games.models == ("A", "B", "C")
+    assert not np.isnan(jester.value[:2]).any() and np.isnan(jester.value[2])
+    assert jester.value[0] == pytest.approx(-jester.value[1])
+
+
+def _tournament_ratings(seed: int, models: int, games: int, spread: float, draws: int) -> list[tuple]:
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(0.0, spread, size=(models, 3))
+    played, _ = R.games_of(R.simulated_games(rng, truth, (0.0, -0.3, -1.0), games))
+    return [(R.rating(played, k, draws, seed, None), truth[:, k] - truth[:, k].mean()) for k in range(3)]
+
+
+def test_a_large_simulated_tournament_recovers_every_faction_order() -> None:
+    for rated, true in _tournament_ratings(seed=5, models=4, games=150, spread=0.8, draws=1):
+        assert list(np.argsort(rated.value)) == list(np.argsort(true))
+        assert rated.value == pytest.approx(true, abs=0.25)
+
+
+def test_intervals_cover_the_true_strengths_near_their_nominal_rate() -> None:
+    covered = []
+    widths = []
+    for seed in range(12):
+        for rated, true in _tournament_ratings(seed, models=3, games=4, spread=0.7, draws=120):
+            covered += list((rated.low <= true) & (true <= rated.high))
+            widths += list(rated.high - rated.low)
+    coverage = float(np.mean(covered))
+    assert len(covered) == 108
+    assert 0.87 <= coverage <= 0.99, coverage  # nominal 0.95; the benchmark's larger run is in the README
+    assert 0.5 < float(np.mean(widths)) < 4.0
+
+
+def test_one_model_or_no_games_is_nothing_to_rate() -> None:
+    import pandas as pd
+
+    with pytest.raises(R.NothingToRate, match="seat 0 models"):
+        R.leaderboard(pd.DataFrame())
+    frame = pd.DataFrame([{"task": "wolf", "condition": "default", "outcome": {VILLAGE: 1.0},
+                           "factions": {VILLAGE: {"m": 4}, WOLVES: {"m": 2}}}])
+    with pytest.raises(R.NothingToRate, match=r"seat 1 model \(m\): a rating compares models"):
+        R.leaderboard(frame)
+
+
+def test_rate_refuses_with_one_line_and_exit_1(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["rate"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no logs named" in err
+    (tmp_path / "empty").mkdir()
+    assert main(["rate", str(tmp_path / "empty")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nothing to rate (no Inspect logs found" in err
+    assert main(["rate", str(DATA / "release-0.1.0-triadic.eval")]) == 1
+    assert capsys.readouterr().err == ("wolf-eval: rate: 2 games with a winner seat 1 model (wolfbot/cue): a rating "
+                                       "compares models, so there is nothing to rate\n")
+
+
+@pytest.mark.slow
+def test_rate_and_report_on_a_crossplay_of_two_baselines(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "cmp"
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder),
+                 "-T", "games=3", "-T", "max_debate_turns=2", "-T", "deception_analysis=false",
+                 "-T", "seed=3", "--display", "none"]) == 0
+    capsys.readouterr()
+    assert main(["rate", str(folder), "--draws", "50", "--out", str(tmp_path / "rated")]) == 0
+    out = capsys.readouterr().out
+    # two models in each other's seats on wolf: only the overall difference is identified
+    rows = [line for line in out.splitlines() if line.startswith("| wolfbot/")]
+    assert len(rows) == 2 and all(row.count("not identified (n=3)") == 2 for row in rows)
+    assert "2 models rated from" in out and (tmp_path / "rated" / "leaderboard.md").is_file()
+    assert main(["rate", str(folder), "--draws", "50"]) == 0  # seeded: the same intervals again
+    assert capsys.readouterr().out.splitlines()[:-1] == out.splitlines()[:-1]
+    _, _, report = write_report(folder, tmp_path / "report", rating_draws=50)
+    text = report.read_text()
+    assert "## Ratings across models" in text and "| wolfbot/cue | 6 |" in text
+    assert "No cost-against-rating figure" in text  # wolfbot has no price: its cost is unknown, not free
+
+
+def test_the_leaderboard_shows_what_is_rated_not_identified_or_never_seated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pandas as pd
+
+    from wolf_eval.analysis.figures import cost_rating
+    from wolf_eval.analysis.markdown import ratings_markdown
+
+    row = {"model": "a", "games": 5}
+    for label, (value, seated, same) in zip(R.RATINGS, ((0.5, 5, False), (math.nan, 3, False), (math.nan, 0, False),
+                                                        (-1.25, 5, True)), strict=True):
+        row |= {label: value, f"{label}_low": value - 1, f"{label}_high": value + 1, f"{label}_games": seated,
+                f"{label}_same": same}
+    row |= dict.fromkeys(R.TRUTH_FIGURES, 0.75) | {"usd_per_game": 0.0123}
+    board = pd.DataFrame([row, row | {"model": "b", "usd_per_game": math.nan}])
+    text = "\n".join(ratings_markdown(R.Leaderboard(board, 9, 1, 0, None, 100), figure=cost_rating(board, tmp_path)))
+    assert ("| a | 5 | +0.50 [-0.50, +1.50] (n=5) | not identified (n=3) | – | -1.25 [-2.25, -0.25]† (n=5) "
+            "| 0.75 | 0.75 | 0.75 | 0.75 | 0.0123 |") in text
+    assert "| b | 5 |" in text and text.count("n/a |") == 1  # b's price is unknown, not free
+    assert "9 games with a winner are fitted; 1 draw (no faction won) left out" in text
+    assert (tmp_path / "cost_rating.png").stat().st_size > 0 and "![cost against overall rating]" in text

@@ -1,0 +1,431 @@
+"""Ratings across models: each model's strength in each faction, and overall, from every game of the logs.
+
+Self-play win rates describe the table, not the model (every side is the same model), and
+``wolf-eval compare`` gives pairwise differences for two models. A rating puts many models on one
+scale from every game they sat in: self-play, cross-play and mixed seats (``--model-role``) alike.
+
+The model (a conditional logit; with two factions it is Bradley-Terry). In a game each seated
+faction k gets a utility ``u_k = a[s, k] + S_k``: ``a[s, k]`` is faction k's advantage at the
+game's setting s (its task and condition; the village's is 0), and ``S_k`` is the mean, over k's
+seats, of the strength in k of the model in each seat. The winner is faction k with probability
+``exp(u_k) / sum_j exp(u_j)`` over the factions seated. The mean, not the sum, over seats: a
+faction played wholly by one model then has that model's strength whatever its size (four
+villagers, two wolves, one Jester), and a faction whose seats several models share gets their
+seat-weighted mix. Two fits of the same games:
+
+- by faction: a strength per model and faction (village, wolves, Jester);
+- overall: one strength per model, the same in every faction it sits in. Its estimate weighs the
+  factions by the information the games carry about each; a ``compare`` run seats every model in
+  every faction equally often.
+
+Fitted by penalised maximum likelihood (a Gaussian prior, sd :data:`PRIOR_SD` logits, on
+strengths, which keeps a model that won every game finite; a flat-ish one, sd :data:`SETTING_SD`,
+on the settings' advantages) by Newton's method (scipy's Cholesky solve). A draw (the day cap;
+no faction won) is left out of the fit and counted.
+
+Only differences between models are identified: the settings' advantages absorb a shift of every
+model's strength in a faction, and in self-play a model's strengths in two factions meet only as
+their difference. So a faction's ratings are relative to the mean of the models rated in it (or to
+``anchor``'s model, which is then 0). A rating is printed only where the games identify it, a
+property of who sat where, never of who won: the contrast must lie in the row space of the
+design's faction-against-faction differences. For instance, two models in each other's seats on
+``wolf`` (A's village against B's wolves, and the reverse) identify only how much better A is
+overall; which of its factions that comes from needs self-play, a third model or a Jester. Models
+whose differences the games link form groups; the largest group is rated, any other model is
+"not identified". A rating is in logits: a difference d multiplies the faction's odds of winning
+against each other faction by e^d.
+
+Intervals: seeded percentile bootstrap, resampling games with replacement within each setting
+(:data:`DRAWS` draws, :data:`LEVEL`). ``benchmarks/rating.py`` and ``tests/test_rating.py`` check
+on simulated tournaments with known strengths that the order is recovered and the intervals
+cover the true values at close to their nominal rate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.linalg import cho_factor, cho_solve
+from scipy.special import logsumexp
+
+from wolf_eval.engine import GameState
+from wolf_eval.measures import cost as cost_
+from wolf_eval.measures import truth
+from wolf_eval.vocabulary import FACTION_OF, Faction, Winner
+
+#: The factions in their order in the fit (the village's advantage is the fixed 0) and their labels.
+FACTIONS = (Faction.VILLAGERS, Faction.WEREWOLVES, Faction.JESTER)
+LABELS = {Faction.VILLAGERS: "village", Faction.WEREWOLVES: "wolves", Faction.JESTER: "Jester"}
+OVERALL = "overall"
+#: The leaderboard's rating columns, each a faction's label or ``overall``.
+RATINGS = (*(LABELS[f] for f in FACTIONS), OVERALL)
+PRIOR_SD = 2.0
+SETTING_SD = 10.0
+DRAWS = 1000
+LEVEL = 0.95
+NEWTON_STEPS = 50
+#: Truth figures (:func:`wolf_eval.measures.truth.figures`) the leaderboard shows per model.
+TRUTH_FIGURES = ("auroc_wolves", "auroc_jester", "brier", "vote_wolves")
+
+
+#: One game as the fit reads it: its setting (task and condition), :func:`faction_seats`, and the winner.
+GameRow = tuple[str, Mapping[str, Mapping[str, int]], str]
+
+
+class NothingToRate(ValueError):
+    """The games rate no model against another: none, or a single model in every seat."""
+
+
+def faction_seats(game: GameState, seat_models: Mapping[str, str]) -> dict[str, dict[str, int]]:
+    """Per faction seated, how many of its seats each model played (``?`` for a seat of unknown model)."""
+    out: dict[str, dict[str, int]] = {}
+    for p in game.players:
+        models = out.setdefault(str(FACTION_OF[p.role]), {})
+        model = seat_models.get(p.name, truth.UNKNOWN_MODEL)
+        models[model] = models.get(model, 0) + 1
+    return out
+
+
+# --------------------------------------------------------------------------- the games as arrays
+
+
+@dataclass(frozen=True)
+class Games:
+    """The games a rating is fitted to: who sat in each faction, at which setting, and who won."""
+
+    models: tuple[str, ...]
+    settings: tuple[str, ...]
+    setting: np.ndarray  # (games,) each game's setting index
+    shares: np.ndarray  # (games, factions, models) share of the faction's seats each model played
+    winner: np.ndarray  # (games,) index of the winning faction in FACTIONS
+
+    @property
+    def present(self) -> np.ndarray:
+        return self.shares.sum(axis=2) > 0
+
+
+def games_of(rows: Iterable[GameRow]) -> tuple[Games, int]:
+    """(setting, :func:`faction_seats`, winner) per game as :class:`Games`, and how many draws were left out."""
+    kept = []
+    draws = 0
+    for setting, seats, winner in rows:
+        if winner == str(Winner.DRAW):
+            draws += 1
+        else:
+            kept.append((setting, seats, [str(f) for f in FACTIONS].index(winner)))
+    models = tuple(sorted({m for _, seats, _ in kept for ms in seats.values() for m in ms}))
+    settings = tuple(dict.fromkeys(s for s, _, _ in kept))
+    shares = np.zeros((len(kept), len(FACTIONS), len(models)))
+    for i, (_, seats, _) in enumerate(kept):
+        for k, f in enumerate(FACTIONS):
+            seated = seats.get(str(f), {})
+            total = sum(seated.values())
+            for m, n in seated.items():
+                shares[i, k, models.index(m)] = n / total
+    return Games(models, settings, np.array([settings.index(s) for s, _, _ in kept], dtype=int), shares,
+                 np.array([w for _, _, w in kept], dtype=int)), draws
+
+
+# --------------------------------------------------------------------------- the fit
+
+
+@dataclass(frozen=True)
+class Design:
+    """The games' utilities as linear in the parameters: ``u[g, k] = x[g, k] @ beta``."""
+
+    x: np.ndarray  # (games, factions, parameters)
+    present: np.ndarray  # (games, factions)
+    winner: np.ndarray
+    penalty: np.ndarray  # (parameters,) the prior's precision
+    strength_at: int  # the first strength parameter (the settings' advantages come before)
+    by_faction: bool
+
+
+def design(games: Games, by_faction: bool) -> Design:
+    """The settings' advantages (one per setting and faction other than the village), then the strengths."""
+    n, k, m = games.shares.shape
+    advantages = len(games.settings) * (k - 1)
+    x = np.zeros((n, k, advantages + (m * k if by_faction else m)))
+    for f in range(1, k):
+        x[np.arange(n), f, games.setting * (k - 1) + f - 1] = 1.0
+        if by_faction:
+            x[:, f, advantages + f * m:advantages + (f + 1) * m] = games.shares[:, f, :]
+    if by_faction:
+        x[:, 0, advantages:advantages + m] = games.shares[:, 0, :]
+    else:
+        x[:, :, advantages:] = games.shares
+    penalty = np.r_[np.full(advantages, SETTING_SD ** -2), np.full(x.shape[2] - advantages, PRIOR_SD ** -2)]
+    return Design(x, games.present, games.winner, penalty, advantages, by_faction)
+
+
+def strength(d: Design, model: int, faction: int, models: int) -> int:
+    """The parameter index of a model's strength in a faction (in every faction, for the overall fit)."""
+    return d.strength_at + (faction * models + model if d.by_faction else model)
+
+
+def _terms(beta: np.ndarray, d: Design, weights: np.ndarray,
+           second: bool = True) -> tuple[float, np.ndarray, np.ndarray]:
+    """The penalised negative log-likelihood, its gradient and (with ``second``) its Hessian."""
+    u = d.x @ beta
+    u[~d.present] = -np.inf
+    top = u.max(axis=1, keepdims=True)
+    e = np.exp(u - top)
+    total = e.sum(axis=1, keepdims=True)
+    p = e / total
+    rows = np.arange(len(d.winner))
+    nll = -float(weights @ (u[rows, d.winner] - top[:, 0] - np.log(total[:, 0]))) + 0.5 * float(d.penalty @ beta ** 2)
+    if not second:
+        return nll, np.zeros(0), np.zeros(0)
+    expected = (p[:, :, None] * d.x).sum(axis=1)
+    grad = -weights @ (d.x[rows, d.winner] - expected) + d.penalty * beta
+    scaled = (d.x * np.sqrt(weights[:, None] * p)[:, :, None]).reshape(-1, d.x.shape[2])
+    centred = expected * np.sqrt(weights)[:, None]
+    return nll, grad, scaled.T @ scaled - centred.T @ centred + np.diag(d.penalty)
+
+
+def fit(d: Design, weights: np.ndarray | None = None, start: np.ndarray | None = None) -> np.ndarray:
+    """The penalised maximum-likelihood parameters, by Newton's method with backtracking.
+
+    The objective is strictly convex (the prior's precision makes the Hessian positive definite),
+    so there is one optimum and Newton's steps, halved until the objective falls, reach it.
+    """
+    w = np.ones(len(d.winner)) if weights is None else weights
+    beta = np.zeros(d.x.shape[2]) if start is None else start.copy()
+    for _ in range(NEWTON_STEPS):
+        nll, grad, hess = _terms(beta, d, w)
+        step = cho_solve(cho_factor(hess), grad)
+        decrease = float(grad @ step)
+        if decrease < 1e-12:
+            break
+        scale = 1.0
+        while scale > 1e-6 and _terms(beta - scale * step, d, w, second=False)[0] > nll - 1e-4 * scale * decrease:
+            scale /= 2
+        beta = beta - scale * step
+    return beta
+
+
+# --------------------------------------------------------------------------- identification and anchoring
+
+
+def _row_space(d: Design) -> np.ndarray:
+    """An orthonormal basis of what the games identify: every seated faction's utility minus another's."""
+    first = np.argmax(d.present, axis=1)
+    diffs = d.x - d.x[np.arange(len(first)), first][:, None, :]
+    others = d.present & (np.arange(d.x.shape[1])[None, :] != first[:, None])
+    rows = np.unique(diffs[others], axis=0)
+    if not len(rows):
+        return np.zeros((0, d.x.shape[2]))
+    _, s, vt = np.linalg.svd(rows, full_matrices=False)
+    return vt[s > 1e-9 * s[0]]
+
+
+def _is_identified(basis: np.ndarray, contrast: np.ndarray) -> bool:
+    residual = contrast - (basis @ contrast) @ basis
+    return bool(np.linalg.norm(residual) <= 1e-8 * max(1.0, float(np.linalg.norm(contrast))))
+
+
+def rated_group(d: Design, basis: np.ndarray, faction: int, candidates: Sequence[int], models: int,
+                weight: Sequence[float], anchor: int | None) -> list[int]:
+    """The models of a faction whose differences the games identify, as one linked group: the anchor's,
+    else the group with the most seats (candidates: the models that sat in the faction)."""
+    groups: list[list[int]] = []
+    for m in candidates:
+        for group in groups:
+            contrast = np.zeros(d.x.shape[2])
+            contrast[strength(d, m, faction, models)] += 1.0
+            contrast[strength(d, group[0], faction, models)] -= 1.0
+            if _is_identified(basis, contrast):
+                group.append(m)
+                break
+        else:
+            groups.append([m])
+    if anchor is not None:
+        return next((g for g in groups if anchor in g), [])
+    best = max(groups, key=lambda g: (sum(weight[m] for m in g), -g[0]), default=[])
+    return best if len(best) > 1 else []
+
+
+def contrasts(d: Design, group: Sequence[int], faction: int, models: int, anchor: int | None) -> np.ndarray:
+    """Per model of the group, its strength minus the group's mean (or minus the anchor's)."""
+    out = np.zeros((len(group), d.x.shape[2]))
+    for row, m in enumerate(group):
+        out[row, strength(d, m, faction, models)] += 1.0
+        for ref in ([anchor] if anchor is not None else group):
+            out[row, strength(d, ref, faction, models)] -= 1.0 / (1 if anchor is not None else len(group))
+    return out
+
+
+# --------------------------------------------------------------------------- ratings with intervals
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One rating column: each rated model's value and interval (NaN where the games do not identify it)."""
+
+    value: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    seated: np.ndarray  # games in which the model sat in the faction (in any, for overall)
+    same_result: np.ndarray  # every such game ended the same way for the model's faction: held by the prior
+
+
+def bootstrap(d: Design, games: Games, c: np.ndarray, start: np.ndarray, draws: int,
+              seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of each contrast, refitting on games resampled within each setting."""
+    if not len(c):
+        return np.zeros(0), np.zeros(0)
+    rng = np.random.default_rng(seed)
+    strata = [np.flatnonzero(games.setting == s) for s in range(len(games.settings))]
+    seen = np.empty((draws, len(c)))
+    for i in range(draws):
+        picked = np.concatenate([rng.choice(idx, size=len(idx)) for idx in strata])
+        weights = np.bincount(picked, minlength=len(games.winner)).astype(float)
+        seen[i] = c @ fit(d, weights, start)
+    tail = (1 - LEVEL) / 2
+    return np.quantile(seen, tail, axis=0), np.quantile(seen, 1 - tail, axis=0)
+
+
+def _seated(games: Games, faction: int | None) -> np.ndarray:
+    """Per model, the games in which it sat in the faction (any faction for None)."""
+    shares = games.shares.sum(axis=1) if faction is None else games.shares[:, faction, :]
+    return (shares > 0).sum(axis=0)
+
+
+def _same_result(games: Games, faction: int | None) -> np.ndarray:
+    """Per model, whether every game in which it sat in the faction (any) ended alike for its faction."""
+    out = np.zeros(len(games.models), dtype=bool)
+    for m in range(len(games.models)):
+        sat = games.shares[:, :, m] > 0 if faction is None else (
+            np.eye(len(FACTIONS), dtype=bool)[faction][None, :] & (games.shares[:, :, m] > 0))
+        won = sat[np.arange(len(games.winner)), games.winner]
+        played = sat.any(axis=1)
+        out[m] = played.any() and (won[played].all() or not won[played].any())
+    return out
+
+
+def rating(games: Games, faction: int | None, draws: int, seed: int, anchor: int | None) -> Rating:
+    """One column of the leaderboard: a faction's ratings (``faction`` its index) or overall (None)."""
+    d = design(games, by_faction=faction is not None)
+    n = len(games.models)
+    seated = _seated(games, faction)
+    where = 0 if faction is None else faction
+    group = rated_group(d, _row_space(d), where, [m for m in range(n) if seated[m]], n, seated.tolist(), anchor)
+    c = contrasts(d, group, where, n, anchor if anchor in group else None)
+    beta = fit(d)
+    low, high = bootstrap(d, games, c, beta, draws, seed)
+    value, lows, highs = (np.full(n, math.nan) for _ in range(3))
+    value[group], lows[group], highs[group] = c @ beta, low, high
+    return Rating(value, lows, highs, seated, _same_result(games, faction))
+
+
+# --------------------------------------------------------------------------- the leaderboard
+
+
+@dataclass
+class Leaderboard:
+    """Per model: its ratings with intervals, games, detection against the truth, and cost per game."""
+
+    board: pd.DataFrame
+    games: int  # games fitted
+    draws_left_out: int
+    unknown_left_out: int  # games with a seat whose model the log does not name
+    anchor: str | None
+    resamples: int
+    notes: list[str] = field(default_factory=list)
+
+
+def rating_rows(frame: pd.DataFrame) -> tuple[list[GameRow], int]:
+    """(setting, faction seats, winner) per game of the report's corpus, and how many games a seat of
+    unknown model left out."""
+    rows = []
+    unknown = 0
+    for r in frame.to_dict("records"):
+        seats = r["factions"]
+        if any(truth.UNKNOWN_MODEL in ms for ms in seats.values()):
+            unknown += 1
+            continue
+        winner = next(str(w) for w in Winner if r["outcome"].get(str(w)) == 1.0)
+        rows.append((f"{r['task']} · {r['condition']}", seats, winner))
+    return rows, unknown
+
+
+def leaderboard(frame: pd.DataFrame, draws: int = DRAWS, seed: int = 0, anchor: str | None = None) -> Leaderboard:
+    """Rate every model seated in the corpus's games (:func:`wolf_eval.analysis.corpus.load`).
+
+    Raises :class:`NothingToRate` when the games seat fewer than two models or none finished with a winner.
+    """
+    rows, unknown = rating_rows(frame) if not frame.empty else ([], 0)
+    games, left = games_of(rows)
+    if len(games.models) < 2:
+        seen = f" ({games.models[0]})" if games.models else "s"
+        unnamed = f", {unknown} more with a seat of unknown model (a log from before seats were recorded)"
+        raise NothingToRate(f"{len(games.winner)} games with a winner{unnamed if unknown else ''} seat "
+                            f"{len(games.models)} model{seen}: a rating compares models, so there is nothing to rate")
+    if anchor is not None and anchor not in games.models:
+        raise NothingToRate(f"--anchor {anchor}: no game seats that model (seated: {', '.join(games.models)})")
+    at = None if anchor is None else games.models.index(anchor)
+    columns = {label: rating(games, k, draws, seed, at) for k, label in enumerate(RATINGS[:-1])}
+    columns[OVERALL] = rating(games, None, draws, seed, at)
+    board = pd.DataFrame({"model": games.models, "games": _seated(games, None)})
+    for label, col in columns.items():
+        board[label], board[f"{label}_low"], board[f"{label}_high"] = col.value, col.low, col.high
+        board[f"{label}_games"], board[f"{label}_same"] = col.seated, col.same_result
+    board = board.join(_per_model(frame, games.models), on="model")
+    board = board.sort_values([OVERALL, "model"], ascending=[False, True], na_position="last")
+    return Leaderboard(board.reset_index(drop=True), len(games.winner), left, unknown, anchor, draws,
+                       _unrated(board))
+
+
+def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
+    """Per model: detection against the truth as a non-wolf observer, and its seats' cost per game."""
+    pooled = truth.pool(frame["truth"]).models
+    costs = cost_.cost_by_model(list(frame["usage"]))
+    out: dict[str, dict[str, Any]] = {}
+    for m in models:
+        figures = truth.figures(pooled[m]) if m in pooled else {}
+        out[m] = {k: figures.get(k, math.nan) for k in TRUTH_FIGURES}
+        out[m]["usd_per_game"] = costs.get(m, {}).get("usd_per_game", math.nan)
+    return pd.DataFrame.from_dict(out, orient="index")
+
+
+def _unrated(board: pd.DataFrame) -> list[str]:
+    """Why a column has no rating for a model that sat there."""
+    notes = []
+    for label in RATINGS:
+        missing = board[(board[f"{label}_games"] > 0) & board[label].isna()]["model"].tolist()
+        if missing:
+            notes.append(f"{label}: not identified for {', '.join(missing)} (no games link "
+                         f"{'its' if len(missing) == 1 else 'their'} seats there to the rated models)")
+    return notes
+
+
+# --------------------------------------------------------------------------- simulated tournaments
+
+
+def simulated_games(rng: np.random.Generator, strengths: np.ndarray, advantages: Sequence[float],
+                    games_per_seating: int, self_play: bool = False) -> list[GameRow]:
+    """A ``compare``-style tournament drawn from the model itself, with known strengths: in every faction,
+    every ordered pair (A, B) of models with A in that faction and B in every other (and, with
+    ``self_play``, each model alone), ``games_per_seating`` games each, as :func:`games_of` reads them.
+
+    ``strengths[m, k]`` is model m's strength in faction k (FACTIONS order); ``advantages[k]`` faction
+    k's advantage (the village's first, 0). A faction's utility is its advantage plus its model's strength.
+    """
+    models, factions = strengths.shape
+    names = [f"m{m}" for m in range(models)]
+    seatings = [[a if k == f else b for k in range(factions)]
+                for f in range(factions) for a in range(models) for b in range(models) if a != b]
+    seatings += [[a] * factions for a in range(models)] if self_play else []
+    rows = []
+    for seating in seatings:
+        u = np.array([advantages[k] + strengths[m, k] for k, m in enumerate(seating)])
+        p = np.exp(u - logsumexp(u))
+        for k in rng.choice(factions, size=games_per_seating, p=p):
+            seats = {str(FACTIONS[j]): {names[m]: 1} for j, m in enumerate(seating)}
+            rows.append(("simulated", seats, str(FACTIONS[k])))
+    return rows
