@@ -27,20 +27,26 @@ import re
 from dataclasses import dataclass
 
 _W = r"(?:were)?wol(?:f|ves)"  # wolf, wolves, werewolf, werewolves
-_VILLAGE = r"(?:villagers?|village|innocents?|town)"
+_VILLAGE = r"(?:villagers?|village|innocents?|town(?:s(?:people|folk))?)"
 
 # A faction holding a belief about, or a perception of, someone: the subject of these verbs is an audience.
 _HOLDS = (
     r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
     r"see|sees|saw|view(?:s|ed)?|perceiv(?:e|es|ed)|reads?|regard(?:s|ed)?|consider(?:s|ed)?|"
     r"trust(?:s|ed)?|expect(?:s|ed)?|conclud(?:e|es|ed)|label(?:s|led)?|mistak(?:e|es|en)|"
-    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?)"
+    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?|"
+    r"doubt(?:s|ed|ing)?|guess(?:es|ed|ing)?|sens(?:e|es|ed|ing)|notic(?:e|es|ed|ing)|realis(?:e|es|ed)|"
+    r"realiz(?:e|es|ed)|figur(?:e|es|ed) out|concluding|(?:find|finds|found) (?:me|my|you|your|us|our|them|it)|"
+    r"(?:grow|grows|become|becomes|are|is|be|feel|feels) (?:certain|sure|convinced))"
 )
+# An aside between an audience and its belief: "the wolves, however, should believe".
+_ASIDE = r"(?:\s*,\s*(?:however|though|in turn|meanwhile|for their part|themselves)\s*,)?"
 # Modals, adverbs and negation that may sit between an audience and its belief verb.
 _BETWEEN = (
     r"(?:(?:should|must|will|would|can|could|may|might|need|needs|have|has|to|keep|still|all|both|only|"
     r"never|also|really|truly|just|then|always|not|do|does|don't|doesn't|won't|mustn't|shouldn't|"
-    r"continue|come|start|begin|eventually|wrongly|falsely|genuinely)\s+){0,3}"
+    r"continue|come|start|begin|eventually|wrongly|falsely|genuinely|ever|who|that|themselves|from|stop|"
+    r"stops)\s+){0,4}"
 )
 
 
@@ -120,7 +126,7 @@ CATEGORIES: dict[str, Category] = {
             r"(?:think|believe|decide|conclude|label)",
             r"\bgauge\b", r"\bread\w* (?:the room|reactions|players)",
             # what a faction or the table believes: "the villagers think...", "get the wolves to trust you"
-            rf"\b(?:{_VILLAGE}|{_W}|others|players|everyone|everybody|the group|the table)\s+{_BETWEEN}"
+            rf"\b(?:{_VILLAGE}|{_W}|others|players|everyone|everybody|the group|the table){_ASIDE}\s+{_BETWEEN}"
             r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
             r"conclud(?:e|es|ed)|expect(?:s|ed)?|trust(?:s|ed)?|see(?:s)? (?:me|you|us|a|an|only|just|nothing)|"
             r"(?:view|read|regard)(?:s|ed)? (?:me|you|us)|tak(?:e|es|en) (?:me|you|us) (?:for|as)|"
@@ -139,11 +145,14 @@ CATEGORIES: dict[str, Category] = {
 }
 
 THIRD_ORDER: tuple[str, ...] = (
-    # seen as wolf-like, but not as a villager (within one sentence)
-    rf"\b{_W}[- ]?(?:like|ish|aligned)?\b[^.;]{{0,120}}\b(?:not|avoid\w*|without|rather than|instead of|never)\b"
+    # seen as wolf-like, but not as a villager (within one sentence); the first side an identity, so that
+    # factions named as targets or allies ("accuse wolves, not villagers") are no contrast
+    rf"(?:\b{_W}[- ]?(?:like|ish|aligned)|\b(?:like|as) (?:a |an |the )?{_W})\b"
+    rf"[^.;]{{0,120}}\b(?:not|avoid\w*|without|rather than|instead of|never)\b"
     rf"[^.;]{{0,40}}\b{_VILLAGE}[- ]?(?:like|aligned)?",
     # seen as a villager rather than a wolf, the other way round
-    rf"\b{_VILLAGE}[- ]?(?:like|aligned)?\b[^.;]{{0,120}}\b(?:not|rather than|instead of)\b[^.;]{{0,40}}\b{_W}",
+    rf"(?:\b{_VILLAGE}[- ]?(?:like|aligned)|\b(?:like|as) (?:a |an |the )?{_VILLAGE})\b"
+    rf"[^.;]{{0,120}}\b(?:not|rather than|instead of)\b[^.;]{{0,40}}\b{_W}",
     # suspected of being both a wolf and the Jester
     rf"\bboth (?:a |the )?{_W} and (?:a |the )?jester\b",
     # one audience against the other
@@ -155,13 +164,23 @@ THIRD_ORDER: tuple[str, ...] = (
 
 SECOND_ORDER: tuple[str, ...] = (
     r"\bappear(?:s|ed|ing)?\b",
-    r"\bseem(?:s|ed|ing)?\b",
-    r"\blook(?:s|ed|ing)? (?:like|as if|as though|suspicious|guilty|innocent|erratic|nervous|\w+-like)\b",
-    r"\b(?:be|being|is|am|are|get|getting) seen as\b",
-    r"\bcom(?:e|es|ing) across\b",
-    # "be seen as" in the active voice ("make the village see you as a wolf") and with "perceive"
-    r"\b(?:see|sees|saw|seeing|perceiv(?:e|es|ed|ing)) (?:me|you|us|myself|yourself|oneself|ourselves) as\b",
-    r"\b(?:be|being|is|am|are|get|getting|was|were) perceived as\b",
+    r"\bseem(?:s|ed|ing|ingly)?\b",
+    # "look" with what it looks like ("look rattled", "look a little too keen"), not looking at or for something
+    r"\blook(?:s|ed|ing)? (?!(?:at|for|out|after|to|into|up|around|over|through|back|forward|ahead|away|down|"
+    r"in|on|and|or|closely|carefully|again)\b)[\w']+",
+    r"\bsound(?:s|ed|ing)? (?:like|as if|as though|too|more|less|so|very|a bit|a little|\w+-like)\b",
+    r"\bc(?:o|a)m(?:e|es|ing)? (?:across|off as)\b",
+    r"\b(?:strike|strikes|struck) (?:\w+ ){1,2}?as\b",
+    r"\b(?:read|reads|reading|register|registers|registered|pass|passes|passed|passing) (?:as|for)\b",
+    r"\bgiv(?:e|es|ing)\w* (?:\w+ )?(?:the |an )?impression\b|\breputation (?:as|for)\b",
+    # "be seen as", with the audience anywhere ("be seen by the villagers as"), and its active voice
+    r"\b(?:be|being|been|is|am|are|get|getting|got|was|were|'m|'re) (?:seen|viewed|perceived|regarded|taken|"
+    r"mistaken|noticed|pegged|marked|read|judged|treated|recogni[sz]ed|unmasked)(?: by [\w' ]{1,30}?)? (?:as|for)\b",
+    r"\b(?:see|sees|saw|seeing|perceiv(?:e|es|ed|ing)|view(?:s|ed|ing)?|regard(?:s|ed|ing)?|read(?:s|ing)?|"
+    r"peg(?:s|ged)?|tak(?:e|es|ing)|mistak(?:e|es|ing)|present(?:s|ed|ing)?) "
+    r"(?:me|you|us|myself|yourself|oneself|ourselves) (?:as|for)\b",
+    r"\b(?:see|sees|saw|seeing) through (?:me|my|you|your|us|our|the jester)\b",
+    r"\b(?:see|sees|saw|seeing|spot\w*|notic\w*|sens(?:e|es|ed|ing)) (?:a |the )?jester\b",
     # the others' eyes on the Jester: the Triadic paper's Table 9 tags "avoid being the center of attention" 2nd order
     r"\b(?:be|being|been|is|am|are|was|were|become|becoming|becomes|stay|staying|remain|remaining|get|getting) "
     r"(?:the )?(?:cent(?:er|re)|focus) of (?:[\w']+ ){0,2}?(?:attention|suspicion|scrutiny)\b",
@@ -180,27 +199,40 @@ _SECOND_RE = [re.compile(p) for p in SECOND_ORDER]
 # faction names that merely share a long sentence are not a contrast.
 
 _FACTIONS = {"wolves": _W, "village": _VILLAGE}
-_CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although)\b"
-_NEGATING = r"\b(?:not|never|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor)\b"
+_IDENTITIES = {**_FACTIONS, "jester": r"jester"}  # the Jester is a faction one may be taken for, not an audience
+_CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although)\b|;"
+_NEGATING = r"\b(?:not|never|no|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor|neither)\b"
+_MODIFIER = r"(?:(?:real|actual|other|remaining|true|fellow)\s+)?"
+_BELIEF_NOUN = r"(?:suspicions?|doubts?|trust|beliefs?|views?|opinions?|verdict|indifference|attention)"
 _ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
 
 
 def _audience(faction: str) -> str:
     """A faction as the one who believes or sees: "the villagers think", "to the wolves", "in the wolves' eyes"."""
     return (
-        rf"\b(?:the\s+)?{faction}\s+{_BETWEEN}{_HOLDS}\b"  # "the villagers (should) think"
-        rf"|\b(?:to|by|among|in front of|in the eyes of)\s+(?:the\s+|all\s+the\s+|both\s+|fellow\s+)?{faction}\b"
+        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b"  # "the villagers (should) think"
+        rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*)\s+"
+        rf"(?:the\s+|all\s+the\s+|both\s+)?{_MODIFIER}{faction}\b"
+        rf"|\bfor\s+(?:the\s+)?{faction}(?:(?:'s|')?\s+benefit\b|(?=\s*(?:[,;:]|and\b|but\b|$)))"  # not "wait for"
         rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+eyes\b"
+        rf"|\b{faction}(?:'s|')\s+{_BELIEF_NOUN}\b"  # "the village's suspicion", "the wolves' indifference"
     )
 
 
 def _identity(faction: str) -> str:
-    """A faction as what the Jester passes for: "wolf-like", "villager-aligned", "like a wolf", "am a villager"."""
+    """A faction as what the Jester passes for: "wolf-like", "villager-aligned", "like a wolf", "am a villager".
+
+    The Jester's own name counts after a word only ("read as the Jester", not "As the Jester, vote..."),
+    and in the possessive ("as a Jester's").
+    """
+    jester = faction == "jester"
+    after = r"(?<=\w\s)" if jester else r"\b"
+    owner = "" if jester else "(?!')"
     return (
         rf"\b{faction}-?(?:like|ish|aligned|side)\b"  # not "wolves like quiet players"
         rf"|\b{faction}\s+(?:aligned|alignment)\b"
-        rf"|\b(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b(?!')"
-        rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b(?!')"
+        rf"|{after}(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b{owner}"
+        rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b{owner}"
     )
 
 
@@ -212,13 +244,14 @@ def _elided(faction: str, *, audience: bool) -> str:
     """
     if audience:
         return rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
-    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like)\s+(?:a\s+|an\s+|the\s+)?){faction}\b(?!')"
+    owner = "" if faction == "jester" else "(?!')"
+    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like)\s+(?:a\s+|an\s+|the\s+)?){faction}\b{owner}"
 
 
 _ROLE_RE = {
     audience: {
         name: (re.compile(_audience(f) if audience else _identity(f)), re.compile(_elided(f, audience=audience)))
-        for name, f in _FACTIONS.items()
+        for name, f in (_FACTIONS if audience else _IDENTITIES).items()
     }
     for audience in (True, False)
 }
@@ -227,8 +260,13 @@ _SENTENCE_END = re.compile(r"[.!?\n]+")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc)\.")
 
 
-def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern[str]]]) -> bool:
-    """Whether one faction in a role is followed, past a contrasting word, by the other in the same role."""
+def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern[str]]], direct: bool) -> bool:
+    """Whether one faction in a role is followed, past a contrasting word, by another in the same role.
+
+    ``direct``: two audiences need no word between them; what two factions each believe or see of the
+    Jester, in one sentence, is already one audience set against another ("the village sees a wolf,
+    the wolves see a villager").
+    """
     events: list[tuple[int, int, str, str]] = []
     for faction, (full, elided) in roles.items():
         events += [(m.start(), m.end(), "side", faction) for m in full.finditer(sentence)]
@@ -246,6 +284,8 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
         others = [f for f in roles if f != faction]
         if kind == "side" and any(armed_from.get(f, len(sentence) + 1) <= start for f in others):
             return True
+        if kind == "side" and direct and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
+            return True
         if kind == "elided" and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
             return True
         if kind == "side":
@@ -256,7 +296,7 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
 def _long_contrast(text: str) -> bool:
     """Whether any sentence sets two factions against each other as audiences or as identities."""
     sentences = _SENTENCE_END.split(_ABBREVIATION.sub(" ", text))
-    return any(_contrasts(s, _ROLE_RE[audience]) for s in sentences for audience in (True, False))
+    return any(_contrasts(s, _ROLE_RE[audience], audience) for s in sentences for audience in (True, False))
 
 
 # --------------------------------------------------------------------------- epistemic "seems"
@@ -285,6 +325,11 @@ _EPISTEMIC_ADJECTIVES = frozenset(
     "likely unlikely clear obvious certain probable true possible evident safe wise best better reasonable".split()
 )
 _CLAUSE_PRONOUNS = frozenset("it they he she we i you everyone everybody nobody someone there".split())
+#: A faction or the Doctor as the subject: "the village seems split" is the writer's reading of the village.
+_THIRD_PARTIES = frozenset("village villagers villager town wolves wolf werewolves werewolf doctor".split())
+#: An audience in the clause makes a seeming someone's perception: "to the village it will look like a wolf".
+_AUDIENCE_NEAR = re.compile(
+    rf"\bto (?:the |all the )?(?:{_VILLAGE}|{_W}|others|everyone|everybody|them|the table|the group|the room)\b")
 
 
 def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
@@ -293,18 +338,22 @@ def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
     Hedges: an empty subject ("it seems the village...", "there seems to be...", or "seems like..."
     with the "it" left out) followed by a clause, "to", "like" or nothing; "seems that..." or "seems
     to me" after any subject; and "X seems to <verb>" when X is not the Jester ("the village seems to
-    vote for whoever talks most"). "Make it seem...", imperatives ("seem harmless") and the Jester as
-    subject stay perception, and so does "it seems wolf-like to...": an adjective there says how a
+    vote for whoever talks most", "the village seems split"). "Make it seem...", imperatives ("seem
+    harmless"), the Jester as subject and an audience in the clause ("to the village it will look
+    like...") stay perception, and so does "it seems wolf-like to...": an adjective there says how a
     move comes across.
     """
     before = _CLAUSE_BREAK.split(text[max(0, verb.start() - _REACH):verb.start()])[-1]
+    after = _CLAUSE_BREAK.split(text[verb.end():verb.end() + _REACH])[0]
+    if _AUDIENCE_NEAR.search(before) or _AUDIENCE_NEAR.search(after):
+        return False
     words = _WORD.findall(before)
     while words and words[-1] in _FILLERS:
         words.pop()
     prev = words[-1] if words else None
     if prev in _DUMMY and len(words) >= 2 and words[-2] in _CAUSATIVE:
         return False
-    following = _WORD.findall(_CLAUSE_BREAK.split(text[verb.end():verb.end() + _REACH])[0])
+    following = _WORD.findall(after)
     nxt = following[0] if following else None
     second = following[1] if len(following) > 1 else None
     if (nxt == "that" and second != "way") or (nxt == "to" and second in {"me", "us"}):
@@ -316,6 +365,8 @@ def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
         return bool(name and name.group(1).istitle())  # "it seems Ben is the wolf", not "IT SEEMS WOLF-LIKE"
     if prev is None or prev in _SELF_OR_IMPERATIVE:
         return False
+    if prev in _THIRD_PARTIES and nxt not in {"like", "as"}:
+        return True
     if nxt == "to":
         return True
     if nxt in {"like", "as"}:
