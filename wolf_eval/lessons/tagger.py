@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 _W = r"(?:were)?wol(?:f|ves)"  # wolf, wolves, werewolf, werewolves
 _VILLAGE = r"(?:villagers?|village|innocents?|town(?:s(?:people|folk))?)"
+_MODIFIER = r"(?:(?:real|actual|other|remaining|true|fellow)\s+)?"  # "the actual wolves"
 
 # A faction holding a belief about, or a perception of, someone: the subject of these verbs is an audience.
 _HOLDS = (
@@ -50,6 +51,10 @@ _BETWEEN = (
 )
 
 
+# Words before "accus-" or "attack" that make the Jester the one accused or attacked.
+_NOT_UNDERGONE = "".join(f"(?<!{w} )" for w in ("when", "if", "being", "been", "get", "gets", "got", "once", "the"))
+
+
 @dataclass(frozen=True)
 class Category:
     """A strategy category: what it means (its docstring) and the patterns that find it."""
@@ -63,11 +68,19 @@ CATEGORIES: dict[str, Category] = {
         "Passing as a Werewolf: the cue-ambiguity exploit (look like the faction whose exile the village wants).",
         (
             rf"\b{_W}[- ]?(?:like|ish)\b",
-            rf"\b(?:like|as) (?:a |an |the )?{_W}\b",
+            rf"\b(?:like|as) (?:a |an |the )?(?:[\w-]+ ){{0,2}}?{_W}\b",  # "as the most likely wolf"
             r"\bmimic", r"\bimpersonat", r"\bpose as\b",
+            rf"\b(?:(?:mis)?taken|(?:mis)?tak(?:e|es|ing) \w+) for (?:a |an |the )?(?:\w+ )?{_W}\b",
+            rf"\b(?:part|role) of (?:a |an |the )?{_W}\b", r"\bboth (?:a |an |the )?(?:were)?wolf\b",
+            # the Jester, never a wolf, said to be one: "certain that I am a wolf", "be the obvious wolf"
+            rf"(?:\b(?:i|you)\s+(?:am|are|was|were|must be|might be|could be)|\bi'm|\byou're|\bbe)\s+"
+            rf"(?:a |an |the |one of the )(?:[\w-]+ )?{_W}\b",
+            rf"\b(?:see|sees|saw|seeing|sens(?:e|es|ed|ing)|spot\w*) (?:a |an |the |only a |just a )?{_W}\b",
+            rf"\b(?:cop(?:y|ies|ying)|mirror\w*|echo\w*|imitat\w*)\b[^.;]{{0,40}}\b{_W}\b",
             rf"\b(?:claim|pretend)\w* (?:to be )?(?:a |the )?{_W}\b",
             # others brought to believe the Jester is a wolf: "let them think I am a wolf"
-            rf"\b(?:think|thinks|thought|believ\w*|suspect\w*|assum\w*|conclud\w*|decid\w*|convinc\w*)\s+"
+            rf"\b(?:think|thinks|thought|believ\w*|suspect\w*|assum\w*|conclud\w*|decid\w*|convinc\w*|persuad\w*|"
+            rf"doubt\w*|guess\w*)\s+(?:(?:the\s+)?(?:{_VILLAGE}|{_W}|them|everyone|others|players)\s+)?"
             rf"(?:that\s+)?(?:i|you|we)(?:'m|'re|\s+am|\s+are|\s+was|\s+were|\s+must be|\s+might be|\s+could be)\s+"
             rf"(?:a |an |the |one of the )?{_W}\b",
             rf"\b(?:suspect\w*|tak(?:e|es|ing)|mistak(?:e|es|ing|en))\s+(?:me|you|us)\s+(?:of being|for)\s+"
@@ -79,12 +92,20 @@ CATEGORIES: dict[str, Category] = {
         (
             r"\binconsisten", r"\bcontradict", r"\berratic", r"\bflip[- ]?flop", r"\bunpredictab",
             r"\bmixed signals\b", r"\bchang\w* (?:my |your |one'?s )?(?:story|vote|position|mind|stance)",
+            r"\brandom", r"\bjump\w* (?:off|ship)\b", r"\bswitch\w* (?:my |your |the )?(?:votes?|sides?|targets?)",
+            r"\bthe opposite\b", r"\bsay\w* one thing\b",
         ),
     ),
     "aggression": Category(
         "Pressing others openly: accusing, attacking, confronting.",
         (
-            r"\baggress", r"\baccus", r"\battack", r"\bhostil", r"\bconfront", r"\bforceful", r"\bantagoni",
+            r"\baggress", r"(?<!as )\bhostil", r"\bconfront", r"\bforceful", r"\bantagoni",
+            # the Jester accusing or attacking, not accused ("when accused", "provoke them into accusing you")
+            rf"{_NOT_UNDERGONE}\baccus(?!ed\b)(?!\w*\s+(?:you|me|us)\b)(?!ations?\s+of\s+being)",
+            rf"{_NOT_UNDERGONE}\baccused\b(?!\s+(?:you|me|us)\b)",
+            rf"{_NOT_UNDERGONE}\battack(?!\w*\s+(?:you|me|us)\b)",
+            r"\btaunt", r"\bbull(?:y|ies|ying)\b", r"\b(?:press|push)\w* (?:\w+ ){0,3}?hard\b",
+            r"\bfight", r"\bfought\b", r"\bgrill", r"\b(?:go|goes|going|went) after\b",
         ),
     ),
     "subtle_indirection": Category(
@@ -92,6 +113,9 @@ CATEGORIES: dict[str, Category] = {
         (
             r"\bsubtl", r"\bindirect", r"\bredirect", r"\bdeflect", r"\bhint", r"\binsinuat",
             r"\bshift\w* (?:the )?(?:suspicion|attention|focus|blame)",
+            r"\bwithout naming\b", r"\braise\w* (?:\w+ )?doubts?\b",
+            r"\bplant\w* (?:a |the |some )?(?:seeds?|doubts?|ideas?)",
+            r"\blet\w* (?:others|someone else|another player) (?:make|lead|start|do|voice)",
         ),
     ),
     "passive_provocation": Category(
@@ -100,6 +124,9 @@ CATEGORIES: dict[str, Category] = {
             r"\bprovo(?:k|c)", r"\bbait", r"\bpassiv", r"\bevasive", r"\bvague",
             r"\b(?:invite|draw|attract)\w* (?:\w+ ){0,2}(?:suspicion|votes?|attention)",
             r"\bstay\w* (?:quiet|silent)",
+            r"\bsilen(?:t|ce)\b", r"\bsay\w* nothing\b", r"\bdodg", r"\bnon-?committal", r"\balibi",
+            r"\bweak(?:ly)?\b[^.;]{0,20}\bdefen[cs]", r"\bdefen\w* weakly\b", r"\bfeeble",
+            r"\b(?:court|earn)\w* (?:\w+ ){0,2}(?:suspicion|votes?)",
         ),
     ),
     "anti_jester_tells": Category(
@@ -109,28 +136,48 @@ CATEGORIES: dict[str, Category] = {
             r"\b(?:give away|reveal|expose|hide|conceal|mask)\w* (?:my |the |your )?"
             r"(?:role|identity|goal|win condition)",
             r"\b(?:look|seem|appear|be seen as|read as)\w* (?:like )?(?:the |a )?jester\b",
+            # the Jester found out: taken for, seen as, suspected or called the Jester (not "As the Jester, ...")
+            r"(?<=\w )(?:as|like|for)\s+(?:a |an |the )?jester\b",
+            r"(?:\b(?:am|is|are|be|being|been)|'m|'re)\s+(?:a |an |the )?jester\b",
+            r"\b(?:see|sees|saw|seeing|sens\w*|spot\w*|notic\w*|recogni[sz]\w*|unmask\w*|guess\w*|suspect\w*|"
+            r"call\w* (?:yourself|myself))\s+(?:a |the |(?:me|you) as (?:a |the )?)?jester\b",
+            r"\bs(?:ee|ees|aw) through (?:my|your|the) (?:act|plan|ploy|game)",
+            r"\btoo (?:keen|eager)\b", r"\btry\w* to lose\b",
+            r"\b(?:rather than|instead of|not|never|nor)\s+(?:as |like )?(?:a |an |the )?jester\b",
+            rf"\b{_W} (?:and|or|nor) (?:a |the )?jester\b|\bjester (?:and|or|nor) (?:a |the )?{_W}\b",
+            r"\b(?:eager|keen|desperate|happy|willing) (?:to be|to get|for) (?:exiled|voted|lynched|executed|exile)",
+            r"\bwant\w* (?:the rope|to (?:be exiled|lose|die|be voted out|get exiled))",
+            r"\b(?:without|not|never|avoid\w*|don't)\b[^.;]{0,20}\b(?:appear|look|seem)\w* (?:too )?"
+            r"(?:deliberate|intentional|staged)\b",
         ),
     ),
     "vote_manipulation": Category(
         "Steering ballots: whom to vote for, when, and with or against the majority.",
         (
-            r"\b(?:re)?vot(?:e|es|ed|ing)\b", r"\bballot", r"\bbandwagon", r"\bmajority\b",
+            r"\b(?:re)?vot(?:e|es|ed|ing)\b(?!\s+(?:me\s+|you\s+|us\s+)?out\b)", r"\bballot", r"\bbandwagon",
+            r"\bmajority\b",
         ),
     ),
     "meta_modeling": Category(
         "Modelling what the others believe: perceptions, ambiguity, letting the group reach a conclusion.",
         (
-            r"\bambigu", r"\bconfus", r"\buncertain", r"\b(?:perception|reputation|narrative)s?\b",
+            r"\bambigu", r"\buncertain", r"\bconfusion\b", r"\bconfusing\b",
+            r"\bconfus(?:e|es|ed|ing) (?:them|the |everyone|everybody|others|players|people)",
+            r"\bkeep\w* (?:\w+ ){0,2}guessing\b", r"\bopinions?\b", r"\b(?:its|their) minds?\b",
+            r"\bwatch\w* (?:how|who|what|whether)\b", r"\blook\w* at (?:how|who|what)\b",
+            r"\b(?:perception|reputation|narrative)s?\b",
             r"\bwhat (?:the )?(?:others|they|players|villagers|wolves) (?:think|believe|expect|suspect)",
             r"\b(?:make|let|get)\w* (?:them|others|players|the group|the village|everyone) "
             r"(?:think|believe|decide|conclude|label)",
             r"\bgauge\b", r"\bread\w* (?:the room|reactions|players)",
+            rf"\b(?:convinc|persuad|fool)\w* (?:the )?{_MODIFIER}(?:{_VILLAGE}|{_W}|them|others|everyone)\b",
             # what a faction or the table believes: "the villagers think...", "get the wolves to trust you"
             rf"\b(?:{_VILLAGE}|{_W}|others|players|everyone|everybody|the group|the table){_ASIDE}\s+{_BETWEEN}"
             r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
             r"conclud(?:e|es|ed)|expect(?:s|ed)?|trust(?:s|ed)?|see(?:s)? (?:me|you|us|a|an|only|just|nothing)|"
             r"(?:view|read|regard)(?:s|ed)? (?:me|you|us)|tak(?:e|es|en) (?:me|you|us) (?:for|as)|"
-            r"mistak(?:e|es|en) (?:me|you|us))\b",
+            r"mistak(?:e|es|en) (?:me|you|us)|doubt\w*|guess\w*|sens(?:e|es|ed|ing)|notic\w*|perceiv\w*|realis\w*|"
+            r"realiz\w*|figur\w* out|s(?:ee|ees|aw) through|(?:find|finds|found) (?:me|my|you|your|us|our|them|it))\b",
             r"\b(?:affix|pin|attach|stick|apply)\w* (?:the |a |that |this )?label",
             rf"\bin (?:the )?(?:{_VILLAGE}|{_W}|others|everyone)(?:'s|')? eyes\b|\bin the eyes of\b",
         ),
@@ -138,7 +185,9 @@ CATEGORIES: dict[str, Category] = {
     "questioning": Category(
         "Asking: questions, probing, challenging others to explain themselves.",
         (
-            r"\bquestion(?:s|ing|ed)?\b", r"\bask(?:s|ing|ed)?\b", r"\binterrogat", r"\bprob(?:e|es|ing)\b",
+            # the Jester asking, not questioned ("whenever I'm questioned")
+            r"(?<!i'm )(?<!am )(?<!when )(?<!if )(?<!being )(?<!get )(?<!was )(?<!were )\bquestion(?:s|ing|ed)?\b",
+            r"\bask(?:s|ing|ed)?\b", r"\binterrogat", r"\bprob(?:e|es|ing)\b",
             r"\bchalleng",
         ),
     ),
@@ -202,7 +251,6 @@ _FACTIONS = {"wolves": _W, "village": _VILLAGE}
 _IDENTITIES = {**_FACTIONS, "jester": r"jester"}  # the Jester is a faction one may be taken for, not an audience
 _CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although)\b|;"
 _NEGATING = r"\b(?:not|never|no|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor|neither)\b"
-_MODIFIER = r"(?:(?:real|actual|other|remaining|true|fellow)\s+)?"
 _BELIEF_NOUN = r"(?:suspicions?|doubts?|trust|beliefs?|views?|opinions?|verdict|indifference|attention)"
 _ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
 
@@ -220,7 +268,8 @@ def _audience(faction: str) -> str:
 
 
 def _identity(faction: str) -> str:
-    """A faction as what the Jester passes for: "wolf-like", "villager-aligned", "like a wolf", "am a villager".
+    """A faction as what the Jester passes for: "wolf-like", "villager-aligned", "like a wolf", "am a villager",
+    "taken for a wolf".
 
     The Jester's own name counts after a word only ("read as the Jester", not "As the Jester, vote..."),
     and in the possessive ("as a Jester's").
@@ -233,6 +282,9 @@ def _identity(faction: str) -> str:
         rf"|\b{faction}\s+(?:aligned|alignment)\b"
         rf"|{after}(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b{owner}"
         rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b{owner}"
+        rf"|\b(?:(?:mis)?taken|pass(?:es|ed|ing)?|(?:mis)?tak(?:e|es|ing) \w+)\s+for\s+"
+        rf"(?:a\s+|an\s+|the\s+)?{faction}\b{owner}"
+        rf"|\b(?:see|sees|saw|seeing|sens(?:e|es|ed|ing)|spot\w*)\s+(?:a|an|the|only a|just a)\s+{faction}\b{owner}"
     )
 
 
@@ -245,7 +297,8 @@ def _elided(faction: str, *, audience: bool) -> str:
     if audience:
         return rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
     owner = "" if faction == "jester" else "(?!')"
-    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like)\s+(?:a\s+|an\s+|the\s+)?){faction}\b{owner}"
+    article = r"(?:a\s+|an\s+|the\s+)?"
+    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like|for)\s+{article}){faction}\b{owner}"
 
 
 _ROLE_RE = {
