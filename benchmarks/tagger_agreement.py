@@ -2,22 +2,30 @@
 
     python benchmarks/tagger_agreement.py            # held-out, development and whole set
     python benchmarks/tagger_agreement.py --misses   # also list the development lessons it gets wrong
+    python benchmarks/tagger_agreement.py --model openai/gpt-4.1   # the optional model-based tagger instead
 
 For the theory-of-mind order: accuracy, Cohen's kappa and each order's precision, recall and F1
 (that order against the other two). For the strategy categories: each category's precision, recall
 and F1, and over all (lesson, category) pairs the micro-averaged figures and the share of lessons
 whose whole set of categories is right. The held-out part (``tests/data/lessons_gold.md``) is the
 headline: its misses are never listed, so no rule is fitted to them.
+
+With ``--model``, each lesson is tagged by one call to that model (``wolf_eval/lessons/model_tagger.py``);
+a reply that cannot be read counts as order 0 with no categories (a miss), and their number is printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspect_ai.model import Model, get_model
+
+from wolf_eval.lessons.model_tagger import model_tags
 from wolf_eval.lessons.tagger import CATEGORIES, Tags, tag
 from wolf_eval.measures.rates import Confusion, cohen_kappa, ratio
 
@@ -90,6 +98,26 @@ def measure(gold: Sequence[Labelled], tagger: Callable[[str], Tags] = tag) -> Ag
     return Agreement(tuple(gold), tuple(tagger(g.text) for g in gold))
 
 
+#: What an unreadable reply of the model tagger counts as: no order and no category, so always a miss.
+NO_READING = Tags(categories=(), order=0)
+
+
+def model_readings(model: Model, gold: Sequence[Labelled], parallel: int = 8) -> tuple[dict[str, Tags], list[str]]:
+    """Each lesson's tags from one call to ``model`` (by text), and why each unreadable reply was unreadable."""
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(text: str) -> tuple[str, Tags, str | None]:
+        async with gate:
+            answer = await model_tags(model, text, seed=0)
+        return text, answer.value or NO_READING, answer.problem
+
+    async def every() -> list[tuple[str, Tags, str | None]]:
+        return await asyncio.gather(*(one(g.text) for g in gold))
+
+    done = asyncio.run(every())
+    return {text: tags for text, tags, _ in done}, [f"{text[:60]!r}: {why}" for text, _, why in done if why]
+
+
 def _prf(c: Confusion) -> str:
     return f"{c.precision:.2f} | {c.recall:.2f} | {c.f1:.2f} | {int(c.tp + c.fn)}"
 
@@ -120,13 +148,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gold", type=Path, default=GOLD)
     parser.add_argument("--misses", action="store_true", help="list the development lessons the tagger gets wrong")
+    parser.add_argument("--model", help="measure the model-based tagger with this model instead of the regex tagger")
     args = parser.parse_args(argv)
     gold = load_gold(args.gold)
+    tagger: Callable[[str], Tags] = tag
+    if args.model:
+        readings, unreadable = model_readings(get_model(args.model), gold)
+        tagger = readings.__getitem__
+        print(f"tagger: {args.model}, {len(unreadable)} unreadable replies (counted as misses)")
+        print("".join(f"  - {why}\n" for why in unreadable))
     parts = {"held out": [g for g in gold if g.split == "heldout"],
              "development": [g for g in gold if g.split == "dev"], "whole set": gold}
-    print("\n\n".join(table(name, measure(lessons)) for name, lessons in parts.items()))
+    print("\n\n".join(table(name, measure(lessons, tagger)) for name, lessons in parts.items()))
     if args.misses:
-        print("\n## development misses\n\n" + misses(measure(parts["development"])))
+        print("\n## development misses\n\n" + misses(measure(parts["development"], tagger)))
     return 0
 
 

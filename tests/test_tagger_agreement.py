@@ -13,11 +13,16 @@ import json
 import math
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from inspect_ai.model import GenerateConfig
 
-from wolf_eval.lessons.tagger import CATEGORIES
+from wolf_eval.agents.parse import InvalidReply
+from wolf_eval.lessons.model_tagger import parse_tags
+from wolf_eval.lessons.tagger import CATEGORIES, Tags
 from wolf_eval.measures.rates import Confusion, cohen_kappa
 
 # loaded from its file: putting benchmarks/ on sys.path would let its scripts shadow other modules
@@ -86,3 +91,54 @@ def test_the_script_prints_every_part(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert all(f"## {part}" in out for part in ("held out: 89", "development: 110", "whole set: 199"))
     assert "Cohen's kappa" in out and "development misses" not in out
+
+
+# --------------------------------------------------------------------------- the optional model-based tagger
+
+def scripted_tagger(reply: Callable[[str], str], seen: list[GenerateConfig]) -> Any:
+    """A mockllm model that answers ``reply(lesson)`` for the lesson its prompt carries (usage set: no tokenizer)."""
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    def answer(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
+        seen.append(config)
+        lesson = input[-1].text.split("The lesson:\n", 1)[1].split("\n\nReply with", 1)[0]
+        out = ModelOutput.from_content(model="scripted", content=reply(lesson))
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    return get_model("mockllm/model", custom_outputs=answer, memoize=False)
+
+
+def test_the_model_tagger_is_measured_like_the_regex_one_and_an_unreadable_reply_is_a_miss() -> None:
+    gold = agreement.load_gold()
+    labels = {g.text: g for g in gold}
+    garbled = gold[0].text
+
+    def reply(lesson: str) -> str:
+        g = labels[lesson]
+        labelled = json.dumps({"order": g.order, "categories": sorted(g.categories)})
+        return "I cannot say." if lesson == garbled else labelled
+
+    seen: list[GenerateConfig] = []
+    readings, unreadable = agreement.model_readings(scripted_tagger(reply, seen), gold)
+    assert len(seen) == len(gold) and all(c.temperature == 0 and c.response_schema is not None for c in seen)
+    assert len(unreadable) == 1 and garbled[:40] in unreadable[0] and "no JSON object" in unreadable[0]
+    measured = agreement.measure(gold, readings.__getitem__)
+    assert measured.order_accuracy == pytest.approx((len(gold) - 1) / len(gold))
+    assert measured.order(gold[0].order).fn == 1 and measured.categories_pooled.fp == 0
+
+
+@pytest.mark.parametrize(("raw", "why"), [
+    ('{"order": 4, "categories": []}', "order is not 1, 2 or 3"),
+    ('{"order": true, "categories": []}', "order is not 1, 2 or 3"),
+    ('{"order": 2, "categories": ["bluffing"]}', "unknown categories: bluffing"),
+    ('{"order": 2, "categories": "aggression"}', "categories is not a list"),
+])
+def test_a_model_reply_outside_the_spec_is_unreadable(raw: str, why: str) -> None:
+    with pytest.raises(InvalidReply, match=why):
+        parse_tags(raw)
+
+
+def test_a_model_reply_is_read_in_the_taggers_category_order() -> None:
+    tags = parse_tags('Here: {"order": "3", "categories": ["meta_modeling", "wolf_mimicry"]}')
+    assert tags == Tags(categories=("wolf_mimicry", "meta_modeling"), order=3)
