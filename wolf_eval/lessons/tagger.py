@@ -38,7 +38,12 @@ _HOLDS = (
     r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?|"
     r"doubt(?:s|ed|ing)?|guess(?:es|ed|ing)?|sens(?:e|es|ed|ing)|notic(?:e|es|ed|ing)|realis(?:e|es|ed)|"
     r"realiz(?:e|es|ed)|figur(?:e|es|ed) out|concluding|(?:find|finds|found) (?:me|my|you|your|us|our|them|it)|"
-    r"(?:grow|grows|become|becomes|are|is|be|feel|feels) (?:certain|sure|convinced))"
+    r"fear(?:s|ed)?|ignor(?:e|es|ed)|dismiss(?:es|ed)?|overlook(?:s|ed)?|distrust(?:s|ed)?|underestimat(?:e|es|ed)|"
+    r"misjudg(?:e|es|ed)|misread(?:s)?|decid(?:e|es|ed)|listen(?:s|ing)?|watch(?:es|ing)?|"
+    # a state of mind: "the wolves stay oblivious", "the villagers uneasy about me"
+    r"(?:(?:stay|stays|remain|remains|grow|grows|become|becomes|feel|feels|get|gets)\s+)?(?:comfortable|uneasy|"
+    r"suspicious|wary|unaware|oblivious|indifferent|relaxed|worried|afraid|scared|unsure|doubtful|fooled|misled|"
+    r"certain|sure|convinced))"
 )
 # An aside between an audience and its belief: "the wolves, however, should believe".
 _ASIDE = r"(?:\s*,\s*(?:however|though|in turn|meanwhile|for their part|themselves)\s*,)?"
@@ -47,7 +52,7 @@ _BETWEEN = (
     r"(?:(?:should|must|will|would|can|could|may|might|need|needs|have|has|to|keep|still|all|both|only|"
     r"never|also|really|truly|just|then|always|not|do|does|don't|doesn't|won't|mustn't|shouldn't|"
     r"continue|come|start|begin|eventually|wrongly|falsely|genuinely|ever|who|that|themselves|from|stop|"
-    r"stops)\s+){0,4}"
+    r"stops|are|is|were|was|be)\s+){0,4}"
 )
 
 
@@ -67,7 +72,7 @@ CATEGORIES: dict[str, Category] = {
     "wolf_mimicry": Category(
         "Passing as a Werewolf: the cue-ambiguity exploit (look like the faction whose exile the village wants).",
         (
-            rf"\b{_W}[- ]?(?:like|ish)\b",
+            rf"\b{_W}-?(?:like|ish)\b",  # not "the wolves like quiet targets"
             rf"\b(?:like|as) (?:a |an |the )?(?:[\w-]+ ){{0,2}}?{_W}\b",  # "as the most likely wolf"
             r"\bmimic", r"\bimpersonat", r"\bpose as\b",
             rf"\b(?:(?:mis)?taken|(?:mis)?tak(?:e|es|ing) \w+) for (?:a |an |the )?(?:\w+ )?{_W}\b",
@@ -218,7 +223,9 @@ SECOND_ORDER: tuple[str, ...] = (
     r"\blook(?:s|ed|ing)? (?!(?:at|for|out|after|to|into|up|around|over|through|back|forward|ahead|away|down|"
     r"in|on|and|or|closely|carefully|again)\b)[\w']+",
     r"\bsound(?:s|ed|ing)? (?:like|as if|as though|too|more|less|so|very|a bit|a little|\w+-like)\b",
-    r"\bc(?:o|a)m(?:e|es|ing)? (?:across|off as)\b",
+    r"\bc(?:o|a)m(?:e|es|ing)? (?:across|off as|off (?:like|too|so|very|more|less|a little|a bit|rather|quite))\b",
+    r"\b(?:feel|feels|felt) (?:[\w-]+ ){1,2}?(?:to|for) (?:the |everyone|everybody|them|others|people)",
+    r"\breads? (?:badly|well|poorly|like)\b",
     r"\b(?:strike|strikes|struck) (?:\w+ ){1,2}?as\b",
     r"\b(?:read|reads|reading|register|registers|registered|pass|passes|passed|passing) (?:as|for)\b",
     r"\bgiv(?:e|es|ing)\w* (?:\w+ )?(?:the |an )?impression\b|\breputation (?:as|for)\b",
@@ -226,8 +233,8 @@ SECOND_ORDER: tuple[str, ...] = (
     r"\b(?:be|being|been|is|am|are|get|getting|got|was|were|'m|'re) (?:seen|viewed|perceived|regarded|taken|"
     r"mistaken|noticed|pegged|marked|read|judged|treated|recogni[sz]ed|unmasked)(?: by [\w' ]{1,30}?)? (?:as|for)\b",
     r"\b(?:see|sees|saw|seeing|perceiv(?:e|es|ed|ing)|view(?:s|ed|ing)?|regard(?:s|ed|ing)?|read(?:s|ing)?|"
-    r"peg(?:s|ged)?|tak(?:e|es|ing)|mistak(?:e|es|ing)|present(?:s|ed|ing)?) "
-    r"(?:me|you|us|myself|yourself|oneself|ourselves) (?:as|for)\b",
+    r"peg(?:s|ged)?|tak(?:e|es|ing)|mistak(?:e|es|ing)|misjudg(?:e|es|ed|ing)|present(?:s|ed|ing)?) "
+    r"(?:me|you|us|myself|yourself|oneself|ourselves|(?:my|your) [\w-]+) (?:as|for)\b",
     r"\b(?:see|sees|saw|seeing) through (?:me|my|you|your|us|our|the jester)\b",
     r"\b(?:see|sees|saw|seeing|spot\w*|notic\w*|sens(?:e|es|ed|ing)) (?:a |the )?jester\b",
     # the others' eyes on the Jester: the Triadic paper's Table 9 tags "avoid being the center of attention" 2nd order
@@ -248,22 +255,27 @@ _SECOND_RE = [re.compile(p) for p in SECOND_ORDER]
 # faction names that merely share a long sentence are not a contrast.
 
 _FACTIONS = {"wolves": _W, "village": _VILLAGE}
+#: As audiences, "the others" set against the wolves are the village.
+_AUDIENCES = {"wolves": _W, "village": rf"(?:{_VILLAGE}|others|everyone else|the rest)"}
 _IDENTITIES = {**_FACTIONS, "jester": r"jester"}  # the Jester is a faction one may be taken for, not an audience
 _CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although)\b|;"
 _NEGATING = r"\b(?:not|never|no|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor|neither)\b"
-_BELIEF_NOUN = r"(?:suspicions?|doubts?|trust|beliefs?|views?|opinions?|verdict|indifference|attention)"
+_BELIEF_NOUN = (r"(?:suspicions?|doubts?|trust|distrust|beliefs?|views?|opinions?|verdict|indifference|complacency|"
+                r"attention|fears?)")
 _ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
 
 
 def _audience(faction: str) -> str:
     """A faction as the one who believes or sees: "the villagers think", "to the wolves", "in the wolves' eyes"."""
     return (
-        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b"  # "the villagers (should) think"
+        # "the villagers (should) think"; not a view of someone else ("the villagers trust the Doctor")
+        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b(?!\s+(?:him|her|the\s+doctor)\b)"
         rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*)\s+"
         rf"(?:the\s+|all\s+the\s+|both\s+)?{_MODIFIER}{faction}\b"
         rf"|\bfor\s+(?:the\s+)?{faction}(?:(?:'s|')?\s+benefit\b|(?=\s*(?:[,;:]|and\b|but\b|$)))"  # not "wait for"
         rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+eyes\b"
         rf"|\b{faction}(?:'s|')\s+{_BELIEF_NOUN}\b"  # "the village's suspicion", "the wolves' indifference"
+        rf"|\b(?=(?:villager|village|town|werewolf|wolf)\s){faction}\s+{_BELIEF_NOUN}\b"  # "werewolf complacency"
     )
 
 
@@ -291,11 +303,15 @@ def _identity(faction: str) -> str:
 def _elided(faction: str, *, audience: bool) -> str:
     """The second side of a contrast that leaves its verb implied.
 
-    An audience: "let the villagers think I am a wolf, but not the wolves", ending its clause. An
-    identity: "sound like a villager rather than a wolf", with an article or "like"/"as".
+    An audience: "let the villagers think I am a wolf, but not the wolves", ending its clause, or with
+    only a modal left: "... and the wolves should not", "... when the wolves are". An identity:
+    "sound like a villager rather than a wolf", with an article or "like"/"as".
     """
     if audience:
-        return rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
+        return (rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
+                rf"|\b(?:and|but|while|whereas|yet)\s+(?:the\s+)?{faction}\s+(?:should|must|will|would|do|does|can|could)"
+                rf"(?:\s+(?:not|never)|n't)\b"
+                rf"|\b(?:when|while|and|but)\s+(?:the\s+)?{faction}\s+(?:are|is|do|does)(?=\s*(?:[,;:)]|$))")
     owner = "" if faction == "jester" else "(?!')"
     article = r"(?:a\s+|an\s+|the\s+)?"
     return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like|for)\s+{article}){faction}\b{owner}"
@@ -304,7 +320,7 @@ def _elided(faction: str, *, audience: bool) -> str:
 _ROLE_RE = {
     audience: {
         name: (re.compile(_audience(f) if audience else _identity(f)), re.compile(_elided(f, audience=audience)))
-        for name, f in (_FACTIONS if audience else _IDENTITIES).items()
+        for name, f in (_AUDIENCES if audience else _IDENTITIES).items()
     }
     for audience in (True, False)
 }
