@@ -1,4 +1,4 @@
-"""The lesson tagger against 250 labelled lessons (``tests/data/lessons_gold.jsonl``, issue 28 point 5).
+"""The lesson tagger against 286 labelled lessons (``tests/data/lessons_gold.jsonl``, issue 28 point 5).
 
 Cohen's kappa is checked against a case worked by hand; the tagger's agreement on the held-out part,
 which no rule was fitted to, and on the whole set has a floor, so a rule that breaks wording the
@@ -73,7 +73,7 @@ def test_a_label_the_tagger_cannot_give_is_refused_with_its_line(tmp_path: Path)
 
 
 #: part -> (kappa on order, micro F1 over categories): floors a little below today's figures
-FLOORS = {"heldout": (0.71, 0.74), "whole": (0.86, 0.84)}
+FLOORS = {"heldout": (0.69, 0.72), "whole": (0.85, 0.81)}
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))
@@ -89,7 +89,7 @@ def test_the_taggers_agreement_with_the_labels_stays_above_its_floor(part: str) 
 def test_the_script_prints_every_part(capsys: pytest.CaptureFixture[str]) -> None:
     assert agreement.main([]) == 0
     out = capsys.readouterr().out
-    assert all(f"## {part}" in out for part in ("held out: 101", "development: 149", "whole set: 250"))
+    assert all(f"## {part}" in out for part in ("held out: 115", "development: 171", "whole set: 286"))
     assert "Cohen's kappa" in out and "development misses" not in out
 
 

@@ -39,7 +39,9 @@ _HOLDS = (
     r"doubt(?:s|ed|ing)?|guess(?:es|ed|ing)?|sens(?:e|es|ed|ing)|notic(?:e|es|ed|ing)|realis(?:e|es|ed)|"
     r"realiz(?:e|es|ed)|figur(?:e|es|ed) out|concluding|(?:find|finds|found) (?:me|my|you|your|us|our|them|it)|"
     r"fear(?:s|ed)?|ignor(?:e|es|ed)|dismiss(?:es|ed)?|overlook(?:s|ed)?|distrust(?:s|ed)?|underestimat(?:e|es|ed)|"
-    r"misjudg(?:e|es|ed)|misread(?:s)?|decid(?:e|es|ed)|listen(?:s|ing)?|watch(?:es|ing)?|"
+    r"misjudg(?:e|es|ed)|misread(?:s)?|decid(?:e|es|ed)|listen(?:s|ing)?|watch(?:es|ing)?|overestimat(?:e|es|ed)|"
+    r"discount(?:s|ed)?|fixat(?:e|es|ed) on|focus(?:es|ed)? on|zero(?:es)? in on|"
+    r"(?:list|brand|label|mark|peg|count|rank|class|file|tag|write)\w* (?:me|you|us) (?:as|for|down)|"
     # a state of mind: "the wolves stay oblivious", "the villagers uneasy about me"
     r"(?:(?:stay|stays|remain|remains|grow|grows|become|becomes|feel|feels|get|gets)\s+)?(?:comfortable|uneasy|"
     r"suspicious|wary|unaware|oblivious|indifferent|relaxed|worried|afraid|scared|unsure|doubtful|fooled|misled|"
@@ -258,10 +260,10 @@ _FACTIONS = {"wolves": _W, "village": _VILLAGE}
 #: As audiences, "the others" set against the wolves are the village.
 _AUDIENCES = {"wolves": _W, "village": rf"(?:{_VILLAGE}|others|everyone else|the rest)"}
 _IDENTITIES = {**_FACTIONS, "jester": r"jester"}  # the Jester is a faction one may be taken for, not an audience
-_CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although)\b|;"
+_CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although|the other)\b|;"
 _NEGATING = r"\b(?:not|never|no|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor|neither)\b"
 _BELIEF_NOUN = (r"(?:suspicions?|doubts?|trust|distrust|beliefs?|views?|opinions?|verdict|indifference|complacency|"
-                r"attention|fears?)")
+                r"attention|fears?|interest|curiosity)")
 _ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
 
 
@@ -269,11 +271,13 @@ def _audience(faction: str) -> str:
     """A faction as the one who believes or sees: "the villagers think", "to the wolves", "in the wolves' eyes"."""
     return (
         # "the villagers (should) think"; not a view of someone else ("the villagers trust the Doctor")
-        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b(?!\s+(?:him|her|the\s+doctor)\b)"
+        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b"
+        r"(?!\s+(?:him|her|the\s+doctor|each other|one another|nobody|no one|anyone|anybody)\b)"
         rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*)\s+"
         rf"(?:the\s+|all\s+the\s+|both\s+)?{_MODIFIER}{faction}\b"
-        rf"|\bfor\s+(?:the\s+)?{faction}(?:(?:'s|')?\s+benefit\b|(?=\s*(?:[,;:]|and\b|but\b|$)))"  # not "wait for"
-        rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+eyes\b"
+        rf"|\bfor\s+(?:the\s+)?{faction}(?:'s|')?(?:\s+benefit\b|(?=\s*(?:[,;:]|and\b|but\b|$)))"  # not "wait for"
+        rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+(?:eyes|story|view|minds?|books|picture|estimation|version)\b"
+        rf"|\b{_BELIEF_NOUN}\s+(?:from|among|by)\s+(?:the\s+)?{faction}\b"  # "suspicion from the village"
         rf"|\b{faction}(?:'s|')\s+{_BELIEF_NOUN}\b"  # "the village's suspicion", "the wolves' indifference"
         rf"|\b(?=(?:villager|village|town|werewolf|wolf)\s){faction}\s+{_BELIEF_NOUN}\b"  # "werewolf complacency"
     )
@@ -334,7 +338,8 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
 
     ``direct``: two audiences need no word between them; what two factions each believe or see of the
     Jester, in one sentence, is already one audience set against another ("the village sees a wolf,
-    the wolves see a villager").
+    the wolves see a villager"). A side set aside first ("Unlike the village, the wolves should...")
+    counts before the side it is contrasted with.
     """
     events: list[tuple[int, int, str, str]] = []
     for faction, (full, elided) in roles.items():
@@ -344,6 +349,7 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
     events.sort()
     seen_end: dict[str, int] = {}  # the earliest end of a side of each faction
     armed_from: dict[str, int] = {}  # the earliest end of a connector that follows such a side
+    leading: set[str] = set()  # factions set aside before any side: "unlike the village, ..."
     for start, end, kind, faction in events:
         if kind == "connector":
             for f, side_end in seen_end.items():
@@ -356,6 +362,10 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
         if kind == "side" and direct and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
             return True
         if kind == "elided" and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
+            return True
+        if kind == "elided" and sentence[start:end].startswith(("unlike", "as opposed to")):
+            leading.add(faction)
+        if kind == "side" and leading - {faction}:
             return True
         if kind == "side":
             seen_end[faction] = min(seen_end.get(faction, end), end)
