@@ -252,3 +252,89 @@ def test_the_center_of_attention_is_not_any_scrutiny() -> None:
     """Only being the centre of the others' attention is being perceived; others under scrutiny are not."""
     assert tom_order("Stay out of being the centre of the village's suspicion.") == 2
     assert tom_order("Push players already under scrutiny.") == 1
+
+
+# --------------------------------------------------------------------------- issue 28, point 5: the three kinds of miss
+#
+# Written for these tests, not taken from the gold set (tests/data/lessons_gold.jsonl), so that the
+# gold set's held-out part stays unseen by the rules.
+
+@pytest.mark.parametrize("lesson", [
+    "Come off as shifty when the Doctor speaks.",
+    "Try to strike the table as someone with a partner.",
+    "Your pauses should register as guilt.",
+    "Be viewed by the town as the likeliest wolf.",
+    "Give the impression of hiding a night kill.",
+    "A hesitant vote looks rehearsed.",
+    "My silence came across as scheming.",
+])
+def test_a_perception_verb_outside_the_listed_phrases_is_second_order(lesson: str) -> None:
+    assert tom_order(lesson) == 2
+
+
+@pytest.mark.parametrize("lesson", [
+    "Look at how the Doctor votes.",
+    "Look for the player who bids zero.",
+    "The villagers look to whoever speaks first.",
+    "The Doctor appeared in the debate only once.",
+    "If the town seems divided, side with the smaller half.",
+])
+def test_perception_words_used_for_something_else_stay_first_order(lesson: str) -> None:
+    assert tom_order(lesson) == 1
+
+
+@pytest.mark.parametrize("lesson", [
+    "Read as guilty to the townsfolk and as dull to the real werewolves.",
+    "The village sees a wolf in me; the wolves see a timid villager.",
+    "Be taken for a wolf, never for the Jester.",
+    "Play the werewolf for the villagers' benefit, and for the wolves, play the fool.",
+    "Around the wolves act harmless; in front of the villagers act guilty.",
+])
+def test_an_audience_or_identity_contrast_in_other_wordings_is_third_order(lesson: str) -> None:
+    assert tom_order(lesson) == 3
+
+
+@pytest.mark.parametrize("lesson", [
+    "The wolves must not come to suspect what the villagers believe: that I am a wolf.",
+    "Let the town grow convinced I'm a wolf, but the wolves should never realise I'm the Jester.",
+    "No wolf should guess my role, even as the village grows sure of my guilt.",
+])
+def test_a_contrast_stated_as_what_one_audience_must_not_believe_is_third_order(lesson: str) -> None:
+    assert tom_order(lesson) == 3
+
+
+@pytest.mark.parametrize("lesson", [
+    "Fight the wolves' favourite, not the villagers.",  # factions as targets, not audiences or identities
+    "Side with the villagers, not with the wolves, on day two.",
+    "Wait for the wolves to kill, then let the villagers think I am a wolf.",  # "wait for" is no audience
+])
+def test_factions_named_as_targets_or_allies_are_no_contrast(lesson: str) -> None:
+    assert tom_order(lesson) < 3
+
+
+@pytest.mark.parametrize(("lesson", "category"), [
+    ("When accused, stay calm.", "aggression"),  # accused, not accusing
+    ("Provoke the Doctor into attacking you.", "aggression"),
+    ("Whenever I'm questioned, change the subject.", "questioning"),
+    ("If you look confused, the village pities you.", "meta_modeling"),  # the Jester's confusion, not the others'
+    ("Don't seem eager to be voted out.", "vote_manipulation"),  # an outcome, not a ballot tactic
+    ("As the Jester, vote with the majority.", "anti_jester_tells"),  # who the writer is, not a tell
+])
+def test_words_about_what_the_jester_undergoes_are_not_its_tactic(lesson: str, category: str) -> None:
+    assert category not in categories(lesson)
+
+
+@pytest.mark.parametrize(("lesson", "category"), [
+    ("Say nothing for a whole round.", "passive_provocation"),
+    ("Dodge the Doctor's questions.", "passive_provocation"),
+    ("Taunt the quiet player.", "aggression"),
+    ("Never let them take you for the Jester.", "anti_jester_tells"),
+    ("Don't look too keen to be exiled.", "anti_jester_tells"),
+    ("Be mistaken for a werewolf.", "wolf_mimicry"),
+    ("Copy how the wolves vote.", "wolf_mimicry"),
+    ("Plant a seed of doubt about the Doctor.", "subtle_indirection"),
+    ("Keep the village guessing.", "meta_modeling"),
+    ("Jump off the bandwagon at the last moment.", "inconsistency"),
+])
+def test_categories_in_other_wordings(lesson: str, category: str) -> None:
+    assert category in categories(lesson)

@@ -27,21 +27,39 @@ import re
 from dataclasses import dataclass
 
 _W = r"(?:were)?wol(?:f|ves)"  # wolf, wolves, werewolf, werewolves
-_VILLAGE = r"(?:villagers?|village|innocents?|town)"
+_VILLAGE = r"(?:villagers?|village|innocents?|town(?:s(?:people|folk))?)"
+_MODIFIER = r"(?:(?:real|actual|other|remaining|true|fellow)\s+)?"  # "the actual wolves"
 
 # A faction holding a belief about, or a perception of, someone: the subject of these verbs is an audience.
 _HOLDS = (
     r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
     r"see|sees|saw|view(?:s|ed)?|perceiv(?:e|es|ed)|reads?|regard(?:s|ed)?|consider(?:s|ed)?|"
     r"trust(?:s|ed)?|expect(?:s|ed)?|conclud(?:e|es|ed)|label(?:s|led)?|mistak(?:e|es|en)|"
-    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?)"
+    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?|"
+    r"doubt(?:s|ed|ing)?|guess(?:es|ed|ing)?|sens(?:e|es|ed|ing)|notic(?:e|es|ed|ing)|realis(?:e|es|ed)|"
+    r"realiz(?:e|es|ed)|figur(?:e|es|ed) out|concluding|(?:find|finds|found) (?:me|my|you|your|us|our|them|it)|"
+    r"fear(?:s|ed)?|ignor(?:e|es|ed)|dismiss(?:es|ed)?|overlook(?:s|ed)?|distrust(?:s|ed)?|underestimat(?:e|es|ed)|"
+    r"misjudg(?:e|es|ed)|misread(?:s)?|decid(?:e|es|ed)|listen(?:s|ing)?|watch(?:es|ing)?|overestimat(?:e|es|ed)|"
+    r"discount(?:s|ed)?|fixat(?:e|es|ed) on|focus(?:es|ed)? on|zero(?:es)? in on|"
+    r"(?:list|brand|label|mark|peg|count|rank|class|file|tag|write)\w* (?:me|you|us) (?:as|for|down)|"
+    # a state of mind: "the wolves stay oblivious", "the villagers uneasy about me"
+    r"(?:(?:stay|stays|remain|remains|grow|grows|become|becomes|feel|feels|get|gets)\s+)?(?:comfortable|uneasy|"
+    r"suspicious|wary|unaware|oblivious|indifferent|relaxed|worried|afraid|scared|unsure|doubtful|fooled|misled|"
+    r"certain|sure|convinced))"
 )
+# An aside between an audience and its belief: "the wolves, however, should believe".
+_ASIDE = r"(?:\s*,\s*(?:however|though|in turn|meanwhile|for their part|themselves)\s*,)?"
 # Modals, adverbs and negation that may sit between an audience and its belief verb.
 _BETWEEN = (
     r"(?:(?:should|must|will|would|can|could|may|might|need|needs|have|has|to|keep|still|all|both|only|"
     r"never|also|really|truly|just|then|always|not|do|does|don't|doesn't|won't|mustn't|shouldn't|"
-    r"continue|come|start|begin|eventually|wrongly|falsely|genuinely)\s+){0,3}"
+    r"continue|come|start|begin|eventually|wrongly|falsely|genuinely|ever|who|that|themselves|from|stop|"
+    r"stops|are|is|were|was|be)\s+){0,4}"
 )
+
+
+# Words before "accus-" or "attack" that make the Jester the one accused or attacked.
+_NOT_UNDERGONE = "".join(f"(?<!{w} )" for w in ("when", "if", "being", "been", "get", "gets", "got", "once", "the"))
 
 
 @dataclass(frozen=True)
@@ -56,12 +74,20 @@ CATEGORIES: dict[str, Category] = {
     "wolf_mimicry": Category(
         "Passing as a Werewolf: the cue-ambiguity exploit (look like the faction whose exile the village wants).",
         (
-            rf"\b{_W}[- ]?(?:like|ish)\b",
-            rf"\b(?:like|as) (?:a |an |the )?{_W}\b",
+            rf"\b{_W}-?(?:like|ish)\b",  # not "the wolves like quiet targets"
+            rf"\b(?:like|as) (?:a |an |the )?(?:[\w-]+ ){{0,2}}?{_W}\b",  # "as the most likely wolf"
             r"\bmimic", r"\bimpersonat", r"\bpose as\b",
+            rf"\b(?:(?:mis)?taken|(?:mis)?tak(?:e|es|ing) \w+) for (?:a |an |the )?(?:\w+ )?{_W}\b",
+            rf"\b(?:part|role) of (?:a |an |the )?{_W}\b", r"\bboth (?:a |an |the )?(?:were)?wolf\b",
+            # the Jester, never a wolf, said to be one: "certain that I am a wolf", "be the obvious wolf"
+            rf"(?:\b(?:i|you)\s+(?:am|are|was|were|must be|might be|could be)|\bi'm|\byou're|\bbe)\s+"
+            rf"(?:a |an |the |one of the )(?:[\w-]+ )?{_W}\b",
+            rf"\b(?:see|sees|saw|seeing|sens(?:e|es|ed|ing)|spot\w*) (?:a |an |the |only a |just a )?{_W}\b",
+            rf"\b(?:cop(?:y|ies|ying)|mirror\w*|echo\w*|imitat\w*)\b[^.;]{{0,40}}\b{_W}\b",
             rf"\b(?:claim|pretend)\w* (?:to be )?(?:a |the )?{_W}\b",
             # others brought to believe the Jester is a wolf: "let them think I am a wolf"
-            rf"\b(?:think|thinks|thought|believ\w*|suspect\w*|assum\w*|conclud\w*|decid\w*|convinc\w*)\s+"
+            rf"\b(?:think|thinks|thought|believ\w*|suspect\w*|assum\w*|conclud\w*|decid\w*|convinc\w*|persuad\w*|"
+            rf"doubt\w*|guess\w*)\s+(?:(?:the\s+)?(?:{_VILLAGE}|{_W}|them|everyone|others|players)\s+)?"
             rf"(?:that\s+)?(?:i|you|we)(?:'m|'re|\s+am|\s+are|\s+was|\s+were|\s+must be|\s+might be|\s+could be)\s+"
             rf"(?:a |an |the |one of the )?{_W}\b",
             rf"\b(?:suspect\w*|tak(?:e|es|ing)|mistak(?:e|es|ing|en))\s+(?:me|you|us)\s+(?:of being|for)\s+"
@@ -73,12 +99,20 @@ CATEGORIES: dict[str, Category] = {
         (
             r"\binconsisten", r"\bcontradict", r"\berratic", r"\bflip[- ]?flop", r"\bunpredictab",
             r"\bmixed signals\b", r"\bchang\w* (?:my |your |one'?s )?(?:story|vote|position|mind|stance)",
+            r"\brandom", r"\bjump\w* (?:off|ship)\b", r"\bswitch\w* (?:my |your |the )?(?:votes?|sides?|targets?)",
+            r"\bthe opposite\b", r"\bsay\w* one thing\b",
         ),
     ),
     "aggression": Category(
         "Pressing others openly: accusing, attacking, confronting.",
         (
-            r"\baggress", r"\baccus", r"\battack", r"\bhostil", r"\bconfront", r"\bforceful", r"\bantagoni",
+            r"\baggress", r"(?<!as )\bhostil", r"\bconfront", r"\bforceful", r"\bantagoni",
+            # the Jester accusing or attacking, not accused ("when accused", "provoke them into accusing you")
+            rf"{_NOT_UNDERGONE}\baccus(?!ed\b)(?!\w*\s+(?:you|me|us)\b)(?!ations?\s+of\s+being)",
+            rf"{_NOT_UNDERGONE}\baccused\b(?!\s+(?:you|me|us)\b)",
+            rf"{_NOT_UNDERGONE}\battack(?!\w*\s+(?:you|me|us)\b)",
+            r"\btaunt", r"\bbull(?:y|ies|ying)\b", r"\b(?:press|push)\w* (?:\w+ ){0,3}?hard\b",
+            r"\bfight", r"\bfought\b", r"\bgrill", r"\b(?:go|goes|going|went) after\b",
         ),
     ),
     "subtle_indirection": Category(
@@ -86,6 +120,9 @@ CATEGORIES: dict[str, Category] = {
         (
             r"\bsubtl", r"\bindirect", r"\bredirect", r"\bdeflect", r"\bhint", r"\binsinuat",
             r"\bshift\w* (?:the )?(?:suspicion|attention|focus|blame)",
+            r"\bwithout naming\b", r"\braise\w* (?:\w+ )?doubts?\b",
+            r"\bplant\w* (?:a |the |some )?(?:seeds?|doubts?|ideas?)",
+            r"\blet\w* (?:others|someone else|another player) (?:make|lead|start|do|voice)",
         ),
     ),
     "passive_provocation": Category(
@@ -94,6 +131,9 @@ CATEGORIES: dict[str, Category] = {
             r"\bprovo(?:k|c)", r"\bbait", r"\bpassiv", r"\bevasive", r"\bvague",
             r"\b(?:invite|draw|attract)\w* (?:\w+ ){0,2}(?:suspicion|votes?|attention)",
             r"\bstay\w* (?:quiet|silent)",
+            r"\bsilen(?:t|ce)\b", r"\bsay\w* nothing\b", r"\bdodg", r"\bnon-?committal", r"\balibi",
+            r"\bweak(?:ly)?\b[^.;]{0,20}\bdefen[cs]", r"\bdefen\w* weakly\b", r"\bfeeble",
+            r"\b(?:court|earn)\w* (?:\w+ ){0,2}(?:suspicion|votes?)",
         ),
     ),
     "anti_jester_tells": Category(
@@ -103,28 +143,48 @@ CATEGORIES: dict[str, Category] = {
             r"\b(?:give away|reveal|expose|hide|conceal|mask)\w* (?:my |the |your )?"
             r"(?:role|identity|goal|win condition)",
             r"\b(?:look|seem|appear|be seen as|read as)\w* (?:like )?(?:the |a )?jester\b",
+            # the Jester found out: taken for, seen as, suspected or called the Jester (not "As the Jester, ...")
+            r"(?<=\w )(?:as|like|for)\s+(?:a |an |the )?jester\b",
+            r"(?:\b(?:am|is|are|be|being|been)|'m|'re)\s+(?:a |an |the )?jester\b",
+            r"\b(?:see|sees|saw|seeing|sens\w*|spot\w*|notic\w*|recogni[sz]\w*|unmask\w*|guess\w*|suspect\w*|"
+            r"call\w* (?:yourself|myself))\s+(?:a |the |(?:me|you) as (?:a |the )?)?jester\b",
+            r"\bs(?:ee|ees|aw) through (?:my|your|the) (?:act|plan|ploy|game)",
+            r"\btoo (?:keen|eager)\b", r"\btry\w* to lose\b",
+            r"\b(?:rather than|instead of|not|never|nor)\s+(?:as |like )?(?:a |an |the )?jester\b",
+            rf"\b{_W} (?:and|or|nor) (?:a |the )?jester\b|\bjester (?:and|or|nor) (?:a |the )?{_W}\b",
+            r"\b(?:eager|keen|desperate|happy|willing) (?:to be|to get|for) (?:exiled|voted|lynched|executed|exile)",
+            r"\bwant\w* (?:the rope|to (?:be exiled|lose|die|be voted out|get exiled))",
+            r"\b(?:without|not|never|avoid\w*|don't)\b[^.;]{0,20}\b(?:appear|look|seem)\w* (?:too )?"
+            r"(?:deliberate|intentional|staged)\b",
         ),
     ),
     "vote_manipulation": Category(
         "Steering ballots: whom to vote for, when, and with or against the majority.",
         (
-            r"\b(?:re)?vot(?:e|es|ed|ing)\b", r"\bballot", r"\bbandwagon", r"\bmajority\b",
+            r"\b(?:re)?vot(?:e|es|ed|ing)\b(?!\s+(?:me\s+|you\s+|us\s+)?out\b)", r"\bballot", r"\bbandwagon",
+            r"\bmajority\b",
         ),
     ),
     "meta_modeling": Category(
         "Modelling what the others believe: perceptions, ambiguity, letting the group reach a conclusion.",
         (
-            r"\bambigu", r"\bconfus", r"\buncertain", r"\b(?:perception|reputation|narrative)s?\b",
+            r"\bambigu", r"\buncertain", r"\bconfusion\b", r"\bconfusing\b",
+            r"\bconfus(?:e|es|ed|ing) (?:them|the |everyone|everybody|others|players|people)",
+            r"\bkeep\w* (?:\w+ ){0,2}guessing\b", r"\bopinions?\b", r"\b(?:its|their) minds?\b",
+            r"\bwatch\w* (?:how|who|what|whether)\b", r"\blook\w* at (?:how|who|what)\b",
+            r"\b(?:perception|reputation|narrative)s?\b",
             r"\bwhat (?:the )?(?:others|they|players|villagers|wolves) (?:think|believe|expect|suspect)",
             r"\b(?:make|let|get)\w* (?:them|others|players|the group|the village|everyone) "
             r"(?:think|believe|decide|conclude|label)",
             r"\bgauge\b", r"\bread\w* (?:the room|reactions|players)",
+            rf"\b(?:convinc|persuad|fool)\w* (?:the )?{_MODIFIER}(?:{_VILLAGE}|{_W}|them|others|everyone)\b",
             # what a faction or the table believes: "the villagers think...", "get the wolves to trust you"
-            rf"\b(?:{_VILLAGE}|{_W}|others|players|everyone|everybody|the group|the table)\s+{_BETWEEN}"
+            rf"\b(?:{_VILLAGE}|{_W}|others|players|everyone|everybody|the group|the table){_ASIDE}\s+{_BETWEEN}"
             r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
             r"conclud(?:e|es|ed)|expect(?:s|ed)?|trust(?:s|ed)?|see(?:s)? (?:me|you|us|a|an|only|just|nothing)|"
             r"(?:view|read|regard)(?:s|ed)? (?:me|you|us)|tak(?:e|es|en) (?:me|you|us) (?:for|as)|"
-            r"mistak(?:e|es|en) (?:me|you|us))\b",
+            r"mistak(?:e|es|en) (?:me|you|us)|doubt\w*|guess\w*|sens(?:e|es|ed|ing)|notic\w*|perceiv\w*|realis\w*|"
+            r"realiz\w*|figur\w* out|s(?:ee|ees|aw) through|(?:find|finds|found) (?:me|my|you|your|us|our|them|it))\b",
             r"\b(?:affix|pin|attach|stick|apply)\w* (?:the |a |that |this )?label",
             rf"\bin (?:the )?(?:{_VILLAGE}|{_W}|others|everyone)(?:'s|')? eyes\b|\bin the eyes of\b",
         ),
@@ -132,18 +192,23 @@ CATEGORIES: dict[str, Category] = {
     "questioning": Category(
         "Asking: questions, probing, challenging others to explain themselves.",
         (
-            r"\bquestion(?:s|ing|ed)?\b", r"\bask(?:s|ing|ed)?\b", r"\binterrogat", r"\bprob(?:e|es|ing)\b",
+            # the Jester asking, not questioned ("whenever I'm questioned")
+            r"(?<!i'm )(?<!am )(?<!when )(?<!if )(?<!being )(?<!get )(?<!was )(?<!were )\bquestion(?:s|ing|ed)?\b",
+            r"\bask(?:s|ing|ed)?\b", r"\binterrogat", r"\bprob(?:e|es|ing)\b",
             r"\bchalleng",
         ),
     ),
 }
 
 THIRD_ORDER: tuple[str, ...] = (
-    # seen as wolf-like, but not as a villager (within one sentence)
-    rf"\b{_W}[- ]?(?:like|ish|aligned)?\b[^.;]{{0,120}}\b(?:not|avoid\w*|without|rather than|instead of|never)\b"
+    # seen as wolf-like, but not as a villager (within one sentence); the first side an identity, so that
+    # factions named as targets or allies ("accuse wolves, not villagers") are no contrast
+    rf"(?:\b{_W}[- ]?(?:like|ish|aligned)|\b(?:like|as) (?:a |an |the )?{_W})\b"
+    rf"[^.;]{{0,120}}\b(?:not|avoid\w*|without|rather than|instead of|never)\b"
     rf"[^.;]{{0,40}}\b{_VILLAGE}[- ]?(?:like|aligned)?",
     # seen as a villager rather than a wolf, the other way round
-    rf"\b{_VILLAGE}[- ]?(?:like|aligned)?\b[^.;]{{0,120}}\b(?:not|rather than|instead of)\b[^.;]{{0,40}}\b{_W}",
+    rf"(?:\b{_VILLAGE}[- ]?(?:like|aligned)|\b(?:like|as) (?:a |an |the )?{_VILLAGE})\b"
+    rf"[^.;]{{0,120}}\b(?:not|rather than|instead of)\b[^.;]{{0,40}}\b{_W}",
     # suspected of being both a wolf and the Jester
     rf"\bboth (?:a |the )?{_W} and (?:a |the )?jester\b",
     # one audience against the other
@@ -155,13 +220,25 @@ THIRD_ORDER: tuple[str, ...] = (
 
 SECOND_ORDER: tuple[str, ...] = (
     r"\bappear(?:s|ed|ing)?\b",
-    r"\bseem(?:s|ed|ing)?\b",
-    r"\blook(?:s|ed|ing)? (?:like|as if|as though|suspicious|guilty|innocent|erratic|nervous|\w+-like)\b",
-    r"\b(?:be|being|is|am|are|get|getting) seen as\b",
-    r"\bcom(?:e|es|ing) across\b",
-    # "be seen as" in the active voice ("make the village see you as a wolf") and with "perceive"
-    r"\b(?:see|sees|saw|seeing|perceiv(?:e|es|ed|ing)) (?:me|you|us|myself|yourself|oneself|ourselves) as\b",
-    r"\b(?:be|being|is|am|are|get|getting|was|were) perceived as\b",
+    r"\bseem(?:s|ed|ing|ingly)?\b",
+    # "look" with what it looks like ("look rattled", "look a little too keen"), not looking at or for something
+    r"\blook(?:s|ed|ing)? (?!(?:at|for|out|after|to|into|up|around|over|through|back|forward|ahead|away|down|"
+    r"in|on|and|or|closely|carefully|again)\b)[\w']+",
+    r"\bsound(?:s|ed|ing)? (?:like|as if|as though|too|more|less|so|very|a bit|a little|\w+-like)\b",
+    r"\bc(?:o|a)m(?:e|es|ing)? (?:across|off as|off (?:like|too|so|very|more|less|a little|a bit|rather|quite))\b",
+    r"\b(?:feel|feels|felt) (?:[\w-]+ ){1,2}?(?:to|for) (?:the |everyone|everybody|them|others|people)",
+    r"\breads? (?:badly|well|poorly|like)\b",
+    r"\b(?:strike|strikes|struck) (?:\w+ ){1,2}?as\b",
+    r"\b(?:read|reads|reading|register|registers|registered|pass|passes|passed|passing) (?:as|for)\b",
+    r"\bgiv(?:e|es|ing)\w* (?:\w+ )?(?:the |an )?impression\b|\breputation (?:as|for)\b",
+    # "be seen as", with the audience anywhere ("be seen by the villagers as"), and its active voice
+    r"\b(?:be|being|been|is|am|are|get|getting|got|was|were|'m|'re) (?:seen|viewed|perceived|regarded|taken|"
+    r"mistaken|noticed|pegged|marked|read|judged|treated|recogni[sz]ed|unmasked)(?: by [\w' ]{1,30}?)? (?:as|for)\b",
+    r"\b(?:see|sees|saw|seeing|perceiv(?:e|es|ed|ing)|view(?:s|ed|ing)?|regard(?:s|ed|ing)?|read(?:s|ing)?|"
+    r"peg(?:s|ged)?|tak(?:e|es|ing)|mistak(?:e|es|ing)|misjudg(?:e|es|ed|ing)|present(?:s|ed|ing)?) "
+    r"(?:me|you|us|myself|yourself|oneself|ourselves|(?:my|your) [\w-]+) (?:as|for)\b",
+    r"\b(?:see|sees|saw|seeing) through (?:me|my|you|your|us|our|the jester)\b",
+    r"\b(?:see|sees|saw|seeing|spot\w*|notic\w*|sens(?:e|es|ed|ing)) (?:a |the )?jester\b",
     # the others' eyes on the Jester: the Triadic paper's Table 9 tags "avoid being the center of attention" 2nd order
     r"\b(?:be|being|been|is|am|are|was|were|become|becoming|becomes|stay|staying|remain|remaining|get|getting) "
     r"(?:the )?(?:cent(?:er|re)|focus) of (?:[\w']+ ){0,2}?(?:attention|suspicion|scrutiny)\b",
@@ -180,45 +257,74 @@ _SECOND_RE = [re.compile(p) for p in SECOND_ORDER]
 # faction names that merely share a long sentence are not a contrast.
 
 _FACTIONS = {"wolves": _W, "village": _VILLAGE}
-_CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although)\b"
-_NEGATING = r"\b(?:not|never|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor)\b"
+#: As audiences, "the others" set against the wolves are the village.
+_AUDIENCES = {"wolves": _W, "village": rf"(?:{_VILLAGE}|others|everyone else|the rest)"}
+_IDENTITIES = {**_FACTIONS, "jester": r"jester"}  # the Jester is a faction one may be taken for, not an audience
+_CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although|the other)\b|;"
+_NEGATING = r"\b(?:not|never|no|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor|neither)\b"
+_BELIEF_NOUN = (r"(?:suspicions?|doubts?|trust|distrust|beliefs?|views?|opinions?|verdict|indifference|complacency|"
+                r"attention|fears?|interest|curiosity)")
 _ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
 
 
 def _audience(faction: str) -> str:
     """A faction as the one who believes or sees: "the villagers think", "to the wolves", "in the wolves' eyes"."""
     return (
-        rf"\b(?:the\s+)?{faction}\s+{_BETWEEN}{_HOLDS}\b"  # "the villagers (should) think"
-        rf"|\b(?:to|by|among|in front of|in the eyes of)\s+(?:the\s+|all\s+the\s+|both\s+|fellow\s+)?{faction}\b"
-        rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+eyes\b"
+        # "the villagers (should) think"; not a view of someone else ("the villagers trust the Doctor")
+        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b"
+        r"(?!\s+(?:him|her|the\s+doctor|each other|one another|nobody|no one|anyone|anybody)\b)"
+        rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*)\s+"
+        rf"(?:the\s+|all\s+the\s+|both\s+)?{_MODIFIER}{faction}\b"
+        rf"|\bfor\s+(?:the\s+)?{faction}(?:'s|')?(?:\s+benefit\b|(?=\s*(?:[,;:]|and\b|but\b|$)))"  # not "wait for"
+        rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+(?:eyes|story|view|minds?|books|picture|estimation|version)\b"
+        rf"|\b{_BELIEF_NOUN}\s+(?:from|among|by)\s+(?:the\s+)?{faction}\b"  # "suspicion from the village"
+        rf"|\b{faction}(?:'s|')\s+{_BELIEF_NOUN}\b"  # "the village's suspicion", "the wolves' indifference"
+        rf"|\b(?=(?:villager|village|town|werewolf|wolf)\s){faction}\s+{_BELIEF_NOUN}\b"  # "werewolf complacency"
     )
 
 
 def _identity(faction: str) -> str:
-    """A faction as what the Jester passes for: "wolf-like", "villager-aligned", "like a wolf", "am a villager"."""
+    """A faction as what the Jester passes for: "wolf-like", "villager-aligned", "like a wolf", "am a villager",
+    "taken for a wolf".
+
+    The Jester's own name counts after a word only ("read as the Jester", not "As the Jester, vote..."),
+    and in the possessive ("as a Jester's").
+    """
+    jester = faction == "jester"
+    after = r"(?<=\w\s)" if jester else r"\b"
+    owner = "" if jester else "(?!')"
     return (
         rf"\b{faction}-?(?:like|ish|aligned|side)\b"  # not "wolves like quiet players"
         rf"|\b{faction}\s+(?:aligned|alignment)\b"
-        rf"|\b(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b(?!')"
-        rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b(?!')"
+        rf"|{after}(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b{owner}"
+        rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b{owner}"
+        rf"|\b(?:(?:mis)?taken|pass(?:es|ed|ing)?|(?:mis)?tak(?:e|es|ing) \w+)\s+for\s+"
+        rf"(?:a\s+|an\s+|the\s+)?{faction}\b{owner}"
+        rf"|\b(?:see|sees|saw|seeing|sens(?:e|es|ed|ing)|spot\w*)\s+(?:a|an|the|only a|just a)\s+{faction}\b{owner}"
     )
 
 
 def _elided(faction: str, *, audience: bool) -> str:
     """The second side of a contrast that leaves its verb implied.
 
-    An audience: "let the villagers think I am a wolf, but not the wolves", ending its clause. An
-    identity: "sound like a villager rather than a wolf", with an article or "like"/"as".
+    An audience: "let the villagers think I am a wolf, but not the wolves", ending its clause, or with
+    only a modal left: "... and the wolves should not", "... when the wolves are". An identity:
+    "sound like a villager rather than a wolf", with an article or "like"/"as".
     """
     if audience:
-        return rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
-    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like)\s+(?:a\s+|an\s+|the\s+)?){faction}\b(?!')"
+        return (rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
+                rf"|\b(?:and|but|while|whereas|yet)\s+(?:the\s+)?{faction}\s+(?:should|must|will|would|do|does|can|could)"
+                rf"(?:\s+(?:not|never)|n't)\b"
+                rf"|\b(?:when|while|and|but)\s+(?:the\s+)?{faction}\s+(?:are|is|do|does)(?=\s*(?:[,;:)]|$))")
+    owner = "" if faction == "jester" else "(?!')"
+    article = r"(?:a\s+|an\s+|the\s+)?"
+    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like|for)\s+{article}){faction}\b{owner}"
 
 
 _ROLE_RE = {
     audience: {
         name: (re.compile(_audience(f) if audience else _identity(f)), re.compile(_elided(f, audience=audience)))
-        for name, f in _FACTIONS.items()
+        for name, f in (_AUDIENCES if audience else _IDENTITIES).items()
     }
     for audience in (True, False)
 }
@@ -227,8 +333,14 @@ _SENTENCE_END = re.compile(r"[.!?\n]+")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc)\.")
 
 
-def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern[str]]]) -> bool:
-    """Whether one faction in a role is followed, past a contrasting word, by the other in the same role."""
+def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern[str]]], direct: bool) -> bool:
+    """Whether one faction in a role is followed, past a contrasting word, by another in the same role.
+
+    ``direct``: two audiences need no word between them; what two factions each believe or see of the
+    Jester, in one sentence, is already one audience set against another ("the village sees a wolf,
+    the wolves see a villager"). A side set aside first ("Unlike the village, the wolves should...")
+    counts before the side it is contrasted with.
+    """
     events: list[tuple[int, int, str, str]] = []
     for faction, (full, elided) in roles.items():
         events += [(m.start(), m.end(), "side", faction) for m in full.finditer(sentence)]
@@ -237,6 +349,7 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
     events.sort()
     seen_end: dict[str, int] = {}  # the earliest end of a side of each faction
     armed_from: dict[str, int] = {}  # the earliest end of a connector that follows such a side
+    leading: set[str] = set()  # factions set aside before any side: "unlike the village, ..."
     for start, end, kind, faction in events:
         if kind == "connector":
             for f, side_end in seen_end.items():
@@ -246,7 +359,13 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
         others = [f for f in roles if f != faction]
         if kind == "side" and any(armed_from.get(f, len(sentence) + 1) <= start for f in others):
             return True
+        if kind == "side" and direct and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
+            return True
         if kind == "elided" and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
+            return True
+        if kind == "elided" and sentence[start:end].startswith(("unlike", "as opposed to")):
+            leading.add(faction)
+        if kind == "side" and leading - {faction}:
             return True
         if kind == "side":
             seen_end[faction] = min(seen_end.get(faction, end), end)
@@ -256,7 +375,7 @@ def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern
 def _long_contrast(text: str) -> bool:
     """Whether any sentence sets two factions against each other as audiences or as identities."""
     sentences = _SENTENCE_END.split(_ABBREVIATION.sub(" ", text))
-    return any(_contrasts(s, _ROLE_RE[audience]) for s in sentences for audience in (True, False))
+    return any(_contrasts(s, _ROLE_RE[audience], audience) for s in sentences for audience in (True, False))
 
 
 # --------------------------------------------------------------------------- epistemic "seems"
@@ -285,6 +404,11 @@ _EPISTEMIC_ADJECTIVES = frozenset(
     "likely unlikely clear obvious certain probable true possible evident safe wise best better reasonable".split()
 )
 _CLAUSE_PRONOUNS = frozenset("it they he she we i you everyone everybody nobody someone there".split())
+#: A faction or the Doctor as the subject: "the village seems split" is the writer's reading of the village.
+_THIRD_PARTIES = frozenset("village villagers villager town wolves wolf werewolves werewolf doctor".split())
+#: An audience in the clause makes a seeming someone's perception: "to the village it will look like a wolf".
+_AUDIENCE_NEAR = re.compile(
+    rf"\bto (?:the |all the )?(?:{_VILLAGE}|{_W}|others|everyone|everybody|them|the table|the group|the room)\b")
 
 
 def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
@@ -293,18 +417,22 @@ def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
     Hedges: an empty subject ("it seems the village...", "there seems to be...", or "seems like..."
     with the "it" left out) followed by a clause, "to", "like" or nothing; "seems that..." or "seems
     to me" after any subject; and "X seems to <verb>" when X is not the Jester ("the village seems to
-    vote for whoever talks most"). "Make it seem...", imperatives ("seem harmless") and the Jester as
-    subject stay perception, and so does "it seems wolf-like to...": an adjective there says how a
+    vote for whoever talks most", "the village seems split"). "Make it seem...", imperatives ("seem
+    harmless"), the Jester as subject and an audience in the clause ("to the village it will look
+    like...") stay perception, and so does "it seems wolf-like to...": an adjective there says how a
     move comes across.
     """
     before = _CLAUSE_BREAK.split(text[max(0, verb.start() - _REACH):verb.start()])[-1]
+    after = _CLAUSE_BREAK.split(text[verb.end():verb.end() + _REACH])[0]
+    if _AUDIENCE_NEAR.search(before) or _AUDIENCE_NEAR.search(after):
+        return False
     words = _WORD.findall(before)
     while words and words[-1] in _FILLERS:
         words.pop()
     prev = words[-1] if words else None
     if prev in _DUMMY and len(words) >= 2 and words[-2] in _CAUSATIVE:
         return False
-    following = _WORD.findall(_CLAUSE_BREAK.split(text[verb.end():verb.end() + _REACH])[0])
+    following = _WORD.findall(after)
     nxt = following[0] if following else None
     second = following[1] if len(following) > 1 else None
     if (nxt == "that" and second != "way") or (nxt == "to" and second in {"me", "us"}):
@@ -316,6 +444,8 @@ def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
         return bool(name and name.group(1).istitle())  # "it seems Ben is the wolf", not "IT SEEMS WOLF-LIKE"
     if prev is None or prev in _SELF_OR_IMPERATIVE:
         return False
+    if prev in _THIRD_PARTIES and nxt not in {"like", "as"}:
+        return True
     if nxt == "to":
         return True
     if nxt in {"like", "as"}:

@@ -10,7 +10,8 @@ F1 from here, and the detection-against-the-truth tables their AUROC and Brier s
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
 
 
@@ -30,7 +31,7 @@ class Summed:
 
 @dataclass(frozen=True)
 class Confusion(Summed):
-    """Deception flags scored against a reference label: true and false positives and negatives."""
+    """Flags (of deception, of a tagger's category) against a reference: true and false positives and negatives."""
 
     tp: float = 0.0
     fp: float = 0.0
@@ -54,6 +55,14 @@ class Confusion(Summed):
     @property
     def f1(self) -> float:
         return ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn)
+
+    @property
+    def precision(self) -> float:
+        return ratio(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> float:
+        return ratio(self.tp, self.tp + self.fn)
 
 
 @dataclass(frozen=True)
@@ -140,3 +149,18 @@ class Brier(Summed):
     @property
     def score(self) -> float:
         return ratio(self.squared_error, self.forecasts)
+
+
+def cohen_kappa(pairs: Sequence[tuple[Hashable, Hashable]]) -> float:
+    """Cohen's kappa of two raters' labels, one (first, second) pair per item.
+
+    Agreement beyond chance: (p_o - p_e) / (1 - p_e), with p_o the share of items labelled alike and
+    p_e the agreement expected from each rater's own label shares, the sum over labels of the product
+    of the two shares. 1 is perfect agreement, 0 what chance gives; NaN with no items, or when both
+    raters give one and the same label to every item (p_e = 1: nothing to agree beyond chance).
+    """
+    n = len(pairs)
+    first, second = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
+    observed = ratio(sum(1 for a, b in pairs if a == b), n)
+    expected = ratio(sum(first[k] * second[k] for k in first), n * n)
+    return ratio(observed - expected, 1 - expected)
