@@ -50,7 +50,7 @@ def game_task(settings: Settings) -> Task:
     if settings.jester_learning:
         folder = Path(settings.lessons_dir).expanduser() if settings.lessons_dir else default_lessons_dir()
         check_writable(folder)
-        learning = Learning(folder, LearningOrder(settings.games))
+        learning = Learning(folder, LearningOrder(settings.games, folder))
     variant = settings.variant
     recorded = settings.model_dump(mode="json")
     samples = [

@@ -113,9 +113,20 @@ class LessonsFile(BaseModel):
     lessons: list[Lesson] = []
     games: list[CompletedGame] = []
 
-    def completed_steps(self, task: str) -> set[int]:
-        """The places of the run ``task`` whose lessons call finished in some attempt."""
-        return {g.step for g in self.games if g.task == task}
+
+class NotALessonsFile(ValueError):
+    """A path that cannot serve as a model's lessons file; ``reason`` says why in full, in one line."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path} is not a wolf-eval lessons file: {reason}; fix or move it, it is never overwritten")
+        self.path, self.reason = path, reason
+
+
+class LessonsNotSaved(RuntimeError):
+    """A lessons write that failed after the start-up check: the game's learning is lost, so the game fails."""
+
+    def __init__(self, path: Path, err: OSError) -> None:
+        super().__init__(f"the Jester's lessons could not be saved to {path}: {err.strerror or err}")
 
 
 def visible_to(stored: LessonsFile | None, game: GameKey | None) -> list[Lesson]:
@@ -165,16 +176,35 @@ def lesson_text(text: str) -> str:
     return " ".join(clean_text(text).split())
 
 
-def read_lessons(path: str | Path) -> LessonsFile | None:
-    """The file's lessons, or None when there is no file yet; a damaged file is an error, never a reset."""
+def _why_not(err: Exception) -> str:
+    """What is wrong with a file that is not a lessons file, in one line, in full."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte 0x{err.object[err.start]:02x} at position {err.start})"
+    if isinstance(err, ValidationError):
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        what = " ".join(str(first.get("msg", "invalid")).split())
+        return f"{where}: {what}" if where else what
+    return " ".join(str(err).split())
+
+
+def read_lessons(path: str | Path, model: str | None = None) -> LessonsFile | None:
+    """The file's lessons, or None when there is no file yet; a damaged file is an error, never a reset.
+
+    With ``model``, a file holding another model's lessons is refused too: models never read
+    each other's lessons.
+    """
     path = Path(path)
+    if path.is_dir():
+        raise NotALessonsFile(path, "it is a folder")
     if not path.exists():
         return None
     try:
         stored = LessonsFile.model_validate_json(path.read_text(encoding="utf-8"))
     except (ValidationError, ValueError) as err:
-        raise ValueError(f"{path} is not a wolf-eval lessons file ({err}); "
-                         "fix or move it, it is never overwritten") from err
+        raise NotALessonsFile(path, _why_not(err)) from err
+    if model is not None and stored.model != model:
+        raise NotALessonsFile(path, f"it holds the lessons of {stored.model!r}, not of {model!r}")
     # An older release wrote the model's text as it came: clean it before any prompt reads it.
     lessons = [x.model_copy(update={"text": lesson_text(x.text)}) for x in stored.lessons]
     return stored.model_copy(update={"lessons": [x for x in lessons if x.text]})
@@ -197,6 +227,9 @@ def check_writable(directory: Path) -> None:
     A learning run that cannot keep its lessons is not a learning run: finding out after the
     first game would leave a successful eval with the problem buried in its store.
     """
+    if directory.exists() and not directory.is_dir():
+        raise PermissionError(f"jester_learning cannot write lessons to {directory}: it is a file, not a folder; "
+                              "choose a folder with -T lessons_dir=...")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".wolf-eval-probe-"):
@@ -227,6 +260,24 @@ def _write_atomic(path: Path, content: str) -> None:
         raise
 
 
+def _save(path: Path, stored: LessonsFile) -> None:
+    _write_atomic(path, json.dumps(stored.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n")
+
+
+def check_lessons_file(directory: Path, model: str) -> None:
+    """Fail before the first game, naming the file, if ``model``'s lessons file cannot be used as it is.
+
+    Raises:
+        NotALessonsFile: the path is a folder, is not a lessons file or holds another model's lessons.
+        PermissionError: the file exists but cannot be read.
+    """
+    path = lessons_path(directory, model)
+    try:
+        read_lessons(path, model)
+    except OSError as err:
+        raise PermissionError(f"jester_learning cannot read the lessons file {path}: {err.strerror or err}") from err
+
+
 def append_lessons(path: str | Path, model: str, candidates: Iterable[tuple[str, str]],
                    source: dict[str, Any] | None = None, game: GameKey | None = None) -> list[Lesson]:
     """Add the (list, text) candidates that are new; returns the lessons actually added.
@@ -237,9 +288,7 @@ def append_lessons(path: str | Path, model: str, candidates: Iterable[tuple[str,
     """
     path = Path(path)
     with _locked(path):
-        current = read_lessons(path) or LessonsFile(model=model)
-        if current.model != model:
-            raise ValueError(f"{path} holds the lessons of {current.model!r}, not {model!r}")
+        current = read_lessons(path, model) or LessonsFile(model=model)
         kept = [x for x in current.lessons if game is None or not game.same_game(x.game)]
         texts = [x.text for x in (kept if game is None else visible_to(current, game))]
         now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -255,6 +304,24 @@ def append_lessons(path: str | Path, model: str, candidates: Iterable[tuple[str,
             games = [g for g in current.games if game is None or not game.same_game(g)]
             if game is not None:
                 games.append(CompletedGame(**game.model_dump(), added=len(added)))
-            updated = LessonsFile(model=model, lessons=[*kept, *added], games=games)
-            _write_atomic(path, json.dumps(updated.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n")
+            _save(path, LessonsFile(model=model, lessons=[*kept, *added], games=games))
         return added
+
+
+def drop_game(path: str | Path, model: str, game: GameKey) -> int:
+    """Remove every attempt of ``game`` (its lessons and its ``games`` entry); returns the lessons removed.
+
+    A game whose sample ended in error is not in the log as played: its lessons are not
+    committed, so no later game may read them and the file must not keep them.
+    """
+    path = Path(path)
+    with _locked(path):
+        current = read_lessons(path, model)
+        if current is None:
+            return 0
+        kept = [x for x in current.lessons if not game.same_game(x.game)]
+        games = [g for g in current.games if not game.same_game(g)]
+        if len(kept) == len(current.lessons) and len(games) == len(current.games):
+            return 0
+        _save(path, LessonsFile(model=model, lessons=kept, games=games))
+        return len(current.lessons) - len(kept)
