@@ -260,3 +260,51 @@ def test_a_lessons_file_that_is_not_this_models_stops_the_eval_before_any_game(t
     assert f"{path} is not a wolf-eval lessons file: {says}" in log.error.message
     assert content is None or json.loads(json.dumps(content)) == content and path.read_text() == (
         content if isinstance(content, str) else json.dumps(content)), "the file is never overwritten"
+
+
+def jester_prompt():  # type: ignore[no-untyped-def]
+    """``benchmarks/jester_prompt.py``, loaded from its file (benchmarks/ is not a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "jester_prompt", Path(__file__).resolve().parents[1] / "benchmarks" / "jester_prompt.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_jesters_prompt_carries_the_most_recent_lessons_within_its_budget() -> None:
+    """10,000 stored lessons: the prompt carries the last ``lessons_shown`` of them, in order, and stays small."""
+    from wolf_eval.lessons.asking import most_recent
+    from wolf_eval.settings import Settings
+
+    bench = jester_prompt()
+    stored_lessons, system_prompt_chars = bench.stored_lessons, bench.system_prompt_chars
+    lessons = stored_lessons(10_000)
+    budget = Settings.defaults("triadic").lessons_shown
+    assert budget == 50
+    shown = most_recent(lessons, budget)
+    assert shown == lessons[-50:] and most_recent(lessons[:3], budget) == lessons[:3]
+    empty, full, bounded = system_prompt_chars([]), system_prompt_chars(lessons), system_prompt_chars(shown)
+    assert full > 700_000  # what every Jester call carried before the budget
+    assert bounded - empty < 50 * 100  # 50 lessons of under 100 characters, with their list headings
+
+
+@pytest.mark.slow
+def test_a_game_reads_at_most_lessons_shown_and_the_file_keeps_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from wolf_eval.lessons.book import LessonsFile, lessons_path, read_lessons
+
+    lessons = tmp_path / "lessons"
+    path = lessons_path(lessons, "wolfbot/cue")
+    path.parent.mkdir(parents=True)
+    stored = jester_prompt().stored_lessons(10_000)
+    path.write_text(LessonsFile(model="wolfbot/cue", lessons=stored).model_dump_json())
+    log = run("triadic", "wolfbot/cue", tmp_path / "logs", task_args={
+        "games": 1, "jester_learning": True, "lessons_dir": str(lessons), "lessons_shown": 20, **ARGS})
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    assert [x["text"] for x in store_field(sample, "lessons_read")] == [x.text for x in stored[-20:]]
+    after = read_lessons(path)
+    assert after is not None and after.lessons[:10_000] == stored

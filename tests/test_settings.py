@@ -167,3 +167,21 @@ def test_a_log_says_how_its_games_were_played(tmp_path) -> None:
     earlier = {**sample.metadata["settings"], "roles": {}}
     assert Settings.from_log("triadic", {**log.eval.task_args, "roles": ""}, {"settings": earlier}) == expected
     assert Settings.from_log("triadic", {**log.eval.task_args, "roles": ""}) == expected
+
+
+def test_a_lessons_dir_on_a_remote_store_is_refused_naming_what_is_supported() -> None:
+    """Lessons rely on flock and an atomic rename: an fsspec URL is refused, not written without them."""
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_task_args("triadic", jester_learning=True, lessons_dir="s3://bucket/lessons")
+    assert str(refused.value) == (
+        "lessons_dir='s3://bucket/lessons' is not accepted: s3:// is not supported: lessons are kept only in a local "
+        "or mounted folder, where a file lock (flock) and an atomic rename keep concurrent games safe and in order")
+    assert Settings.from_task_args("triadic", jester_learning=True, lessons_dir="/mnt/shared/lessons").lessons_dir
+
+
+def test_lessons_shown_bounds_the_jesters_prompt_and_takes_whole_numbers_only() -> None:
+    assert Settings.defaults("triadic").lessons_shown == 50
+    assert Settings.from_task_args("triadic", jester_learning=True, lessons_shown=5).lessons_shown == 5
+    for bad in (0, 2.5, "many"):
+        with pytest.raises(SettingsError, match="lessons_shown="):
+            Settings.from_task_args("triadic", jester_learning=True, lessons_shown=bad)
