@@ -201,6 +201,10 @@ class LearningOrder:
         """The places this attempt took over from the failed log without playing them."""
         return self._steps(game, "reused")
 
+    def failed_here(self, game: GameKey) -> set[int]:
+        """The places of ``game``'s eval whose sample this attempt saw end in error."""
+        return self._steps(game, "failed")
+
     def settled_here(self, game: GameKey) -> set[int]:
         """The places of ``game``'s eval whose sample this attempt completed (played or reused) or saw fail."""
         return self._steps(game, "completed") | self._steps(game, "failed")

@@ -124,6 +124,15 @@ def _give_up(run: _Run, game: GameKey, missing: set[int], order: LearningOrder |
     return True
 
 
+def _note_failed(game: GameKey, earlier: set[int] | None, order: LearningOrder | None) -> None:
+    """Say so when this game goes on past earlier places whose samples failed: it reads none of their lessons."""
+    failed = sorted((earlier or set()) & (order.failed_here(game) if order else set()))
+    if failed:
+        logger.warning("learning run %s: the game at step %d goes on without the lessons of failed step(s) %s; "
+                       "eval-retry plays them again", game.task, game.step, failed)
+        transcript().info({"order_broken": True, "step": game.step, "failed": failed}, source="wolf_eval/lessons")
+
+
 @asynccontextmanager
 async def turnstile(path: Path, game: GameKey | None = None, order: LearningOrder | None = None
                     ) -> AsyncIterator[None]:
@@ -159,6 +168,7 @@ async def turnstile(path: Path, game: GameKey | None = None, order: LearningOrde
                 except TimeoutError:
                     pass
             run.playing = True
+            _note_failed(game, earlier, order)
         except BaseException:
             run.done.add(game.step)
             run.changed.notify_all()
