@@ -169,14 +169,15 @@ def test_a_log_says_how_its_games_were_played(tmp_path) -> None:
     assert Settings.from_log("triadic", {**log.eval.task_args, "roles": ""}) == expected
 
 
-def test_a_lessons_dir_on_a_remote_store_is_refused_naming_what_is_supported() -> None:
-    """Lessons rely on flock and an atomic rename: an fsspec URL is refused, not written without them."""
+def test_a_lessons_dir_on_a_store_without_conditional_writes_is_refused_naming_what_is_supported() -> None:
+    """Lessons rely on a file lock or S3's conditional writes: another fsspec URL is refused, not written unsafely."""
     with pytest.raises(SettingsError) as refused:
-        Settings.from_task_args("triadic", jester_learning=True, lessons_dir="s3://bucket/lessons")
+        Settings.from_task_args("triadic", jester_learning=True, lessons_dir="gs://bucket/lessons")
     assert str(refused.value) == (
-        "lessons_dir='s3://bucket/lessons' is not accepted: s3:// is not supported: lessons are kept only in a local "
-        "or mounted folder, where a file lock (flock) and an atomic rename keep concurrent games safe and in order")
-    assert Settings.from_task_args("triadic", jester_learning=True, lessons_dir="/mnt/shared/lessons").lessons_dir
+        "lessons_dir='gs://bucket/lessons' is not accepted: gs:// is not supported: lessons are kept in a local or "
+        "mounted folder (file lock and atomic rename) or on s3:// (conditional writes)")
+    for supported in ("/mnt/shared/lessons", "s3://bucket/lessons"):
+        assert Settings.from_task_args("triadic", jester_learning=True, lessons_dir=supported).lessons_dir == supported
 
 
 def test_lessons_shown_bounds_the_jesters_prompt_and_takes_whole_numbers_only() -> None:

@@ -39,7 +39,7 @@ ACCEPTED: dict[str, str] = {
     "reveal_roles": "true or false",
     "structured_output": "true or false",
     "jester_learning": "true or false",
-    "lessons_dir": "a folder path (with jester_learning=true)",
+    "lessons_dir": "a folder path or an s3:// URL (with jester_learning=true)",
     "lessons_shown": "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries",
     "history": "'full' or 'compact'",
     "deception_analysis": "true or false",
@@ -145,10 +145,10 @@ class Settings(BaseModel):
     def _folder(cls, value: Any) -> Any:
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ValueError("not a folder path")
-        if isinstance(value, str) and (scheme := re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", value)):
-            raise ValueError(_OWN + f"{scheme[1]}:// is not supported: lessons are kept only in a local or mounted "
-                             "folder, where a file lock (flock) and an atomic rename keep concurrent games safe "
-                             "and in order")
+        if isinstance(value, str) and (scheme := re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", value)) \
+                and scheme[1] != "s3":
+            raise ValueError(_OWN + f"{scheme[1]}:// is not supported: lessons are kept in a local or mounted "
+                             "folder (file lock and atomic rename) or on s3:// (conditional writes)")
         return value
 
     @field_validator("roles", mode="before")

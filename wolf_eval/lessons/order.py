@@ -107,7 +107,7 @@ class LearningOrder:
             and a failed game's lessons are left to the turnstile's caller.
     """
 
-    def __init__(self, games: int, lessons_dir: Path | None = None) -> None:
+    def __init__(self, games: int, lessons_dir: Path | str | None = None) -> None:
         self.games = games
         self.lessons_dir = lessons_dir
         self._plans: dict[str, EvalPlan] = {}

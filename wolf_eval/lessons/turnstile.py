@@ -134,7 +134,7 @@ def _note_failed(game: GameKey, earlier: set[int] | None, order: LearningOrder |
 
 
 @asynccontextmanager
-async def turnstile(path: Path, game: GameKey | None = None, order: LearningOrder | None = None
+async def turnstile(path: Path | str, game: GameKey | None = None, order: LearningOrder | None = None
                     ) -> AsyncIterator[None]:
     """Hold the run's turnstile for ``game``, entering once every earlier place is settled.
 
@@ -189,16 +189,16 @@ class Learning:
     """Where the Jester's model keeps its lessons, and the eval's order of games.
 
     Args:
-        lessons_dir: The folder of the per-model lessons files.
+        lessons_dir: The folder of the per-model lessons files, local or ``s3://``.
         order: The ``LearningOrder`` the task also holds as its ``early_stopping``; without it
             (a solver used outside ``game_task``) games take turns in arrival order, numbered
             per process, and their lessons carry no game.
     """
 
-    lessons_dir: Path
+    lessons_dir: Path | str
     order: LearningOrder | None = None
 
-    def path(self, model: str) -> Path:
+    def path(self, model: str) -> Path | str:
         return lessons_path(self.lessons_dir, model)
 
     def begin(self, state: TaskState) -> GameKey | None:
