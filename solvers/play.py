@@ -20,6 +20,7 @@ from wolf_eval.agents.honoured import ignored_settings, warn_once
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
+from wolf_eval.lessons.asking import most_recent
 from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
@@ -78,11 +79,12 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             await _play(game, agent, state)
             return state
         async with turnstile(learning.path(jester.model_name), key, learning.order):
-            known = learning.read(jester.model_name, key)
+            stored = learning.read(jester.model_name, key)
+            known = most_recent(stored, settings.lessons_shown)
             record.lessons_file = str(learning.path(jester.model_name))
             record.learning_step = learning.next_step(jester.model_name, key)
             record.lessons_read = describe_lessons(known)
-            transcript().info({"lessons_file": record.lessons_file, "step": record.learning_step,
+            transcript().info({"lessons_file": record.lessons_file, "step": record.learning_step, "stored": len(stored),
                                "read": [x.text for x in known]}, source="wolf_eval/lessons")
             agent.jester_lessons = lessons_by_list(known)
             game = await _play(game, agent, state)

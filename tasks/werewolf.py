@@ -18,6 +18,7 @@ from inspect_ai.scorer import Scorer
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.book import check_writable, default_lessons_dir
 from wolf_eval.lessons.order import LearningOrder
+from wolf_eval.lessons.remote import is_remote
 from wolf_eval.lessons.turnstile import Learning
 from wolf_eval.scorers.game_scores import LEAD, headline_scorers
 from wolf_eval.scorers.judge import judge
@@ -48,9 +49,13 @@ def game_task(settings: Settings) -> Task:
     """
     learning = None
     if settings.jester_learning:
-        folder = Path(settings.lessons_dir).expanduser() if settings.lessons_dir else default_lessons_dir()
+        folder: Path | str = default_lessons_dir()
+        if settings.lessons_dir and is_remote(settings.lessons_dir):
+            folder = settings.lessons_dir
+        elif settings.lessons_dir:
+            folder = Path(settings.lessons_dir).expanduser()
         check_writable(folder)
-        learning = Learning(folder, LearningOrder(settings.games))
+        learning = Learning(folder, LearningOrder(settings.games, folder))
     variant = settings.variant
     recorded = settings.model_dump(mode="json")
     samples = [

@@ -136,6 +136,11 @@ def test_a_lessons_file_that_is_not_one(tmp_path: Path, capsys: pytest.CaptureFi
     assert err.count("\n") == 1 and "not a wolf-eval lessons file" in err and "pydantic" not in err
     assert main(["lessons", "tag", str(tmp_path)]) == 2
     assert "a folder, not a lessons file" in capsys.readouterr().err
+    garbled = tmp_path / "garbled.json"
+    garbled.write_bytes(b'{"model": "m", "lessons": [{"list": "to_do", "text": "abc \xff\xfe def"}]}')
+    assert main(["lessons", "tag", str(garbled)]) == 2
+    assert capsys.readouterr().err == (f"wolf-eval: {garbled}: not a wolf-eval lessons file (expected the JSON that "
+                                       "jester_learning writes: not UTF-8 text (byte 0xff at position 58))\n")
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps({"model": "wolfbot/cue", "lessons": []}))
     assert main(["lessons", "tag", str(empty)]) == 1

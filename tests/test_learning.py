@@ -208,16 +208,103 @@ def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path)
 
 
 @pytest.mark.slow
-def test_a_lessons_file_that_breaks_mid_run_keeps_the_game(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import wolf_eval.lessons.turnstile as learning
+def test_a_lessons_write_that_fails_mid_run_fails_the_game_loudly(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Disk full after the start-up check: the game is not scored as one whose Jester learned nothing."""
+    import errno
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
-        raise OSError("disk full")
+    import wolf_eval.lessons.book as book
 
-    monkeypatch.setattr(learning, "append_lessons", broken)
+    written = book._write_atomic
+
+    def disk_full_at_game_2(path, content):  # type: ignore[no-untyped-def]
+        if '"step": 2' in content:
+            raise OSError(errno.EFBIG, "File too large")
+        written(path, content)
+
+    monkeypatch.setattr(book, "_write_atomic", disk_full_at_game_2)
+    lessons = tmp_path / "lessons"
+    log = run("triadic", "wolfbot/cue", tmp_path / "logs", fail_on_error=False,
+              task_args={"games": 2, "jester_learning": True, "lessons_dir": str(lessons), **ARGS})
+    assert log.status == "success"  # fail_on_error=False: Inspect finishes the eval; the game is still an error
+    second = next(s for s in log.samples if s.id == 2)
+    assert second.error is not None
+    assert f"could not be saved to {book.lessons_path(lessons, 'wolfbot/cue')}: File too large" in second.error.message
+    capsys.readouterr()
+    assert main(["report", log.location, "--out", str(tmp_path / "report")]) == 0
+    assert "sample 2 epoch 1: the sample failed (LessonsNotSaved(\"the Jester's lessons could not be saved" \
+        in capsys.readouterr().err
+
+
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("content, says", [
+    ({"model": "openai/gpt-4o", "lessons": [{"list": "to_do", "text": "GPT-4O PRIVATE LESSON"}]},
+     "it holds the lessons of 'openai/gpt-4o', not of 'wolfbot/cue'"),
+    ("a shopping list", "Invalid JSON"),
+    (None, "it is a folder"),
+])
+def test_a_lessons_file_that_is_not_this_models_stops_the_eval_before_any_game(tmp_path, content, says) -> None:  # type: ignore[no-untyped-def]
+    from wolf_eval.lessons.book import lessons_path
+
+    lessons = tmp_path / "lessons"
+    path = lessons_path(lessons, "wolfbot/cue")
+    path.parent.mkdir(parents=True)
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_text(content if isinstance(content, str) else json.dumps(content))
     log = run("triadic", "wolfbot/cue", tmp_path / "logs",
-              task_args={"games": 1, "jester_learning": True, "lessons_dir": str(tmp_path / "lessons"), **ARGS})
-    assert log.status == "success"
+              task_args={"games": 1, "jester_learning": True, "lessons_dir": str(lessons), **ARGS})
+    assert log.status == "error" and not log.samples
+    assert f"{path} is not a wolf-eval lessons file: {says}" in log.error.message
+    assert content is None or json.loads(json.dumps(content)) == content and path.read_text() == (
+        content if isinstance(content, str) else json.dumps(content)), "the file is never overwritten"
+
+
+def jester_prompt():  # type: ignore[no-untyped-def]
+    """``benchmarks/jester_prompt.py``, loaded from its file (benchmarks/ is not a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "jester_prompt", Path(__file__).resolve().parents[1] / "benchmarks" / "jester_prompt.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_jesters_prompt_carries_the_most_recent_lessons_within_its_budget() -> None:
+    """10,000 stored lessons: the prompt carries the last ``lessons_shown`` of them, in order, and stays small."""
+    from wolf_eval.lessons.asking import most_recent
+    from wolf_eval.settings import Settings
+
+    bench = jester_prompt()
+    stored_lessons, system_prompt_chars = bench.stored_lessons, bench.system_prompt_chars
+    lessons = stored_lessons(10_000)
+    budget = Settings.defaults("triadic").lessons_shown
+    assert budget == 50
+    shown = most_recent(lessons, budget)
+    assert shown == lessons[-50:] and most_recent(lessons[:3], budget) == lessons[:3]
+    empty, full, bounded = system_prompt_chars([]), system_prompt_chars(lessons), system_prompt_chars(shown)
+    assert full > 700_000  # what every Jester call carried before the budget
+    assert bounded - empty < 50 * 100  # 50 lessons of under 100 characters, with their list headings
+
+
+@pytest.mark.slow
+def test_a_game_reads_at_most_lessons_shown_and_the_file_keeps_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from wolf_eval.lessons.book import LessonsFile, lessons_path, read_lessons
+
+    lessons = tmp_path / "lessons"
+    path = lessons_path(lessons, "wolfbot/cue")
+    path.parent.mkdir(parents=True)
+    stored = jester_prompt().stored_lessons(10_000)
+    path.write_text(LessonsFile(model="wolfbot/cue", lessons=stored).model_dump_json())
+    log = run("triadic", "wolfbot/cue", tmp_path / "logs", task_args={
+        "games": 1, "jester_learning": True, "lessons_dir": str(lessons), "lessons_shown": 20, **ARGS})
+    assert log.status == "success", log.error
     [sample] = log.samples
-    assert store_field(sample, "lessons_problem") == "lessons not saved: disk full"
-    assert game_scores(sample)["outcome"]["days"] >= 1
+    assert [x["text"] for x in store_field(sample, "lessons_read")] == [x.text for x in stored[-20:]]
+    after = read_lessons(path)
+    assert after is not None and after.lessons[:10_000] == stored

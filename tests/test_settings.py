@@ -167,3 +167,22 @@ def test_a_log_says_how_its_games_were_played(tmp_path) -> None:
     earlier = {**sample.metadata["settings"], "roles": {}}
     assert Settings.from_log("triadic", {**log.eval.task_args, "roles": ""}, {"settings": earlier}) == expected
     assert Settings.from_log("triadic", {**log.eval.task_args, "roles": ""}) == expected
+
+
+def test_a_lessons_dir_on_a_store_without_conditional_writes_is_refused_naming_what_is_supported() -> None:
+    """Lessons rely on a file lock or S3's conditional writes: another fsspec URL is refused, not written unsafely."""
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_task_args("triadic", jester_learning=True, lessons_dir="gs://bucket/lessons")
+    assert str(refused.value) == (
+        "lessons_dir='gs://bucket/lessons' is not accepted: gs:// is not supported: lessons are kept in a local or "
+        "mounted folder (file lock and atomic rename) or on s3:// (conditional writes)")
+    for supported in ("/mnt/shared/lessons", "s3://bucket/lessons"):
+        assert Settings.from_task_args("triadic", jester_learning=True, lessons_dir=supported).lessons_dir == supported
+
+
+def test_lessons_shown_bounds_the_jesters_prompt_and_takes_whole_numbers_only() -> None:
+    assert Settings.defaults("triadic").lessons_shown == 50
+    assert Settings.from_task_args("triadic", jester_learning=True, lessons_shown=5).lessons_shown == 5
+    for bad in (0, 2.5, "many"):
+        with pytest.raises(SettingsError, match="lessons_shown="):
+            Settings.from_task_args("triadic", jester_learning=True, lessons_shown=bad)

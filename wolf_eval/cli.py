@@ -136,7 +136,7 @@ def _replay_game(sample: EvalSample, release: str | None) -> bool:
 
 
 def _tag_lessons(file: str) -> int:
-    from wolf_eval.lessons.book import read_lessons
+    from wolf_eval.lessons.book import NotALessonsFile, read_lessons
     from wolf_eval.lessons.tagger import tag
 
     path = Path(file)
@@ -144,9 +144,9 @@ def _tag_lessons(file: str) -> int:
         raise BadInput(f"{file}: a folder, not a lessons file")
     try:
         stored = read_lessons(file)
-    except ValueError as err:
+    except NotALessonsFile as err:
         raise BadInput(f"{file}: not a wolf-eval lessons file (expected the JSON that jester_learning writes: "
-                       f"{_brief_error(err)})") from err
+                       f"{err.reason})") from err
     except OSError as err:
         raise BadInput(f"{file}: cannot be read ({err.strerror or type(err).__name__})") from err
     if stored is None:
@@ -161,15 +161,6 @@ def _tag_lessons(file: str) -> int:
         text = lesson.text.replace("|", "\\|")
         print(f"| {i} | {lesson.list} | {t.order} | {', '.join(t.categories) or '–'} | {text} |")
     return 0
-
-
-def _brief_error(err: Exception) -> str:
-    cause = err.__cause__
-    if cause is not None and hasattr(cause, "errors"):
-        first = cause.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "the file"
-        return f"{where}: {first.get('msg', 'invalid')}"
-    return str(err).splitlines()[0][:160]
 
 
 def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:

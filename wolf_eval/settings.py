@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -38,7 +39,8 @@ ACCEPTED: dict[str, str] = {
     "reveal_roles": "true or false",
     "structured_output": "true or false",
     "jester_learning": "true or false",
-    "lessons_dir": "a folder path (with jester_learning=true)",
+    "lessons_dir": "a folder path or an s3:// URL (with jester_learning=true)",
+    "lessons_shown": "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries",
     "history": "'full' or 'compact'",
     "deception_analysis": "true or false",
 }
@@ -108,6 +110,7 @@ class Settings(BaseModel):
     structured_output: bool = True
     jester_learning: bool = False
     lessons_dir: str | None = None
+    lessons_shown: int = Field(default=50, ge=1)
     history: History = "full"
     deception_analysis: bool = True
 
@@ -119,7 +122,7 @@ class Settings(BaseModel):
         return {**task_defaults(data["variant"]), **data}
 
     @field_validator("games", "seed", "max_debate_turns", "max_explanation_turns", "max_days", "max_statement_words",
-                     mode="before")
+                     "lessons_shown", mode="before")
     @classmethod
     def _whole_numbers(cls, value: Any) -> Any:
         return _whole(value)
@@ -142,6 +145,10 @@ class Settings(BaseModel):
     def _folder(cls, value: Any) -> Any:
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ValueError("not a folder path")
+        if isinstance(value, str) and (scheme := re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", value)) \
+                and scheme[1] != "s3":
+            raise ValueError(_OWN + f"{scheme[1]}:// is not supported: lessons are kept in a local or mounted "
+                             "folder (file lock and atomic rename) or on s3:// (conditional writes)")
         return value
 
     @field_validator("roles", mode="before")

@@ -27,6 +27,17 @@ MAX_LESSONS_PER_LIST = 10
 MAX_LESSON_CHARS = 400
 
 
+def most_recent(lessons: list[Lesson], budget: int) -> list[Lesson]:
+    """The lessons a Jester's prompt carries: the last ``budget`` in the file's order, the order its run wrote them.
+
+    The most recent, not a summary (a model-written summary would be a second, unmeasured learner)
+    nor the "most useful" (no score says which lesson helped): the newest lessons already
+    restate or correct older ones, since each lessons call sees the lessons shown to it. The rest
+    stay in the file and in the report; only the prompt is bounded (``lessons_shown``).
+    """
+    return lessons[-budget:] if len(lessons) > budget else list(lessons)
+
+
 def lessons_by_list(lessons: list[Lesson]) -> dict[str, tuple[str, ...]]:
     return {name: tuple(x.text for x in lessons if x.list == name) for name in LISTS
             if any(x.list == name for x in lessons)}

@@ -3,7 +3,8 @@
 One JSON file per model name, so models never read each other's lessons. A write takes an
 exclusive ``flock`` on a sidecar lock file, re-reads the file, adds what is new and replaces
 the file atomically (temporary file, fsync, ``os.replace``): readers never see a half-written
-file and concurrent writers, threads or processes, neither lose nor corrupt entries.
+file and concurrent writers, threads or processes, neither lose nor corrupt entries. On ``s3://``
+the same change is made by conditional writes instead (``wolf_eval.lessons.remote``).
 
 The file (``LessonsFile``)::
 
@@ -50,7 +51,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from difflib import SequenceMatcher
@@ -60,7 +61,11 @@ from typing import Any, Literal
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from wolf_eval.lessons import remote
 from wolf_eval.text import clean_text
+
+#: Where a lessons file or folder is: a local path, or an ``s3://`` URL (``wolf_eval.lessons.remote``).
+Location = Path | str
 
 LISTS = ("to_do", "to_not_do", "winning_tactics")
 ListName = Literal["to_do", "to_not_do", "winning_tactics"]
@@ -113,9 +118,20 @@ class LessonsFile(BaseModel):
     lessons: list[Lesson] = []
     games: list[CompletedGame] = []
 
-    def completed_steps(self, task: str) -> set[int]:
-        """The places of the run ``task`` whose lessons call finished in some attempt."""
-        return {g.step for g in self.games if g.task == task}
+
+class NotALessonsFile(ValueError):
+    """A path that cannot serve as a model's lessons file; ``reason`` says why in full, in one line."""
+
+    def __init__(self, path: Location, reason: str) -> None:
+        super().__init__(f"{path} is not a wolf-eval lessons file: {reason}; fix or move it, it is never overwritten")
+        self.path, self.reason = path, reason
+
+
+class LessonsNotSaved(RuntimeError):
+    """A lessons write that failed after the start-up check: the game's learning is lost, so the game fails."""
+
+    def __init__(self, path: Location, err: OSError) -> None:
+        super().__init__(f"the Jester's lessons could not be saved to {path}: {err.strerror or err}")
 
 
 def visible_to(stored: LessonsFile | None, game: GameKey | None) -> list[Lesson]:
@@ -131,11 +147,12 @@ def default_lessons_dir() -> Path:
     return Path(user_data_dir("wolf-eval")) / "lessons"
 
 
-def lessons_path(directory: str | Path, model: str) -> Path:
+def lessons_path(directory: Location, model: str) -> Location:
     """The model's file: a readable slug of its name plus a hash, so distinct names never share a file."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_") or "model"
     digest = hashlib.sha256(model.encode()).hexdigest()[:8]
-    return Path(directory) / f"{slug}-{digest}.json"
+    name = f"{slug}-{digest}.json"
+    return f"{str(directory).rstrip('/')}/{name}" if remote.is_remote(directory) else Path(directory) / name
 
 
 def normalise(text: str) -> str:
@@ -165,19 +182,45 @@ def lesson_text(text: str) -> str:
     return " ".join(clean_text(text).split())
 
 
-def read_lessons(path: str | Path) -> LessonsFile | None:
-    """The file's lessons, or None when there is no file yet; a damaged file is an error, never a reset."""
-    path = Path(path)
-    if not path.exists():
-        return None
+def _why_not(err: Exception) -> str:
+    """What is wrong with a file that is not a lessons file, in one line, in full."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte 0x{err.object[err.start]:02x} at position {err.start})"
+    if isinstance(err, ValidationError):
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        what = " ".join(str(first.get("msg", "invalid")).split())
+        return f"{where}: {what}" if where else what
+    return " ".join(str(err).split())
+
+
+def _parse(path: Location, data: bytes, model: str | None) -> LessonsFile:
     try:
-        stored = LessonsFile.model_validate_json(path.read_text(encoding="utf-8"))
+        stored = LessonsFile.model_validate_json(data.decode("utf-8"))
     except (ValidationError, ValueError) as err:
-        raise ValueError(f"{path} is not a wolf-eval lessons file ({err}); "
-                         "fix or move it, it is never overwritten") from err
+        raise NotALessonsFile(path, _why_not(err)) from err
+    if model is not None and stored.model != model:
+        raise NotALessonsFile(path, f"it holds the lessons of {stored.model!r}, not of {model!r}")
     # An older release wrote the model's text as it came: clean it before any prompt reads it.
     lessons = [x.model_copy(update={"text": lesson_text(x.text)}) for x in stored.lessons]
     return stored.model_copy(update={"lessons": [x for x in lessons if x.text]})
+
+
+def read_lessons(path: Location, model: str | None = None) -> LessonsFile | None:
+    """The file's lessons, or None when there is no file yet; a damaged file is an error, never a reset.
+
+    With ``model``, a file holding another model's lessons is refused too: models never read
+    each other's lessons.
+    """
+    if remote.is_remote(path):
+        _, data = remote.read(str(path))
+        return None if data is None else _parse(path, data, model)
+    path = Path(path)
+    if path.is_dir():
+        raise NotALessonsFile(path, "it is a folder")
+    if not path.exists():
+        return None
+    return _parse(path, path.read_bytes(), model)
 
 
 @contextmanager
@@ -191,12 +234,22 @@ def _locked(path: Path):  # type: ignore[no-untyped-def]
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def check_writable(directory: Path) -> None:
+def check_writable(directory: Location) -> None:
     """Fail before the first game, naming the folder, if lessons could not be written there.
 
     A learning run that cannot keep its lessons is not a learning run: finding out after the
     first game would leave a successful eval with the problem buried in its store.
     """
+    if remote.is_remote(directory):
+        try:
+            remote.check_writable(str(directory))
+        except OSError as err:
+            raise PermissionError(f"jester_learning cannot write lessons to {directory}: {err}") from err
+        return
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise PermissionError(f"jester_learning cannot write lessons to {directory}: it is a file, not a folder; "
+                              "choose a folder with -T lessons_dir=...")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".wolf-eval-probe-"):
@@ -227,7 +280,41 @@ def _write_atomic(path: Path, content: str) -> None:
         raise
 
 
-def append_lessons(path: str | Path, model: str, candidates: Iterable[tuple[str, str]],
+def _dump(stored: LessonsFile) -> str:
+    return json.dumps(stored.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n"
+
+
+def _update(path: Location, model: str, change: Callable[[LessonsFile], LessonsFile | None]) -> None:
+    """Change the file as one atomic step: under the file lock locally, by conditional writes on S3."""
+    if remote.is_remote(path):
+        def on_s3(data: bytes | None) -> bytes | None:
+            updated = change(LessonsFile(model=model) if data is None else _parse(path, data, model))
+            return None if updated is None else _dump(updated).encode("utf-8")
+
+        remote.update(str(path), on_s3)
+        return
+    path = Path(path)
+    with _locked(path):
+        updated = change(read_lessons(path, model) or LessonsFile(model=model))
+        if updated is not None:
+            _write_atomic(path, _dump(updated))
+
+
+def check_lessons_file(directory: Location, model: str) -> None:
+    """Fail before the first game, naming the file, if ``model``'s lessons file cannot be used as it is.
+
+    Raises:
+        NotALessonsFile: the path is a folder, is not a lessons file or holds another model's lessons.
+        PermissionError: the file exists but cannot be read.
+    """
+    path = lessons_path(directory, model)
+    try:
+        read_lessons(path, model)
+    except OSError as err:
+        raise PermissionError(f"jester_learning cannot read the lessons file {path}: {err.strerror or err}") from err
+
+
+def append_lessons(path: Location, model: str, candidates: Iterable[tuple[str, str]],
                    source: dict[str, Any] | None = None, game: GameKey | None = None) -> list[Lesson]:
     """Add the (list, text) candidates that are new; returns the lessons actually added.
 
@@ -235,26 +322,46 @@ def append_lessons(path: str | Path, model: str, candidates: Iterable[tuple[str,
     lessons and its ``games`` entry), candidates are compared only with the lessons that game
     reads, and the game is listed in ``games`` even when it added nothing.
     """
-    path = Path(path)
-    with _locked(path):
-        current = read_lessons(path) or LessonsFile(model=model)
-        if current.model != model:
-            raise ValueError(f"{path} holds the lessons of {current.model!r}, not {model!r}")
+    candidates = list(candidates)
+    added: list[Lesson] = []
+
+    def change(current: LessonsFile) -> LessonsFile | None:
         kept = [x for x in current.lessons if game is None or not game.same_game(x.game)]
         texts = [x.text for x in (kept if game is None else visible_to(current, game))]
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        added: list[Lesson] = []
+        added.clear()
         for list_name, text in candidates:
             text = lesson_text(text)
             if list_name not in LISTS or not text or is_duplicate(text, texts):
                 continue
-            lesson = Lesson(list=list_name, text=text, added_at=now, source=source or {}, game=game)  # type: ignore[arg-type]
-            added.append(lesson)
+            added.append(Lesson(list=list_name, text=text, added_at=now, source=source or {}, game=game))  # type: ignore[arg-type]
             texts.append(text)
-        if added or game is not None:
-            games = [g for g in current.games if game is None or not game.same_game(g)]
-            if game is not None:
-                games.append(CompletedGame(**game.model_dump(), added=len(added)))
-            updated = LessonsFile(model=model, lessons=[*kept, *added], games=games)
-            _write_atomic(path, json.dumps(updated.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n")
-        return added
+        if not added and game is None:
+            return None
+        games = [g for g in current.games if game is None or not game.same_game(g)]
+        if game is not None:
+            games.append(CompletedGame(**game.model_dump(), added=len(added)))
+        return LessonsFile(model=model, lessons=[*kept, *added], games=games)
+
+    _update(path, model, change)
+    return list(added)
+
+
+def drop_game(path: Location, model: str, game: GameKey) -> int:
+    """Remove every attempt of ``game`` (its lessons and its ``games`` entry); returns the lessons removed.
+
+    A game whose sample ended in error is not in the log as played: its lessons are not
+    committed, so no later game may read them and the file must not keep them.
+    """
+    removed = [0]
+
+    def change(current: LessonsFile) -> LessonsFile | None:
+        kept = [x for x in current.lessons if not game.same_game(x.game)]
+        games = [g for g in current.games if not game.same_game(g)]
+        removed[0] = len(current.lessons) - len(kept)
+        if not removed[0] and len(games) == len(current.games):
+            return None
+        return LessonsFile(model=model, lessons=kept, games=games)
+
+    _update(path, model, change)
+    return removed[0]

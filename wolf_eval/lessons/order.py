@@ -10,9 +10,20 @@ the solver (inside ``Learning``).
 
 Inspect calls, per eval: ``start_task`` once with the ``EvalSpec`` and the planned samples;
 ``schedule_sample`` before each sample this attempt plays (only when the eval logs its samples);
-``complete_sample`` after each scored sample, the reused ones included; ``complete_task`` at the
-end, whose dict the log keeps as ``results.early_stopping.metadata`` under the manager name
-``wolf_eval/learning-order``, with no early stops.
+``complete_sample`` after each scored sample, the reused ones included, once the sample is handed
+to the log; ``complete_task`` at the end, whose dict the log keeps as
+``results.early_stopping.metadata`` under the manager name ``wolf_eval/learning-order``, with no
+early stops. A sample that ends in error reaches no early-stopping hook, so an Inspect
+``on_sample_end`` hook (``LearningHooks``) tells every order about it.
+
+A game's lessons are committed once Inspect has completed its sample (``complete_sample``): its
+record is then in the log's buffer ahead of any later game's, so a log holding a later game holds
+this one too. A game that ends in error is not committed: its lessons are removed from the file
+(``drop_game``) before any later game reads, and ``eval-retry`` plays it again.
+
+At ``start_task`` the order checks the Jester's lessons file (``check_lessons_file``) for the
+eval's Jester model (its ``jester`` role binding, else the eval's model), so a folder, a damaged
+file or another model's lessons stop the eval before any game.
 
 The solver says which game it plays (``begin``) before anything else, so a game counts as played
 here even when Inspect did not call ``schedule_sample``. Inspect builds a task loaded by name once
@@ -23,16 +34,21 @@ count for every plan. That only blurs what a retry does, and a retry builds its 
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import anyio
 from inspect_ai.dataset import Sample
+from inspect_ai.hooks import Hooks, SampleEnd, hooks
 from inspect_ai.log import EvalSpec
 from inspect_ai.scorer import SampleScore
 from inspect_ai.solver import TaskState
 from inspect_ai.util import EarlyStop
 from pydantic import JsonValue
 
-from wolf_eval.lessons.book import GameKey
+from wolf_eval.lessons.book import GameKey, check_lessons_file, drop_game, lessons_path
 
 #: The name the eval log records for this manager (``results.early_stopping.manager``).
 MANAGER = "wolf_eval/learning-order"
@@ -63,8 +79,19 @@ class EvalPlan:
     model: str
     ids: tuple[int | str, ...]
     epochs: int
+    jester: str = ""
     played: set[_Key] = field(default_factory=set)
     reused: set[_Key] = field(default_factory=set)
+    completed: set[_Key] = field(default_factory=set)
+    failed: set[_Key] = field(default_factory=set)
+
+
+def jester_model(task: EvalSpec) -> str:
+    """The model that plays the Jester: its ``--model-role jester=`` binding, else the eval's model."""
+    bound = (task.model_roles or {}).get("jester")
+    if isinstance(bound, list):
+        bound = bound[0] if bound else None
+    return str(bound.model) if bound is not None else task.model
 
 
 def _key(sample: int | str, epoch: int) -> _Key:
@@ -76,19 +103,48 @@ class LearningOrder:
 
     Args:
         games: The task's ``games`` setting, which numbers the places of later epochs.
+        lessons_dir: The folder of the lessons files; without it nothing is checked at the start
+            and a failed game's lessons are left to the turnstile's caller.
     """
 
-    def __init__(self, games: int) -> None:
+    def __init__(self, games: int, lessons_dir: Path | str | None = None) -> None:
         self.games = games
+        self.lessons_dir = lessons_dir
         self._plans: dict[str, EvalPlan] = {}
+        self._watchers: weakref.WeakSet[asyncio.Condition] = weakref.WeakSet()
+        _ORDERS.add(self)
 
     async def start_task(self, task: EvalSpec, samples: list[Sample], epochs: int) -> str:
-        """Register the eval attempt; a new attempt of the same model replaces the last one's plan."""
+        """Register the eval attempt, after checking its Jester's lessons file; a new attempt of the same
+        model replaces the last one's plan."""
+        jester = jester_model(task)
+        if self.lessons_dir is not None:
+            check_lessons_file(self.lessons_dir, jester)
         ids = tuple(s.id for s in samples if s.id is not None)
         self._plans = {k: p for k, p in self._plans.items() if p.model != task.model}
         self._plans[task.eval_id] = EvalPlan(task=task.task_id, eval=task.eval_id, run=task.run_id, model=task.model,
-                                             ids=ids, epochs=epochs)
+                                             ids=ids, epochs=epochs, jester=jester)
         return MANAGER
+
+    def watch(self, changed: asyncio.Condition) -> None:
+        """Have ``changed`` notified whenever a sample completes or fails."""
+        self._watchers.add(changed)
+
+    async def _notify(self) -> None:
+        for changed in list(self._watchers):
+            async with changed:
+                changed.notify_all()
+
+    async def sample_failed(self, eval_id: str, sample: int | str, epoch: int) -> None:
+        """A sample of ``eval_id`` ended in error: its game is not committed, so its lessons go."""
+        plan = self._plans.get(eval_id)
+        if plan is None:
+            return
+        if self.lessons_dir is not None:
+            game = GameKey(task=plan.task, sample=sample, epoch=epoch, step=0)
+            await anyio.to_thread.run_sync(drop_game, lessons_path(self.lessons_dir, plan.jester), plan.jester, game)
+        plan.failed.add(_key(sample, epoch))
+        await self._notify()
 
     async def schedule_sample(self, id: str | int, epoch: int) -> EarlyStop | None:
         """Note that this attempt plays the sample; never stop it."""
@@ -101,6 +157,8 @@ class LearningOrder:
         for plan in self._plans.values():
             if _key(id, epoch) not in plan.played:
                 plan.reused.add(_key(id, epoch))
+            plan.completed.add(_key(id, epoch))
+        await self._notify()
 
     async def complete_task(self) -> dict[str, JsonValue]:
         """The log's note: nothing stopped, and (for a Task serving one eval) what was played and reused."""
@@ -143,6 +201,14 @@ class LearningOrder:
         """The places this attempt took over from the failed log without playing them."""
         return self._steps(game, "reused")
 
+    def failed_here(self, game: GameKey) -> set[int]:
+        """The places of ``game``'s eval whose sample this attempt saw end in error."""
+        return self._steps(game, "failed")
+
+    def settled_here(self, game: GameKey) -> set[int]:
+        """The places of ``game``'s eval whose sample this attempt completed (played or reused) or saw fail."""
+        return self._steps(game, "completed") | self._steps(game, "failed")
+
     def _steps(self, game: GameKey, which: str) -> set[int]:
         plan = self._plans.get(game.eval)
         if plan is None:
@@ -152,4 +218,18 @@ class LearningOrder:
         return {place(ids.get(sample, sample), epoch, self.games, plan.ids) for sample, epoch in keys}
 
 
-__all__ = ["MANAGER", "EvalPlan", "LearningOrder", "place"]
+_ORDERS: weakref.WeakSet[LearningOrder] = weakref.WeakSet()
+
+
+@hooks(name="learning-order", description="tells the Jester's learning runs which of their games failed")
+class LearningHooks(Hooks):
+    """A sample that ends in error reaches no early-stopping hook; this tells every learning order."""
+
+    async def on_sample_end(self, data: SampleEnd) -> None:
+        if data.sample.error is None:
+            return
+        for order in list(_ORDERS):
+            await order.sample_failed(data.eval_id, data.sample.id, data.sample.epoch)
+
+
+__all__ = ["MANAGER", "EvalPlan", "LearningHooks", "LearningOrder", "jester_model", "place"]

@@ -7,11 +7,15 @@ two evals never mix (the lessons they write carry their own Inspect task ids).
 
 Inspect starts samples concurrently and, in a retry, in no fixed order (it first looks each one up
 in the failed log). So each game waits at its run's turnstile until every earlier place Inspect
-planned for this eval is done: played here (finished or failed), completed by an earlier attempt
-(listed in the file's ``games``) or reused by Inspect from the failed log. It then holds the
-turnstile from reading the lessons until its own are written. Every game thus reads exactly what
-the earlier games of its run added (plus whatever other runs wrote), as in an uninterrupted run.
-If no game of the run finishes for ``STALL_SECONDS`` while an earlier place never arrives (its
+planned for this eval is settled: its sample completed (played here, or reused by Inspect from the
+failed log) or failed here. A game's lessons count as committed only once its sample completed,
+that is once it is in the log's buffer ahead of every later game's; a failed game's lessons are
+removed before anyone reads on (``wolf_eval.lessons.order``). The lessons file alone is never
+trusted to say a place is done: after a kill it may hold an attempt the log does not, which the
+retry plays again and replaces. The game then holds the turnstile from reading the lessons until
+its own are written. Every game thus reads exactly what the earlier games of its run committed
+(plus whatever other runs wrote), as in an uninterrupted run, and never lessons a retry removes.
+If no game of the run settles for ``STALL_SECONDS`` while an earlier place never started here (its
 sample failed before the game began, or ``--max-samples`` is smaller than the games waiting and
 Inspect started later ones first), the earliest waiting game goes on and a warning names the
 missing places: the run is never stuck, and the warning says its order was broken. Other evals
@@ -43,7 +47,15 @@ from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.player import Seat
 from wolf_eval.engine import GameState
 from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list
-from wolf_eval.lessons.book import GameKey, Lesson, append_lessons, lessons_path, read_lessons, visible_to
+from wolf_eval.lessons.book import (
+    GameKey,
+    Lesson,
+    LessonsNotSaved,
+    append_lessons,
+    lessons_path,
+    read_lessons,
+    visible_to,
+)
 from wolf_eval.lessons.order import LearningOrder
 from wolf_eval.lessons.tagger import tag
 from wolf_eval.store import TokenUsage
@@ -66,64 +78,73 @@ class _Run:
     done: set[int] = field(default_factory=set)
     playing: bool = False
     last_progress: float = 0.0
+    seen_settled: int = 0
 
 
 _RUNS: dict[tuple[int, str, str], _Run] = {}
 
 
-_COMPLETED: dict[tuple[str, str], tuple[tuple[int, int, int], set[int]]] = {}
+def _settled(run: _Run, game: GameKey, order: LearningOrder | None) -> set[int]:
+    """The places whose game is over: committed, failed or given up (with an order); else out of the turnstile."""
+    if order is None:
+        return set(run.done)
+    return order.settled_here(game) | run.done
 
 
-def _completed_steps(path: Path, task: str) -> set[int]:
-    """The steps of ``task`` the lessons file lists as completed, read again only when the file changed.
-
-    Every game waiting at a turnstile asks each time another game finishes; the file's identity,
-    size and modification time tell whether anything was written since the last read.
-    """
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return set()
-    stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
-    known = _COMPLETED.get((str(path), task))
-    if known is not None and known[0] == stamp:
-        return set(known[1])
-    stored = read_lessons(path)
-    steps = stored.completed_steps(task) if stored else set()
-    _COMPLETED[(str(path), task)] = (stamp, steps)
-    return set(steps)
-
-
-async def _missing(run: _Run, game: GameKey, earlier: set[int] | None, order: LearningOrder | None,
-                   path: Path) -> set[int]:
+def _missing(run: _Run, game: GameKey, earlier: set[int] | None, order: LearningOrder | None) -> set[int]:
     """The earlier places this game still waits for.
 
-    A place is awaited until it is done here. A place this attempt does not play is not awaited
-    when an earlier attempt completed it (it is listed in the file's ``games``) or Inspect reused
-    its sample from the failed log. A place Inspect has not started yet that an earlier attempt
-    completed is not awaited either: the turnstile cannot tell, before the sample starts, whether
-    it will be reused or played again (then it replaces its own lessons).
+    With the eval's order, a place is awaited until Inspect has completed its sample (played here
+    or reused from the failed log) or seen it fail: never on the lessons file's word, which may
+    hold an attempt the log does not. Without it, until the game there left the turnstile.
     """
-    waiting = (earlier if earlier is not None else {s for s in run.arrived if s < game.step}) - run.done
-    if not waiting:
-        return waiting
-    completed = await anyio.to_thread.run_sync(_completed_steps, path, game.task)
+    return (earlier if earlier is not None else {s for s in run.arrived if s < game.step}) - _settled(run, game, order)
+
+
+def _give_up(run: _Run, game: GameKey, missing: set[int], order: LearningOrder | None) -> bool:
+    """True, after a warning, when this game goes on without earlier places that never started here.
+
+    The earliest game waiting, after ``STALL_SECONDS`` without any game of the run settling, while
+    no earlier place is being played here (their sample failed before the game began, or
+    ``--max-samples`` is smaller than the games waiting and Inspect started later ones first).
+    """
+    loop = asyncio.get_running_loop()
+    settled = _settled(run, game, order)
+    if len(settled) != run.seen_settled:
+        run.seen_settled, run.last_progress = len(settled), loop.time()
     here = run.arrived | (order.played_here(game) if order else set())
-    reused = order.reused_here(game) if order else set()
-    return {s for s in waiting if s in here or (s not in completed and s not in reused)}
+    if (loop.time() - run.last_progress < STALL_SECONDS or run.playing or missing & here
+            or min(run.arrived - settled) != game.step):
+        return False
+    logger.warning("learning run %s: the game at step %d goes on without step(s) %s, which did not start in %.0f s; "
+                   "the run's order is broken from here", game.task, game.step, sorted(missing), STALL_SECONDS)
+    transcript().info({"order_broken": True, "step": game.step, "missing": sorted(missing)},
+                      source="wolf_eval/lessons")
+    run.done |= missing
+    return True
+
+
+def _note_failed(game: GameKey, earlier: set[int] | None, order: LearningOrder | None) -> None:
+    """Say so when this game goes on past earlier places whose samples failed: it reads none of their lessons."""
+    failed = sorted((earlier or set()) & (order.failed_here(game) if order else set()))
+    if failed:
+        logger.warning("learning run %s: the game at step %d goes on without the lessons of failed step(s) %s; "
+                       "eval-retry plays them again", game.task, game.step, failed)
+        transcript().info({"order_broken": True, "step": game.step, "failed": failed}, source="wolf_eval/lessons")
 
 
 @asynccontextmanager
-async def turnstile(path: Path, game: GameKey | None = None, order: LearningOrder | None = None
+async def turnstile(path: Path | str, game: GameKey | None = None, order: LearningOrder | None = None
                     ) -> AsyncIterator[None]:
-    """Hold the run's turnstile for ``game``, entering once every earlier place is done.
+    """Hold the run's turnstile for ``game``, entering once every earlier place is settled.
 
     Args:
         path: The lessons file the run shares.
         game: The game about to read the lessons (``Learning.begin``); without it the games
             sharing ``path`` in this process simply take turns in arrival order.
-        order: The eval's ``LearningOrder``, which says which earlier places to wait for; without
-            it a game waits only for the earlier places that already arrived here.
+        order: The eval's ``LearningOrder``, which says which earlier places to wait for and when
+            their samples completed; without it a game waits only for the earlier places that
+            already arrived here, until they leave the turnstile.
     """
     loop = asyncio.get_running_loop()
     if game is None:
@@ -132,27 +153,22 @@ async def turnstile(path: Path, game: GameKey | None = None, order: LearningOrde
         return
     run = _RUNS.setdefault((id(loop), game.task, str(path)), _Run(last_progress=loop.time()))
     earlier = order.earlier(game) if order else None
+    if order is not None:
+        order.watch(run.changed)
     async with run.changed:
         run.arrived.add(game.step)
         try:
             while True:
-                missing = await _missing(run, game, earlier, order, path)
-                if not run.playing and not missing:
+                missing = _missing(run, game, earlier, order)
+                if not run.playing and (not missing or _give_up(run, game, missing, order)):
                     break
                 idle = loop.time() - run.last_progress
-                if idle >= STALL_SECONDS and not run.playing and min(run.arrived - run.done) == game.step:
-                    logger.warning("learning run %s: the game at step %d goes on without step(s) %s, which did not "
-                                   "start in %.0f s; the run's order is broken from here", game.task, game.step,
-                                   sorted(missing), STALL_SECONDS)
-                    transcript().info({"order_broken": True, "step": game.step, "missing": sorted(missing)},
-                                      source="wolf_eval/lessons")
-                    run.done |= missing
-                    break
                 try:
                     await asyncio.wait_for(run.changed.wait(), timeout=max(0.05, STALL_SECONDS - idle))
                 except TimeoutError:
                     pass
             run.playing = True
+            _note_failed(game, earlier, order)
         except BaseException:
             run.done.add(game.step)
             run.changed.notify_all()
@@ -162,7 +178,8 @@ async def turnstile(path: Path, game: GameKey | None = None, order: LearningOrde
     finally:
         async with run.changed:
             run.playing = False
-            run.done.add(game.step)
+            if order is None:
+                run.done.add(game.step)
             run.last_progress = loop.time()
             run.changed.notify_all()
 
@@ -172,16 +189,16 @@ class Learning:
     """Where the Jester's model keeps its lessons, and the eval's order of games.
 
     Args:
-        lessons_dir: The folder of the per-model lessons files.
+        lessons_dir: The folder of the per-model lessons files, local or ``s3://``.
         order: The ``LearningOrder`` the task also holds as its ``early_stopping``; without it
             (a solver used outside ``game_task``) games take turns in arrival order, numbered
             per process, and their lessons carry no game.
     """
 
-    lessons_dir: Path
+    lessons_dir: Path | str
     order: LearningOrder | None = None
 
-    def path(self, model: str) -> Path:
+    def path(self, model: str) -> Path | str:
         return lessons_path(self.lessons_dir, model)
 
     def begin(self, state: TaskState) -> GameKey | None:
@@ -190,7 +207,7 @@ class Learning:
 
     def read(self, model: str, game: GameKey | None = None) -> list[Lesson]:
         """The lessons ``game`` may read (all but its own run's at its place or later)."""
-        return visible_to(read_lessons(self.path(model)), game)
+        return visible_to(read_lessons(self.path(model), model), game)
 
     def next_step(self, model: str, game: GameKey | None = None) -> int:
         """The game's place in its eval; a per-process count for a game that has no key."""
@@ -225,11 +242,11 @@ async def keep_lessons(game: GameState, seat: Seat, known: list[Lesson], learnin
     if game_key is not None:
         source = {**source, "eval_id": game_key.eval, "task_id": game_key.task, "run_id": game_key.run,
                   "step": game_key.step, "attempt": game_key.attempt}
+    path = learning.path(seat.model_name)
     try:
-        added = await anyio.to_thread.run_sync(append_lessons, learning.path(seat.model_name), seat.model_name,
-                                               candidates, source, game_key)
-    except (OSError, ValueError) as err:  # the game is played and scored either way; say why nothing was kept
-        added, problem = [], f"lessons not saved: {err}"
+        added = await anyio.to_thread.run_sync(append_lessons, path, seat.model_name, candidates, source, game_key)
+    except OSError as err:  # a game whose learning is lost must not be scored as one whose Jester learned nothing
+        raise LessonsNotSaved(path, err) from err
     transcript().info({"read": len(known), "proposed": len(candidates), "added": [x.text for x in added],
                        "problem": problem, "raw": raw[:MAX_RAW_CHARS]}, source="wolf_eval/lessons")
     return added, raw, problem
