@@ -83,6 +83,9 @@ def check_eval_seating(rules: GameConfig) -> None:
     Called outside an eval (a script building the task, ``wolf-eval compare`` building its
     pairings), where no model is active and none is set in the environment, it checks nothing:
     the model and roles given later are checked by the solver (:func:`check_sample_seating`).
+    One case it cannot tell from an eval: ``eval_set`` called without an eval model leaves Inspect's
+    ``none`` model set in the caller's context, so a task built there afterwards is refused; build
+    it in a fresh ``contextvars.Context`` (as ``wolf-eval compare`` does) or run the eval set in a copy.
     """
     try:
         model = str(get_model())
