@@ -15,6 +15,7 @@ from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
+from wolf_eval.agents.bindings import check_sample_seating
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.honoured import ignored_settings, warn_once
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
@@ -60,6 +61,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        check_sample_seating(settings.rules)  # what the task function could not see: a Task's own bindings
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats: dict[str, Seat] = {}

@@ -15,6 +15,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 
+from wolf_eval.agents.bindings import check_eval_seating
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.book import check_writable, default_lessons_dir
 from wolf_eval.lessons.order import LearningOrder
@@ -46,7 +47,10 @@ def game_task(settings: Settings) -> Task:
     With ``jester_learning`` the solver and the Task share a ``LearningOrder``: as the Task's
     early-stopping manager (it stops nothing) it learns the eval's identity and plan, which the
     solver needs to play the learning games in their place order, across ``eval-retry`` too.
+    An eval that could not seat its players as asked (no model, a role no seat takes) is refused
+    first, before any game.
     """
+    check_eval_seating(settings.rules)
     learning = None
     if settings.jester_learning:
         folder: Path | str = default_lessons_dir()

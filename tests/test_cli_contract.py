@@ -7,8 +7,11 @@ No output is created or replaced unless the whole result was produced.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import fsspec
@@ -16,12 +19,14 @@ import pytest
 from helpers import run
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
+from inspect_ai.analysis import evals_df
 from inspect_ai.dataset import Sample
-from inspect_ai.log import read_eval_log, write_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
 
 from wolf_eval.cli import main
+from wolf_eval.logfiles import BadInput, written_together
 
 COMMANDS = (["replay"], ["export"], ["report"])
 
@@ -156,8 +161,108 @@ def test_logs_in_object_storage_work_like_local_ones(logs: dict[str, Path], tmp_
     assert main(["replay", "memory://bucket/run/game.eval"]) == 0
     assert "replays exactly" in capsys.readouterr().out
     assert main(["export", "memory://bucket/run/game.eval", "--out", str(tmp_path / "x")]) == 0
-    assert sorted(p.name for p in (tmp_path / "x").iterdir()) == ["game-game1.ndjson", "game-game1.state.json"]
+    assert sorted(p.name for p in (tmp_path / "x").iterdir()) == ["game1-game.ndjson", "game1-game.state.json"]
     assert main(["report", "memory://bucket/run", "--out", str(tmp_path / "r")]) == 0
     assert "| wolfbot/cue | wolf |" in (tmp_path / "r" / "report.md").read_text()
     assert main(["replay", "memory://bucket/nothing.eval"]) == 2
     assert "memory://bucket/nothing.eval: no such log file or folder" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_export_writes_nothing_a_reader_takes_for_a_log(logs: dict[str, Path], tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Inspect takes a ``.json`` named from a timestamp for a log: an export into the log folder must not be one."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    log = folder / logs["good"].name
+    shutil.copy(logs["good"], log)
+    assert main(["export", str(log)]) == 0
+    exported = [Path(line) for line in capsys.readouterr().out.splitlines()]
+    assert sorted(p.name for p in exported) == [f"game1-{log.stem}.ndjson", f"game1-{log.stem}.state.json"]
+    assert all(p.is_file() for p in exported)
+    assert [Path(info.name).name for info in list_eval_logs(str(folder))] == [log.name]
+    assert len(evals_df(str(folder), quiet=True)) == 1
+    assert main(["report", str(folder)]) == 0
+    assert "left out" not in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_report_and_compare_skip_files_that_are_not_logs_saying_so(logs: dict[str, Path], tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(logs["good"], folder / logs["good"].name)
+    state = folder / "2026-01-01T00-00-00_triadic_x-game1.state.json"  # what export wrote in earlier releases
+    state.write_text(json.dumps({"state": {}, "task": "wolf_eval/triadic"}))
+    truncated = folder / "cut.eval"
+    truncated.write_bytes(logs["good"].read_bytes()[:200])
+    assert main(["report", str(folder), "--out", str(tmp_path / "report")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    for bad in (state, truncated):
+        assert sum(line.startswith(f"wolf-eval: left out {bad}: not an Inspect log (") for line in err) == 1, err
+    assert "| wolfbot/cue | wolf |" in (tmp_path / "report" / "report.md").read_text()
+    assert main(["compare", "--tables-only", "--log-dir", str(folder)]) == 1  # one model per game: nothing to compare
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].endswith("no finished game with one model per faction; no comparison written"), err
+    for bad in (state, truncated):
+        assert sum(line.startswith(f"wolf-eval: left out {bad}: not an Inspect log (") for line in err) == 1, err
+
+
+@pytest.mark.slow
+def test_an_out_that_cannot_be_written_is_named_as_given(logs: dict[str, Path], tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    taken = tmp_path / "taken.md"
+    taken.write_text("a file the user keeps\n")
+    for command in ("report", "export"):
+        assert main([command, str(logs["good"]), "--out", str(taken)]) == 2
+        assert capsys.readouterr().err == f"wolf-eval: {taken}: a file, not a folder to write into\n"
+        assert main([command, str(logs["good"]), "--out", str(taken / "sub")]) == 2
+        assert capsys.readouterr().err == f"wolf-eval: {taken / 'sub'}: cannot be created, {taken} is a file\n"
+    assert taken.read_text() == "a file the user keeps\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.md"]
+
+
+@pytest.mark.slow
+def test_a_report_replaces_an_earlier_report_whole(logs: dict[str, Path], tmp_path: Path) -> None:
+    from wolf_eval.analysis.report import REPORT_FILES
+
+    out = tmp_path / "report"
+    out.mkdir()
+    for name in REPORT_FILES:
+        (out / name).write_text("from an earlier report\n")
+    (out / "notes.txt").write_text("the user's own\n")
+    assert main(["report", str(logs["good"]), "--out", str(out)]) == 0
+    text = (out / "report.md").read_text()
+    drawn = {name for name in REPORT_FILES if f"]({name})" in text}
+    assert drawn and len(drawn) < len(REPORT_FILES) - 1, "the good log draws some figures, not all"
+    assert {p.name for p in out.iterdir()} == {"report.md", "notes.txt", *drawn}
+    assert all((out / name).read_bytes() != b"from an earlier report\n" for name in drawn)
+    assert (out / "notes.txt").read_text() == "the user's own\n"
+
+
+def test_a_folder_that_cannot_be_written_is_named_as_given_with_the_reason(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stands in for a read-only place (a test run as root writes anywhere): the OS's error, as mkdtemp raises it."""
+    def refuse(prefix: str, dir: str) -> str:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.path.join(dir, prefix + "x1y2"))
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    with pytest.raises(BadInput) as err, written_together(tmp_path / "out", "out"):
+        pass
+    assert str(err.value) == f"out: cannot be written (Permission denied, in {tmp_path})"
+
+
+def test_written_together_replaces_only_the_files_it_owns(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_text("old a")
+    (tmp_path / "b.png").write_text("old b")
+    (tmp_path / "mine.txt").write_text("kept")
+    with written_together(tmp_path, replaces=("a.png", "b.png", "report.md")) as stage:
+        (stage / "report.md").write_text("new")
+        (stage / "a.png").write_text("new a")
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {"a.png": "new a", "report.md": "new",
+                                                                   "mine.txt": "kept"}
+    with pytest.raises(RuntimeError), written_together(tmp_path, replaces=("a.png", "report.md")) as stage:
+        (stage / "report.md").write_text("never")
+        raise RuntimeError("the report failed")
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {"a.png": "new a", "report.md": "new",
+                                                                   "mine.txt": "kept"}

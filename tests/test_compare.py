@@ -8,8 +8,10 @@ import pandas as pd
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from wolf_eval.analysis.compare import by_model, head_to_head, newcombe_paired, pairings
+from wolf_eval._registry import TASKS
+from wolf_eval.analysis.compare import by_model, crossplay_tasks, head_to_head, newcombe_paired, pairings
 from wolf_eval.cli import main
+from wolf_eval.vocabulary import Role
 
 ARGS = ["-T", "games=2", "-T", "max_debate_turns=2", "-T", "seed=3", "--display", "none"]
 
@@ -22,11 +24,27 @@ def test_every_model_plays_every_faction_against_every_other_once() -> None:
     assert [(p.model, p.opponent, p.faction) for p in pairings(["a", "b"], "wolf")] == [
         ("a", "b", "villagers"), ("b", "a", "villagers")]
     assert len(pairings(["a", "b", "c"], "triadic")) == 18
-    assert pairings(["a", "b"], "triadic")[0].model_roles == {"villager": "a", "seer": "a", "doctor": "a"}
+    every_role = tuple(Role)
+    assert pairings(["a", "b"], "wolf")[0].model_roles(every_role) == {"villager": "a", "seer": "a", "doctor": "a"}
     with pytest.raises(ValueError, match="at least two"):
         pairings(["a"], "wolf")
     with pytest.raises(ValueError, match="named twice"):
         pairings(["a", "b", "a"], "wolf")
+
+
+def test_a_comparison_binds_only_the_roles_its_task_deals() -> None:
+    """Triadic deals no Seer and the dyadic control no Jester: a binding for either would seat no one."""
+    for task, village in (("triadic", {"villager", "doctor"}), ("dyadic", {"villager", "doctor"}),
+                          ("wolf", {"villager", "seer", "doctor"})):
+        tasks = crossplay_tasks(["wolfbot/cue", "wolfbot/tom"], TASKS[task], task, {"games": 1})
+        bound = [set(t.model_roles or {}) for t in tasks]
+        assert village in bound and ({"werewolf"} in bound) == (task == "triadic")  # else B's wolves = A's village
+        assert all(b <= {"villager", "seer", "doctor", "werewolf", "jester"} for b in bound)
+        assert ("seer" in set().union(*bound)) == (task == "wolf"), task
+        assert ("jester" in set().union(*bound)) == (task == "triadic"), task
+    with pytest.raises(ValueError, match="deals no seat of the jester faction"):
+        crossplay_tasks(["wolfbot/cue", "wolfbot/tom"], TASKS["triadic"], "triadic",
+                        {"games": 1, "roles": "villager:6,doctor:1,werewolf:2"})
 
 
 def test_newcombe_paired_interval_matches_the_formula_worked_by_hand() -> None:

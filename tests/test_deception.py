@@ -327,7 +327,7 @@ def test_export_round_trips_the_game_record(cue_games, tmp_path):
     assert main(["export", log_path, "--out", str(tmp_path)]) == 0
     for sample in cue_games.samples:
         game = final_state(sample)
-        [events] = tmp_path.glob(f"*-game{sample.id}.ndjson")
+        [events] = tmp_path.glob(f"game{sample.id}-*.ndjson")
         lines = [json.loads(x) for x in events.read_text().splitlines()]
         assert [x["step"] for x in lines] == list(range(len(lines)))
         assert all(set(x) == {"timestamp", "day", "phase", "step", "event", "actor", "details"} for x in lines)
@@ -339,7 +339,7 @@ def test_export_round_trips_the_game_record(cue_games, tmp_path):
         assert all(c["details"]["prompt"] and c["details"]["raw_output"] for c in calls)
         stamps = [x["timestamp"] for x in lines]
         assert stamps == sorted(stamps)
-        [snapshot] = tmp_path.glob(f"*-game{sample.id}.state.json")
+        [snapshot] = tmp_path.glob(f"game{sample.id}-*.state.json")
         assert json.loads(snapshot.read_text())["state"] == game.model_dump(mode="json")
 
 
@@ -348,12 +348,12 @@ def test_export_reads_a_log_written_by_release_0_1_0(tmp_path):
     release = Path(__file__).parent / "data" / "release-0.1.0-triadic.eval"
     assert main(["export", str(release), "--out", str(tmp_path)]) == 0
     for game in (1, 2):
-        [events] = tmp_path.glob(f"*-game{game}.ndjson")
+        [events] = tmp_path.glob(f"game{game}-*.ndjson")
         lines = [json.loads(x) for x in events.read_text().splitlines()]
         assert len(lines) == 335 and sum(x["event"] == "model_call" for x in lines) == 241
         kinds = [x["event"] for x in lines if x["event"] != "model_call"]
         assert len(kinds) == 94 and kinds[0] == "game_start" and kinds[-1] == "game_over"
-        [snapshot] = tmp_path.glob(f"*-game{game}.state.json")
+        [snapshot] = tmp_path.glob(f"game{game}-*.state.json")
         state = GameState.model_validate(json.loads(snapshot.read_text())["state"])
         assert state.outcome is not None and state.outcome.winner == "jester"
 

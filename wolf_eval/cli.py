@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextvars
 import sys
 import traceback
 from pathlib import Path
@@ -165,7 +166,7 @@ def _tag_lessons(file: str) -> int:
 
 def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:
     from wolf_eval.analysis.markdown import headline_markdown
-    from wolf_eval.analysis.report import write_report
+    from wolf_eval.analysis.report import REPORT_FILES, write_report
 
     with local_copies(locations) as paths:
         for shown, p in zip(locations, paths, strict=True):
@@ -175,7 +176,7 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
         local = not is_remote(locations[0])
         beside = (first if first.is_dir() else first.parent) / "report"
         folder = Path(out) if out else (beside if local else Path("report"))
-        with written_together(folder) as stage:
+        with written_together(folder, out, replaces=REPORT_FILES) as stage:
             corpus, tables, _ = write_report(paths, stage, keep_duplicates)
             for why in corpus.skipped:
                 print(f"wolf-eval: left out {why}", file=sys.stderr)
@@ -260,8 +261,10 @@ def _compare(args: argparse.Namespace) -> int:
             tasks = compare.crossplay_tasks(args.models, TASKS[args.task], args.task, task_args)
         except (ValueError, TypeError) as err:
             raise BadInput(f"compare: {err}") from err
-        ok, _ = eval_set(tasks, log_dir=str(folder), retry_attempts=args.retry_attempts,
-                         max_tasks=args.max_tasks, display=args.display)
+        # in a copy of this context: eval_set leaves its (absent) eval model set in the caller's, where a
+        # wolf-eval task built later in the same process would take it for an eval started without a model
+        ok, _ = contextvars.copy_context().run(eval_set, tasks, log_dir=str(folder), retry_attempts=args.retry_attempts,
+                                               max_tasks=args.max_tasks, display=args.display)
     elif not folder.is_dir():
         raise BadInput(f"{folder}: no such folder")
     rows, skipped = compare.crossplay_rows([folder])

@@ -13,11 +13,18 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples
+from inspect_ai.log import (
+    EvalLog,
+    EvalSample,
+    list_eval_logs,
+    read_eval_log,
+    read_eval_log_sample_summaries,
+    read_eval_log_samples,
+)
 
 LOG_SUFFIXES = (".eval", ".json")
 TASK_PREFIX = "wolf_eval/"
@@ -104,27 +111,88 @@ def read_game_log(path: Path, shown: str | None = None) -> EvalLog:
     return log
 
 
+def inspect_logs(locations: Iterable[str | Path]) -> tuple[list[str], list[str]]:
+    """The Inspect logs among files and folders (folders listed as Inspect lists them, recursively),
+    and a line for each file that Inspect's listing takes for a log but that cannot be read as one.
+
+    Inspect takes any ``.eval`` file, and any ``.json`` file whose name opens with a timestamp, for a
+    log; one such file that is something else (a game's state written there by an earlier
+    ``wolf-eval export``, a truncated log) makes ``evals_df`` fail outright. Each is read for its
+    header here, so the reports read the others and say which were skipped and why.
+    """
+    found: list[str] = []
+    skipped: list[str] = []
+    for location in locations:
+        path = Path(location)
+        names = [str(path)] if path.is_file() else [info.name for info in list_eval_logs(str(path))]
+        for name in names:
+            try:
+                read_eval_log(name, header_only=True)
+            except Exception as err:
+                reason = _root(err)
+                skipped.append(f"{name.removeprefix('file://')}: not an Inspect log "
+                               f"({type(reason).__name__}: {_first_line(reason)})")
+                continue
+            found.append(name)
+    return found, skipped
+
+
+def _root(err: BaseException) -> BaseException:
+    """The first cause of an error, which says why (Inspect's own message only repeats the file's name)."""
+    while err.__cause__ is not None:
+        err = err.__cause__
+    return err
+
+
 def game_samples(path: Path) -> Iterator[EvalSample]:
     """Each game of a log read by :func:`read_game_log`, attachments resolved, one in memory at a time."""
     yield from read_eval_log_samples(str(path), all_samples_required=False, resolve_attachments=True)
 
 
 @contextmanager
-def written_together(folder: Path) -> Iterator[Path]:
+def written_together(folder: Path, shown: str | None = None, replaces: Iterable[str] = ()) -> Iterator[Path]:
     """A staging folder whose files replace their namesakes in ``folder`` only if the block completes.
 
     Nothing is created or replaced in ``folder`` when the block raises: a failed command leaves
-    the last good output where it was.
+    the last good output where it was. ``replaces`` names every file an earlier output of the same
+    kind may hold: those the new output did not write are removed, so the folder holds one output
+    whole (never a figure the new report did not draw), and nothing else in it is touched. A
+    folder that cannot be written is named as ``shown`` (what the user gave), never by the
+    hidden staging folder.
     """
+    name = shown or str(folder)
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"{name}: a file, not a folder to write into")
     near = next(p for p in (folder.absolute(), *folder.absolute().parents) if p.exists())
-    stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=near))
+    if not near.is_dir():
+        raise BadInput(f"{name}: cannot be created, {near} is a file")
     try:
-        yield stage
-        folder.mkdir(parents=True, exist_ok=True)
-        for f in sorted(stage.iterdir()):
-            os.replace(f, folder / f.name)
+        stage = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=near))
+    except OSError as err:
+        raise BadInput(f"{name}: cannot be written ({_reason(err)}, in {near})") from err
+    try:
+        try:
+            yield stage
+        except OSError as err:
+            if not str(err.filename or "").startswith(str(stage)):
+                raise
+            raise BadInput(f"{name}: cannot be written ({_reason(err)})") from err
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            written = sorted(stage.iterdir())
+            for f in written:
+                os.replace(f, folder / f.name)
+            for stale in sorted(set(replaces) - {f.name for f in written}):
+                (folder / stale).unlink(missing_ok=True)
+        except OSError as err:
+            raise BadInput(f"{name}: cannot be written ({_reason(err)})") from err
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _reason(err: OSError) -> str:
+    """An OS error's reason in full (``Permission denied``, ``No space left on device``), without its paths."""
+    return err.strerror or _first_line(err)
 
 
 def _first_line(err: object) -> str:

@@ -71,10 +71,13 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
 
 
 def export(log_path: str, out_dir: str | None = None) -> list[Path]:
-    """Write ``<log>-game<id>.ndjson`` and ``<log>-game<id>.state.json`` per game; return the paths.
+    """Write ``game<id>-<log>.ndjson`` and ``game<id>-<log>.state.json`` per game; return the paths.
 
-    A remote log's default output folder is named after it in the current folder. Files appear
-    only once every game is written.
+    The default folder is beside the log, named after it; a remote log's is in the current folder.
+    Each name opens with ``game``, never with the log's timestamp: Inspect takes any ``.json`` file
+    whose name opens with one for a log, so a state file named after the log and written into a
+    log folder would break ``inspect view``'s list, ``evals_df`` and ``wolf-eval report`` there.
+    Files appear only once every game is written.
     """
     with local_copies([log_path]) as [path]:
         log = read_game_log(path, log_path)
@@ -82,13 +85,13 @@ def export(log_path: str, out_dir: str | None = None) -> list[Path]:
         default = Path(stem) if is_remote(log_path) else path.with_suffix("")
         out = Path(out_dir) if out_dir else default
         written: list[Path] = []
-        with written_together(out) as stage:
+        with written_together(out, out_dir) as stage:
             for sample in game_samples(path):
                 if sample.error is not None:
                     print(f"wolf-eval: {log_path}: game {sample.id} not exported, it failed "
                           f"({sample.error.message[:120]})", file=sys.stderr)
                     continue
-                name = f"{stem}-game{sample.id}" + (f"-epoch{sample.epoch}" if sample.epoch > 1 else "")
+                name = f"game{sample.id}" + (f"-epoch{sample.epoch}" if sample.epoch > 1 else "") + f"-{stem}"
                 with (stage / f"{name}.ndjson").open("w", encoding="utf-8") as f:
                     for line in event_stream(sample):
                         f.write(json.dumps(line, ensure_ascii=False) + "\n")

@@ -18,6 +18,7 @@ rates as independent.
 
 from __future__ import annotations
 
+import contextvars
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -33,6 +34,7 @@ from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
 from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.outcome import fallback_counts
 from wolf_eval.measures.rates import Confusion, LabelRates
+from wolf_eval.settings import Settings
 from wolf_eval.stats import Z95, wilson
 from wolf_eval.store import GameRecord
 
@@ -52,9 +54,9 @@ class Pairing:
     opponent: str
     faction: Faction
 
-    @property
-    def model_roles(self) -> dict[str, str]:
-        return {str(role): self.model for role in FACTION_ROLES[self.faction]}
+    def model_roles(self, seated: Iterable[Role]) -> dict[str, str]:
+        """``model`` bound to the faction's roles that the game deals (a binding no seat takes is refused)."""
+        return {str(role): self.model for role in FACTION_ROLES[self.faction] if role in set(seated)}
 
 
 def pairings(models: Sequence[str], task: str) -> list[Pairing]:
@@ -83,7 +85,16 @@ def crossplay_tasks(models: Sequence[str], make: Callable[..., Any], task: str, 
     """
     from inspect_ai import task_with
 
-    return [task_with(make(**task_args), model=p.opponent, model_roles=p.model_roles) for p in pairings(models, task)]
+    seated = Settings.from_task_args(task, **task_args).rules.roles_dealt
+    tasks = []
+    for p in pairings(models, task):
+        roles = p.model_roles(seated)
+        if not roles:
+            raise ValueError(f"the roster deals no seat of the {p.faction} faction, so {p.model} would play nothing")
+        # built outside any eval's context: an earlier eval set in this process leaves its models set there
+        made = contextvars.Context().run(make, **task_args)
+        tasks.append(task_with(made, model=p.opponent, model_roles=roles))
+    return tasks
 
 
 # --------------------------------------------------------------------------- per game

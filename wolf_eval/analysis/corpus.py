@@ -37,11 +37,16 @@ from inspect_ai.analysis import (
     evals_df,
     samples_df,
 )
-from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
+from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
 from wolf_eval.analysis.logread import sample_stores
+<<<<<<< HEAD
 from wolf_eval.analysis.rating import faction_seats
+=======
+from wolf_eval.engine import GameState
+>>>>>>> cli
 from wolf_eval.engine.variants import VARIANTS
+from wolf_eval.logfiles import inspect_logs
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
 from wolf_eval.measures import outcome as out_
@@ -111,10 +116,16 @@ def _scored(v: Any) -> bool:
     return isinstance(v, str) or (isinstance(v, float | int) and not isinstance(v, bool))
 
 
-def model_label(model: str, roles_json: Any) -> str:
-    """The eval's model, plus any seat roles bound to other models (the judge is not a player)."""
-    roles = _json(roles_json)
-    seats = [f"{r}={spec['model']}" for r, spec in sorted(roles.items()) if r != "judge"]
+def model_label(model: str, roles_json: Any, game: GameState, seat_models: Mapping[str, str]) -> str:
+    """The eval's model, plus each role binding that seated a player of the game.
+
+    Read from the game's seats, not from the eval's bindings alone: a binding no seat took (the
+    judge, a misspelt role or one the task does not deal, which older releases accepted) played
+    nothing, and naming it would file a one-model game as a comparison.
+    """
+    played = {(p.role.value, seat_models.get(p.name)) for p in game.players}
+    seats = [f"{r}={spec['model']}" for r, spec in sorted(_json(roles_json).items())
+             if (r, spec.get("model")) in played]
     return model + (f" ({', '.join(seats)})" if seats else "")
 
 
@@ -129,18 +140,19 @@ def load(logs: str | Path | Iterable[str | Path], keep_duplicates: bool = False)
     if it were two independent draws.
     """
     paths = [str(logs)] if isinstance(logs, str | Path) else [str(p) for p in logs]
-    evals = _evals(paths)
+    files, skipped = inspect_logs(paths)  # a file Inspect takes for a log but cannot read is named and left out
+    evals = _evals(files) if files else pd.DataFrame()
     if evals.empty:
-        return Corpus(pd.DataFrame(), [f"no Inspect logs found in {', '.join(paths)}"])
-    skipped = [f"{row.log}: status {row.status}; only its completed games are read"
-               for row in evals.itertuples() if row.status != "success"]
-    games = _games(_samples(paths, evals), skipped)
+        return Corpus(pd.DataFrame(), [*skipped, f"no Inspect logs found in {', '.join(paths)}"])
+    skipped += [f"{row.log}: status {row.status}; only its completed games are read"
+                for row in evals.itertuples() if row.status != "success"]
+    games = _games(_samples(files, evals), skipped)
     ordered, duplicates = _set_aside_repeats(_ordered(pd.DataFrame(games)), keep_duplicates)
     return Corpus(ordered, skipped, duplicates)
 
 
 def _evals(paths: list[str]) -> pd.DataFrame:
-    """One row per eval: its log, status, creation time and cell (model, task, condition)."""
+    """One row per eval: its log, status, creation time, model bindings and cell (its model, task, condition)."""
     wanted = {"eval_id", "log", "status", "created", "task_name", "model", "model_roles"}
     columns = [c for c in (*EvalInfo, *EvalTask, *EvalModel, *EvalResults) if c.name in wanted]
     evals = evals_df(paths, quiet=True, columns=[*columns, EvalColumn("task_args", path="eval.task_args"),
@@ -151,7 +163,6 @@ def _evals(paths: list[str]) -> pd.DataFrame:
     evals["task"] = [str(t).split("/")[-1] for t in evals["task_name"]]
     evals["condition"] = [condition_label(t, _json(a), _json(m), _json(g)) for t, a, m, g in zip(
         evals["task"], evals["task_args"], evals["task_metadata"], evals["generate"], strict=True)]
-    evals["model"] = [model_label(m, r) for m, r in zip(evals["model"], evals["model_roles"], strict=True)]
     return evals
 
 
@@ -163,7 +174,7 @@ def _samples(paths: list[str], evals: pd.DataFrame) -> pd.DataFrame:
         SampleColumn("error", path="error"),
         *(c for c in SampleSummary if c.name == "score_*"),  # which scores a sample has (and 0.1.0's judge)
     ])
-    return samples.merge(evals[["eval_id", "created", *CELL]], on="eval_id", how="inner")
+    return samples.merge(evals[["eval_id", "created", "model_roles", *CELL]], on="eval_id", how="inner")
 
 
 def _games(samples: pd.DataFrame, skipped: list[str]) -> list[dict[str, Any]]:
@@ -189,6 +200,7 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     """One game's row: where it was logged, its cell, its repeat key and its per-game values by source."""
     game = record.game()
     row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
+    row["model"] = model_label(s["model"], s["model_roles"], game, record.seat_models)
     row["game"] = f"{s['eval_id']}:{s['id']}:{s['epoch']}"
     row["repeat"] = same_game_key(record, [row[k] for k in CELL])
     row["seat_models"] = tuple(sorted(set(record.seat_models.values())))
@@ -296,10 +308,8 @@ def seated_games(logs: Iterable[str | Path], skipped: list[str]) -> Iterator[Sea
     A game needs no score here, only its final state; its condition is the task parameters alone
     (cross-play runs every pairing with the same sampling settings). One log's stores are held at a time.
     """
-    files: list[str] = []
-    for loc in logs:
-        p = Path(loc)
-        files += [str(p)] if p.is_file() else [i.name for i in list_eval_logs(str(p))]
+    files, unreadable = inspect_logs(logs)
+    skipped += unreadable
     for f in sorted(files):
         path = f.removeprefix("file://")
         header = read_eval_log(path, header_only=True)

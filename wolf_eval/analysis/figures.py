@@ -15,6 +15,9 @@ import pandas as pd
 from wolf_eval.analysis.tables import ALL_GAMES, FACTIONS, ROLES
 from wolf_eval.measures import calibration as cal
 
+#: Every file a report's figures may be written to: a report replacing an earlier one removes those it did not draw.
+FIGURE_FILES = ("win_rates.png", "suspicion_by_day.png", "learning_curve.png", "cost_rating.png")
+
 
 def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
     """Win rates with intervals per cell, and suspicion by role and day; returns the files written."""

@@ -44,6 +44,13 @@ class GameConfig(BaseModel):
         return self.game.jester_as_villager
 
     @property
+    def roles_dealt(self) -> tuple[Role, ...]:
+        """The roles at least one seat is dealt, in the vocabulary's order: the roles a model can be bound to."""
+        dealt = {Role.VILLAGER if self.jester_as_villager and r is Role.JESTER else r
+                 for r, n in self.roster.items() if n}
+        return tuple(r for r in Role if r in dealt)
+
+    @property
     def taxonomy(self) -> tuple[str, ...]:
         return self.game.taxonomy
 
