@@ -40,11 +40,8 @@ from inspect_ai.analysis import (
 from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
 from wolf_eval.analysis.logread import sample_stores
-<<<<<<< HEAD
 from wolf_eval.analysis.rating import faction_seats
-=======
 from wolf_eval.engine import GameState
->>>>>>> cli
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.logfiles import inspect_logs
 from wolf_eval.measures import calibration as cal
