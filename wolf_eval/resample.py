@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import numpy as np
@@ -62,7 +63,7 @@ def game_weights(games: int, seed: int, draws: int = DRAWS) -> np.ndarray:
     """
     picks = np.random.default_rng(seed).integers(0, games, size=(draws, games))
     flat = (np.arange(draws)[:, None] * games + picks).ravel()
-    weights = np.bincount(flat, minlength=draws * games).reshape(draws, games).astype(float)
+    weights = np.bincount(flat, minlength=draws * games).reshape(draws, games).astype(np.float32)
     weights.flags.writeable = False
     return weights
 
@@ -75,13 +76,25 @@ def cluster_bootstrap(counts: np.ndarray, figure: Callable[[np.ndarray], Any], s
     array (shape (k,) for the games as played, (k, draws) for the resamples) and returns the figure,
     element-wise. Resamples where the figure is undefined (a zero denominator) are left out.
     """
+    return cluster_bootstraps(counts, {"": figure}, seed, draws)[""]
+
+
+def cluster_bootstraps(counts: np.ndarray, figures: Mapping[str, Callable[[np.ndarray], Any]], seed: int,
+                       draws: int = DRAWS) -> dict[str, Interval]:
+    """:func:`cluster_bootstrap` for several figures of the same counts, over the same resamples of games."""
     counts = np.asarray(counts, dtype=float)
     counts = counts[:, None] if counts.ndim == 1 else counts
+    sums = (game_weights(len(counts), seed, draws) @ counts.astype(np.float32)).T if len(counts) else None
+    return {name: _interval(counts, sums, figure) for name, figure in figures.items()}
+
+
+def _interval(counts: np.ndarray, sums: np.ndarray | None, figure: Callable[[np.ndarray], Any]) -> Interval:
+    """One figure's value over the games as played and its percentile interval over the resampled ``sums``."""
     value = float(figure(counts.sum(axis=0)))
     defined = int(np.sum(~np.isnan(np.asarray(figure(counts.T), dtype=float)))) if len(counts) else 0
-    if math.isnan(value) or defined < MIN_GAMES:
+    if math.isnan(value) or defined < MIN_GAMES or sums is None:
         return Interval(value, math.nan, math.nan, defined)
-    drawn = np.asarray(figure((game_weights(len(counts), seed, draws) @ counts).T), dtype=float)
+    drawn = np.asarray(figure(sums), dtype=float)
     drawn = drawn[~np.isnan(drawn)]
     tail = (1 - LEVEL) / 2
     low, high = np.quantile(drawn, [tail, 1 - tail])
@@ -97,19 +110,19 @@ def ratio_bootstrap(numerators: Sequence[float], denominators: Sequence[float], 
 # --------------------------------------------------------------------------- counts kept as dataclasses
 
 
-def _leaves(counts: Any) -> list[float]:
-    """The numbers of a counts dataclass, nested ones included, in field order (mappings left out)."""
-    out: list[float] = []
+def _paths(counts: Any, prefix: str = "") -> list[str]:
+    """The dotted names of a counts dataclass's numbers, nested ones included, in field order (mappings left out)."""
+    out: list[str] = []
     for f in fields(counts):
         v = getattr(counts, f.name)
         if is_dataclass(v):
-            out += _leaves(v)
+            out += _paths(v, f"{prefix}{f.name}.")
         elif isinstance(v, int | float):
-            out.append(float(v))
+            out.append(prefix + f.name)
     return out
 
 
-def _rebuilt(template: Any, columns: Any) -> Any:
+def _rebuilt(template: Any, columns: Iterator[Any]) -> Any:
     """``template``'s type with its numbers taken in order from ``columns`` (arrays of resampled sums)."""
     kept: dict[str, Any] = {}
     for f in fields(template):
@@ -129,6 +142,7 @@ def intervals(per_game: Sequence[T], figures: Mapping[str, Callable[[T], float]]
     if not per_game:
         return {name: Interval(math.nan, math.nan, math.nan, 0) for name in figures}
     template = per_game[0]
-    matrix = np.array([_leaves(c) for c in per_game], dtype=float)
-    return {name: cluster_bootstrap(matrix, lambda s, f=f: f(_rebuilt(template, iter(s))), seed, draws)
-            for name, f in figures.items()}
+    numbers = attrgetter(*_paths(template))
+    matrix = np.array([numbers(c) for c in per_game], dtype=float).reshape(len(per_game), -1)
+    return cluster_bootstraps(matrix, {name: (lambda s, f=f: f(_rebuilt(template, iter(s))))
+                                       for name, f in figures.items()}, seed, draws)
