@@ -57,13 +57,11 @@ def test_intervals_of_no_games_are_empty() -> None:
     assert got.games == 0 and all(math.isnan(v) for v in (got.value, got.low, got.high))
 
 
-def test_clustered_statements_cover_near_95_where_the_statement_interval_does_not() -> None:
-    """A simulation with a known answer: each of 30 games has its own deception rate (a random effect on the
-    logit scale, sd 1.5) and 5 to 15 statements. The statement-level Wilson interval, which treats the
-    statements as independent, misses the true rate far more often than 5%; the interval that resamples
-    games covers it close to 95% of the time."""
+def coverage(runs: int = 300, games: int = 30, mu: float = -1.0, sigma: float = 1.5) -> tuple[float, float]:
+    """Of ``runs`` simulated cells, the shares whose statement-level Wilson interval and whose interval
+    over games cover the true rate: each game has its own deception rate (a random effect on the logit
+    scale) and 5 to 15 statements. ``python -c "import test_resample as t; print(t.coverage())"`` in tests/."""
     rng = np.random.default_rng(7)
-    mu, sigma, games, runs = -1.0, 1.5, 30, 300
     nodes, weights = np.polynomial.hermite_e.hermegauss(60)
     truth = float(np.sum(weights * expit(mu + sigma * nodes)) / np.sum(weights))
     naive = cluster = 0
@@ -75,5 +73,13 @@ def test_clustered_statements_cover_near_95_where_the_statement_interval_does_no
         naive += low <= truth <= high
         iv = ratio_bootstrap(lied, said, seed=run)
         cluster += iv.low <= truth <= iv.high
-    assert naive / runs < 0.8
-    assert 0.9 <= cluster / runs <= 0.98
+    return naive / runs, cluster / runs
+
+
+def test_clustered_statements_cover_near_95_where_the_statement_interval_does_not() -> None:
+    """A simulation with a known answer: 30 games, each with its own deception rate (sd 1.5 on the logit
+    scale). The statement-level Wilson interval, which treats the statements as independent, misses the
+    true rate far more often than 5%; the interval that resamples games covers it close to 95% of the time."""
+    naive, cluster = coverage()
+    assert naive < 0.8
+    assert 0.9 <= cluster <= 0.98
