@@ -63,7 +63,7 @@ def game_weights(games: int, seed: int, draws: int = DRAWS) -> np.ndarray:
     """
     picks = np.random.default_rng(seed).integers(0, games, size=(draws, games))
     flat = (np.arange(draws)[:, None] * games + picks).ravel()
-    weights = np.bincount(flat, minlength=draws * games).reshape(draws, games).astype(np.float32)
+    weights = np.bincount(flat, minlength=draws * games).reshape(draws, games).astype(float)
     weights.flags.writeable = False
     return weights
 
@@ -84,7 +84,7 @@ def cluster_bootstraps(counts: np.ndarray, figures: Mapping[str, Callable[[np.nd
     """:func:`cluster_bootstrap` for several figures of the same counts, over the same resamples of games."""
     counts = np.asarray(counts, dtype=float)
     counts = counts[:, None] if counts.ndim == 1 else counts
-    sums = (game_weights(len(counts), seed, draws) @ counts.astype(np.float32)).T if len(counts) else None
+    sums = (game_weights(len(counts), seed, draws) @ counts).T if len(counts) else None
     return {name: _interval(counts, sums, figure) for name, figure in figures.items()}
 
 
