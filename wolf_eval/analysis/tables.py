@@ -5,7 +5,9 @@ for its rows, so the report and the eval's metrics compute a figure the same way
 table shows the cell's fallback rate and, where a seat model fell back on more than 5% of its
 calls over the cell, a sensitivity row without the games it sat in; the statement tables split by kind of unit (debate
 statement, defence, vote reason) beside the pooled row, each row named by the paper it is
-comparable with.
+comparable with. Every rate that pools statements, flags, pairs, forecasts or votes has ``_low`` and
+``_high`` columns: its 95% interval from resampling the cell's games (:mod:`wolf_eval.resample`);
+win rates, one outcome per game, keep Wilson's.
 """
 
 from __future__ import annotations
