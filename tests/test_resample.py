@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.special import expit
 
+from wolf_eval.analysis import tables
 from wolf_eval.measures.rates import Auroc, Mean
 from wolf_eval.resample import intervals, ratio_bootstrap, seed_of
 from wolf_eval.stats import wilson
@@ -83,3 +85,26 @@ def test_clustered_statements_cover_near_95_where_the_statement_interval_does_no
     naive, cluster = coverage()
     assert naive < 0.8
     assert 0.9 <= cluster <= 0.98
+
+
+def _cell(**parts: list[dict[str, float]]) -> pd.DataFrame:
+    """Games of one cell with the given per-game values (``quality``, ``judge``)."""
+    n = len(next(iter(parts.values())))
+    return pd.DataFrame([{"model": "m", "task": "triadic", "condition": "default",
+                          "outcome": {"calls": 10.0, "fallbacks": 0.0}} | {k: v[i] for k, v in parts.items()}
+                         for i in range(n)])
+
+
+def test_the_doctors_and_the_judges_rates_resample_games() -> None:
+    """The Doctor saves 0 of 2 protections in one game and 2 of 2 in the other: 0.5, with 0 and 1 (each game
+    drawn twice) bounding the interval. The judge names 1 of 4 players in one game and 3 of 4 in the other."""
+    quality = [{"doctor_self_protects": 1.0, "doctor_saves": 0.0, "doctor_protects": 2.0},
+               {"doctor_self_protects": 1.0, "doctor_saves": 2.0, "doctor_protects": 2.0}]
+    row = tables.play_quality(_cell(quality=quality)).iloc[0]
+    assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == (0.5, 0.0, 1.0)
+    assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == (0.5, 0.5)
+    judge = [{"villager_correct": 1.0, "villager_n": 4.0, "unreadable": 0.0},
+             {"villager_correct": 3.0, "villager_n": 4.0, "unreadable": 0.0}]
+    named = tables.judge(_cell(judge=judge)).iloc[0]
+    assert (named["villager"], named["villager_low"], named["villager_high"]) == (0.5, 0.25, 0.75)
+    assert (named["all_low"], named["all_high"]) == (0.25, 0.75)

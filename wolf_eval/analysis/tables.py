@@ -376,9 +376,22 @@ def play_quality(games: pd.DataFrame) -> pd.DataFrame:
                "doctor_self_protect": quality["doctor_self_protect_rate"],
                "doctor_save_rate": quality["doctor_save_rate"], "doctor_protects": quality["doctor_protects_n"],
                "jester_first_bid": quality["jester_first_bid"], "jester_first_bid_n": quality["jester_first_bid_n"],
-               "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]}
+               "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]} \
+            | _doctor_intervals(values(df, "quality"), cell_seed(df))
 
     return per_cell(games, rows)
+
+
+def _doctor_intervals(quality: list[Values], seed: int) -> dict[str, float]:
+    """The Doctor's rates are per protection, several a game: their intervals resample the cell's games."""
+    def counts(key: str) -> list[float]:
+        return [0.0 if math.isnan(v := float(q.get(key, math.nan))) else v for q in quality]
+
+    out: dict[str, float] = {}
+    for name, key in (("doctor_self_protect", "doctor_self_protects"), ("doctor_save_rate", "doctor_saves")):
+        iv = ratio_bootstrap(counts(key), counts("doctor_protects"), seed)
+        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+    return out
 
 
 def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
@@ -441,9 +454,22 @@ def judge(games: pd.DataFrame) -> pd.DataFrame:
         if "unreadable" not in accuracy:
             return
         yield {"games": int(accuracy["games"])} | {r: accuracy[r] for r in ROLES} \
-            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]}
+            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]} \
+            | _judge_intervals(values(df, "judge"), cell_seed(df))
 
     return per_cell(games, rows)
+
+
+def _judge_intervals(judged: list[Values], seed: int) -> dict[str, float]:
+    """The judge names every player of a game in one reply, so its accuracies resample games, not players."""
+    per_game = [jud.Identification.from_flat(v) for v in judged]
+    seated = [dict(g.by_role) if g is not None else {} for g in per_game]
+    out: dict[str, float] = {}
+    for name, roles in ({str(r): [r] for r in ROLES} | {"all": list(ROLES)}).items():
+        named = [sum((s.get(r, Mean()) for r in roles), Mean()) for s in seated]
+        iv = intervals(named, {"share": lambda m: m.value}, seed)["share"]
+        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+    return out
 
 
 def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
