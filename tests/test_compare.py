@@ -9,7 +9,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from wolf_eval._registry import TASKS
-from wolf_eval.analysis.compare import by_model, crossplay_tasks, head_to_head, newcombe_paired, pairings
+from wolf_eval.analysis.compare import by_model, crossplay_tasks, head_to_head, markdown, newcombe_paired, pairings
 from wolf_eval.cli import main
 from wolf_eval.vocabulary import Role
 
@@ -97,6 +97,34 @@ def test_tables_count_each_faction_and_pair_seatings_by_hand() -> None:
     assert (pair["a_win"], pair["b_win"]) == pytest.approx((2 / 3, 2 / 3))
     expected = newcombe_paired(1, 1, 1, 0)  # seating 2 both, 1 a only, 3 b only
     assert (pair["difference"], pair["low"], pair["high"]) == pytest.approx(expected)
+    assert math.isnan(pair["unflagged_difference"])  # b never declared a deceptive statement: n/a, not 0
+
+
+def test_statement_rates_resample_games_not_statements() -> None:
+    """Model a's unflagged share pools 3 of 4 (game 1) and 0 of 2 (game 2); game 3 has none. Resampling games, a
+    draw of game 1 without game 2 (chance 0.26) gives 0.75 and one of game 2 without game 1 gives 0, so the
+    interval runs from 0 to 0.75, where Wilson's over the 6 statements as if independent gives [0.19, 0.81]."""
+    rows = pd.DataFrame([_row("a", "b", "jester", 1, 1, deceptive=4, unflagged=3),
+                         _row("a", "b", "jester", 2, 1, deceptive=2, unflagged=0),
+                         _row("a", "b", "jester", 3, 0)])
+    a = by_model(rows).iloc[0]
+    assert a["unflagged"] == pytest.approx(0.5) and (a["unflagged_low"], a["unflagged_high"]) == (0.0, 0.75)
+    one = by_model(rows.iloc[[0, 2]]).iloc[0]
+    assert one["unflagged"] == 0.75 and math.isnan(one["unflagged_low"])  # one game defines it: no interval
+    assert "0.75 (1 game: no interval)" in markdown(by_model(rows.iloc[[0, 2]]), pd.DataFrame())
+
+
+def test_the_head_to_head_difference_of_a_statement_rate_resamples_seatings() -> None:
+    """Model a leaves 1 of 2 and 3 of 4 deceptive statements unflagged on seatings 1 and 2, b 0 of 2 on each:
+    a − b is 4/6; drawing seating 1 twice gives 0.5, seating 2 twice 0.75, so those bound the interval."""
+    rows = pd.DataFrame([_row("a", "b", "villagers", 1, 1, deceptive=2, unflagged=1),
+                         _row("a", "b", "villagers", 2, 0, deceptive=4, unflagged=3),
+                         _row("b", "a", "villagers", 1, 0, deceptive=2, unflagged=0),
+                         _row("b", "a", "villagers", 2, 0, deceptive=2, unflagged=0)])
+    [pair] = head_to_head(rows).to_dict("records")
+    assert pair["unflagged_difference"] == pytest.approx(4 / 6)
+    assert (pair["unflagged_low"], pair["unflagged_high"]) == pytest.approx((0.5, 0.75))
+    assert "| +0.67 [+0.50, +0.75] |" in markdown(by_model(rows), head_to_head(rows))
 
 
 @pytest.mark.slow

@@ -283,13 +283,18 @@ def test_the_markdown_shows_fallback_rates_units_and_n(logs: Path, tables: dict[
             "- wolfbot/chaos · triadic · default (wolfbot/cue)") in text  # the seat map its games were planted with
     assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.66] | 0.50 [" in text
     assert "fallbacks (" not in text  # no cell has a sensitivity row
-    assert "| wolfbot/cue | triadic | default | 0.0182 | all units | Triadic paper | jester | 3 | 1 | 0.33 | 1.00 | " \
-           "0.50 | -0.50 | +0.25 | 0.50 (n=2) | 0.67 | 0.70 (n=2) |" in text
-    assert "| wolfbot/tom | wolf | default | 0.0000 | debate statement | WOLF paper | werewolf | 1 | 1 | 1.00 |" in text
+    # every Jester statement is U1's (T4's Jester said nothing): one game defines each rate, so none has an interval
+    alone = " (1 game: no interval)"
+    assert ("| wolfbot/cue | triadic | default | 0.0182 | all units | Triadic paper | jester | 3 | 1 | "
+            + " | ".join(v + alone for v in ("0.33", "1.00", "0.50", "-0.50", "+0.25")) + f" | 0.50{alone} (n=2) | "
+            f"0.67{alone} | 0.70{alone} (n=2) |") in text
+    assert ("| wolfbot/tom | wolf | default | 0.0000 | debate statement | WOLF paper | werewolf | 1 | 1 | "
+            f"1.00{alone} |") in text
     # Dan protected himself on U1's night and T4's two (n=3, no save); the Jester was alive on day 1 of both games
     # (n=2): first bids 8 and 5, and it spoke in U1 only.
-    assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 55 | 1.00 (n=3) | 0.00 (n=3) | 6.5 (n=2) | 0.50 (n=2) |" \
-        in text
+    # both games self-protect every time and save none, so resampling them gives no width
+    assert ("| wolfbot/cue | triadic | default | 0.0182 | 2 | 55 | 1.00 [1.00, 1.00] (n=3) | 0.00 [0.00, 0.00] (n=3) "
+            "| 6.5 (n=2) | 0.50 (n=2) |") in text
 
 
 # --------------------------------------------------------------------------- duplicates

@@ -14,7 +14,10 @@ for the shipped log ``tests/data/release-0.1.0-triadic.eval``:
   and the shipped log alone.
 
 Re-recorded for issue 26 point 4: the coordination table gained ``abstained`` and the predictors
-``p_perm``, ``varying`` and ``abstained``; no cell recorded before changed.
+``p_perm``, ``varying`` and ``abstained``; no cell recorded before changed. Re-recorded for issue 26
+point 3: the calibration, confidence-bin, type-yield, detection, suspicion, play-quality (the Doctor's
+rates) and judge tables gained ``_low`` and ``_high`` columns (intervals from resampling games); no
+cell recorded before changed.
 
 A refactor that changes any figure a published table or an eval's score holds fails here.
 

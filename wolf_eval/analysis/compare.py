@@ -13,7 +13,10 @@ its deceptive statements went unflagged, its detection F1 as an observer, its ca
 its fallback rate. Per pair and faction they give the head-to-head difference: A's win rate in f
 minus B's, from the games that share a seating (same task, settings, sample and epoch), with
 Newcombe's interval for paired proportions, which uses the pairing instead of treating the two
-rates as independent.
+rates as independent, and the same difference for the unflagged share and detection F1, with an
+interval that resamples the shared seatings. Every rate over statements or flags (unflagged, F1,
+gap) has an interval that resamples games (:mod:`wolf_eval.resample`): a game's statements are not
+independent draws. Win rates, one outcome per game, keep Wilson's.
 """
 
 from __future__ import annotations
@@ -24,16 +27,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from itertools import permutations
 from pathlib import Path
-from random import Random
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from wolf_eval.analysis.corpus import seated_games
 from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
 from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.outcome import fallback_counts
-from wolf_eval.measures.rates import Confusion, LabelRates
+from wolf_eval.measures.rates import Confusion, LabelRates, ratio
+from wolf_eval.resample import Interval, cluster_bootstrap, ratio_bootstrap, seed_of
 from wolf_eval.settings import Settings
 from wolf_eval.stats import Z95, wilson
 from wolf_eval.store import GameRecord
@@ -43,7 +47,6 @@ FACTION_ROLES: dict[Faction, tuple[Role, ...]] = {
     f: tuple(r for r in Role if FACTION_OF[r] is f) for f in Faction
 }
 FACTION_LABEL = {Faction.VILLAGERS: "village", Faction.WEREWOLVES: "wolves", Faction.JESTER: "Jester"}
-BOOTSTRAP_DRAWS = 2000
 
 
 @dataclass(frozen=True)
@@ -172,28 +175,24 @@ def newcombe_paired(both: int, first_only: int, second_only: int, neither: int,
     return (d, max(-1.0, d - below), min(1.0, d + above))
 
 
-def bootstrap(games: pd.DataFrame, statistic: Any, seed: int = 0,
-              draws: int = BOOTSTRAP_DRAWS) -> tuple[float, float, float]:
-    """A statistic over games with its 95% percentile interval, resampling whole games (seeded)."""
-    value = statistic(games)
-    if len(games) < 2 or math.isnan(value):
-        return (value, math.nan, math.nan)
-    rng = Random(seed)
-    n = len(games)
-    seen = sorted(v for v in (statistic(games.iloc[[rng.randrange(n) for _ in range(n)]]) for _ in range(draws))
-                  if not math.isnan(v))
-    if not seen:
-        return (value, math.nan, math.nan)
-    return (value, seen[int(0.025 * (len(seen) - 1))], seen[int(0.975 * (len(seen) - 1))])
+#: The per-game counts of detection F1 as an observer, and of the calibration gap as a speaker.
+CONFUSION = ["tp", "fp", "fn", "tn"]
+GAP = ["paired", "self_deceptive", "flag_share"]
 
 
-def _f1(g: pd.DataFrame) -> float:
-    return Confusion(*(float(g[c].sum()) for c in ("tp", "fp", "fn", "tn"))).f1
+def _f1(s: Any) -> Any:
+    return Confusion(*s).f1
 
 
-def _gap(g: pd.DataFrame) -> float:
-    paired = float(g["paired"].sum())
-    return LabelRates(paired, float(g["self_deceptive"].sum()), paired, float(g["flag_share"].sum())).gap
+def _gap(s: Any) -> Any:
+    return LabelRates(s[0], s[1], s[0], s[2]).gap
+
+
+def _spans(g: pd.DataFrame, seed: int) -> dict[str, Interval]:
+    """A model's unflagged share, F1 and gap in one faction, each with its interval from resampling its games."""
+    return {"unflagged": ratio_bootstrap(g["unflagged"].to_numpy(float), g["deceptive"].to_numpy(float), seed),
+            "f1": cluster_bootstrap(g[CONFUSION].to_numpy(float), _f1, seed),
+            "gap": cluster_bootstrap(g[GAP].to_numpy(float), _gap, seed)}
 
 
 # --------------------------------------------------------------------------- tables
@@ -204,55 +203,73 @@ def by_model(rows: pd.DataFrame) -> pd.DataFrame:
     out = []
     for (task, model, faction), g in rows.groupby(["task", "model", "faction"], sort=True):
         win = wilson(float(g["won"].sum()), len(g))
-        dec = wilson(float(g["unflagged"].sum()), float(g["deceptive"].sum()))
-        f1 = bootstrap(g, _f1)
-        gap = bootstrap(g, _gap)
+        spans = _spans(g, seed_of(task, model, faction))
         calls = float(g["calls"].sum())
         out.append({"task": task, "model": model, "faction": faction, "games": len(g),
-                    "win": win[0], "win_low": win[1], "win_high": win[2],
-                    "deceptive": int(g["deceptive"].sum()), "unflagged": dec[0], "unflagged_low": dec[1],
-                    "unflagged_high": dec[2], "f1": f1[0], "f1_low": f1[1], "f1_high": f1[2],
-                    "paired": int(g["paired"].sum()), "gap": gap[0], "gap_low": gap[1], "gap_high": gap[2],
-                    "fallback_rate": float(g["fallbacks"].sum()) / calls if calls else math.nan})
+                    "win": win[0], "win_low": win[1], "win_high": win[2], "deceptive": int(g["deceptive"].sum()),
+                    "paired": int(g["paired"].sum())}
+                   | {f"{k}{end}": getattr(iv, attr) for k, iv in spans.items()
+                      for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
+                   | {"fallback_rate": float(g["fallbacks"].sum()) / calls if calls else math.nan})
     return pd.DataFrame(out)
 
 
 def head_to_head(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per unordered pair and faction: A's win rate in the faction minus B's, on seatings both played."""
+    """Per unordered pair and faction: A's win rate, unflagged share and F1 in the faction minus B's, on
+    seatings both played (:func:`differences`)."""
     out = []
     key = ["task", "condition", "seed", "sample", "epoch"]
     for (task, faction), g in rows.groupby(["task", "faction"], sort=True):
         models = sorted(set(g["model"]))
         for i, a in enumerate(models):
             for b in models[i + 1:]:
-                ga = g[(g["model"] == a) & (g["opponent"] == b)].drop_duplicates(key).set_index(key)["won"]
-                gb = g[(g["model"] == b) & (g["opponent"] == a)].drop_duplicates(key).set_index(key)["won"]
+                ga = g[(g["model"] == a) & (g["opponent"] == b)].drop_duplicates(key).set_index(key)
+                gb = g[(g["model"] == b) & (g["opponent"] == a)].drop_duplicates(key).set_index(key)
                 both = ga.index.intersection(gb.index)
                 if not len(both):
                     continue
-                x, y = ga.loc[both], gb.loc[both]
-                cells = [int(((x == 1) & (y == 1)).sum()), int(((x == 1) & (y == 0)).sum()),
-                         int(((x == 0) & (y == 1)).sum()), int(((x == 0) & (y == 0)).sum())]
-                d, low, high = newcombe_paired(*cells)
-                out.append({"task": task, "faction": faction, "a": a, "b": b, "seatings": len(both),
-                            "a_win": float(x.mean()), "b_win": float(y.mean()),
-                            "difference": d, "low": low, "high": high})
+                out.append({"task": task, "faction": faction, "a": a, "b": b, "seatings": len(both)}
+                           | differences(ga.loc[both], gb.loc[both], seed_of(task, faction, a, b)))
     return pd.DataFrame(out)
 
 
-def _rate(v: float, low: float, high: float) -> str:
+def differences(x: pd.DataFrame, y: pd.DataFrame, seed: int) -> dict[str, float]:
+    """A's figures minus B's over the same seatings (``x`` and ``y`` aligned row for row).
+
+    The win difference takes Newcombe's paired interval (one outcome per seating for each). The
+    unflagged share and F1 pool statements and flags, so their difference resamples seatings, each
+    drawn with both models' games on it, which keeps the pairing the win interval uses.
+    """
+    w, v = x["won"], y["won"]
+    cells = [int(((w == 1) & (v == 1)).sum()), int(((w == 1) & (v == 0)).sum()),
+             int(((w == 0) & (v == 1)).sum()), int(((w == 0) & (v == 0)).sum())]
+    d, low, high = newcombe_paired(*cells)
+    dec = ["unflagged", "deceptive"]
+    unflagged = cluster_bootstrap(np.column_stack([x[dec].to_numpy(float), y[dec].to_numpy(float)]),
+                                  lambda s: ratio(s[0], s[1]) - ratio(s[2], s[3]), seed)
+    f1 = cluster_bootstrap(np.column_stack([x[CONFUSION].to_numpy(float), y[CONFUSION].to_numpy(float)]),
+                           lambda s: _f1(s[:4]) - _f1(s[4:]), seed)
+    return {"a_win": float(w.mean()), "b_win": float(v.mean()), "difference": d, "low": low, "high": high,
+            "unflagged_difference": unflagged.value, "unflagged_low": unflagged.low,
+            "unflagged_high": unflagged.high, "f1_difference": f1.value, "f1_low": f1.low, "f1_high": f1.high}
+
+
+def _rate(v: float, low: float, high: float, sign: str = "") -> str:
+    """A figure and its interval; one that a single game (or seating) defines says it has none."""
     if math.isnan(v):
         return "n/a"
-    return f"{v:.2f} [{low:.2f}, {high:.2f}]" if not math.isnan(low) else f"{v:.2f}"
+    return f"{v:{sign}.2f} [{low:{sign}.2f}, {high:{sign}.2f}]" if not math.isnan(low) \
+        else f"{v:{sign}.2f} (1 game: no interval)"
 
 
 def markdown(table: pd.DataFrame, pairs: pd.DataFrame) -> str:
     """The two comparison tables as Markdown."""
     lines = ["### Each model in each faction", "",
-             "Win rate and the share of its self-declared deceptive statements that fewer than half of the "
-             "other players flagged, with Wilson 95% intervals; detection F1 as an observer and calibration gap "
-             "(observers' flag rate minus its own, on statements with both analyses) as a speaker, with "
-             "bootstrap 95% intervals over games; fallbacks per call of its seats.", "",
+             "Win rate (one outcome per game, Wilson 95% interval); the share of its self-declared deceptive "
+             "statements that fewer than half of the other players flagged, its detection F1 as an observer and "
+             "its calibration gap (observers' flag rate minus its own, on statements with both analyses) as a "
+             "speaker, each with a 95% interval that resamples whole games (1,000 seeded draws: a game's "
+             "statements are not independent); fallbacks per call of its seats.", "",
              "| task | model | faction | games | win rate | deceptive statements | unflagged | detection F1 "
              "| calibration gap | fallback rate |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -265,13 +282,17 @@ def markdown(table: pd.DataFrame, pairs: pd.DataFrame) -> str:
             f"| {'n/a' if math.isnan(r['fallback_rate']) else format(r['fallback_rate'], '.3f')} |")
     lines += ["", "### Head to head", "",
               "A's win rate in a faction minus B's, each against the other, on the same seatings; 95% interval "
-              "for paired proportions (Newcombe). An interval that excludes 0 separates the two models.", "",
-              "| task | faction | A | B | seatings | A wins | B wins | A − B [95%] |",
-              "|---|---|---|---|---|---|---|---|"]
+              "for paired proportions (Newcombe). The same difference for the unflagged share and detection F1, "
+              "with a 95% interval that resamples seatings (both models' games on a seating drawn together). "
+              "An interval that excludes 0 separates the two models.", "",
+              "| task | faction | A | B | seatings | A wins | B wins | A − B [95%] | unflagged A − B | F1 A − B |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in pairs.to_dict("records"):
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {r['seatings']} "
                      f"| {r['a_win']:.2f} | {r['b_win']:.2f} "
-                     f"| {r['difference']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] |")
+                     f"| {r['difference']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] "
+                     f"| {_rate(r['unflagged_difference'], r['unflagged_low'], r['unflagged_high'], '+')} "
+                     f"| {_rate(r['f1_difference'], r['f1_low'], r['f1_high'], '+')} |")
     return "\n".join(lines) + "\n"
 
 

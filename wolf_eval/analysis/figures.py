@@ -72,7 +72,7 @@ def _suspicion_by_day(plt: Any, by_day: pd.DataFrame, out: Path) -> str:
     nrows = math.ceil(len(groups) / ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.2 * nrows), squeeze=False,
                              sharey=True, sharex=True)
-    days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith(" n")]
+    days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith((" n", "_low", "_high"))]
     colours = {r: f"C{i}" for i, r in enumerate(ROLES)}
     for ax, cell in zip(axes.flat, groups, strict=False):
         sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]

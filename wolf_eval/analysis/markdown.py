@@ -26,6 +26,7 @@ from wolf_eval.analysis.tables import (
 from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import ignored as ignored_
+from wolf_eval.resample import DRAWS
 
 
 def _num(v: Any, digits: int = 2) -> str:
@@ -62,11 +63,23 @@ def _cell_headers(df: pd.DataFrame) -> list[str]:
     return CELL_HEADERS + ([FALLBACK_HEADER] if "fallback_rate" in df.columns else [])
 
 
+def _shown(r: dict[str, Any], c: str, fmt: Callable[[Any], str]) -> str:
+    """A figure, followed by its interval over games where the table holds one (``{c}_low``, ``{c}_high``);
+    a figure only one game defines says that it has none rather than print a misleading one."""
+    shown = fmt(r[c])
+    if f"{c}_low" not in r or is_missing(r[c]):
+        return shown
+    if is_missing(r[f"{c}_low"]):
+        return f"{shown} (1 game: no interval)"
+    return f"{shown} [{fmt(r[c + '_low'])}, {fmt(r[c + '_high'])}]"
+
+
 def _render(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str]]], cell: bool = True) -> str:
     if df.empty:
         return "_No games in these logs apply._"
     headers = (_cell_headers(df) if cell else []) + [h for h, _, _ in columns]
-    rows = [(_cell_cols(r) if cell else []) + [fmt(r[c]) for _, c, fmt in columns] for r in df.to_dict("records")]
+    rows = [(_cell_cols(r) if cell else []) + [_shown(r, c, fmt) for _, c, fmt in columns]
+            for r in df.to_dict("records")]
     return markdown_table(headers, rows)
 
 
@@ -82,7 +95,8 @@ def _render_n(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], st
     headers = _cell_headers(df) + [h for h, *_ in columns]
     rows = []
     for r in df.to_dict("records"):
-        rows.append(_cell_cols(r) + [fmt(r[c]) if n is None else _and_n(fmt(r[c]), r[n]) for _, c, fmt, n in columns])
+        rows.append(_cell_cols(r) + [_shown(r, c, fmt) if n is None else _and_n(_shown(r, c, fmt), r[n])
+                                     for _, c, fmt, n in columns])
     return markdown_table(headers, rows)
 
 
@@ -129,12 +143,21 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
                       *_lesson_sections(tables, figures)])
 
 
+#: How the report's intervals are drawn, said once at its top.
+INTERVALS_NOTE = (
+    "Intervals are 95%. A win rate (one outcome per game, games independent) has Wilson's interval. Every rate "
+    "over statements, flags, suspicion pairs, forecasts or votes has an interval that resamples the cell's "
+    f"games, not its statements ({DRAWS:,} seeded draws of whole games per cell, percentile interval): a "
+    "game's statements share its seating and speakers and move together, so an interval that counted them as "
+    "independent draws would be too narrow. A figure only one game defines has no interval, and says so.")
+
+
 def _opening(corpus: Corpus) -> list[str]:
     """The title, the games and cells read, what was left out or set aside, and how fallbacks are shown."""
     g = corpus.games
     out = ["# wolf-eval report", "",
            f"{len(g)} games in {len(cells(g))} cells (model, task, condition). Rates are pooled over games; "
-           "intervals are Wilson 95%; – marks a value that does not apply or has no data.", ""]
+           "– marks a value that does not apply or has no data. " + INTERVALS_NOTE, ""]
     if corpus.skipped:
         out += ["Left out:", *(f"- {s}" for s in corpus.skipped), ""]
     if corpus.duplicates:
@@ -268,8 +291,8 @@ def _suspicion_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> 
                               "By the statement's place among the day's analysed statements (1 = first), with the "
                               "statements rated (n). By kind of unit as above.")):
         df = tables[key]
-        cols = [c for c in df.columns if c.startswith(("day ", "position ")) and not c.endswith(" n")] \
-            if not df.empty else []
+        cols = [c for c in df.columns
+                if c.startswith(("day ", "position ")) and not c.endswith((" n", "_low", "_high"))]
         out += [f"## {title}", "", note, "",
                 _render_n(df, [*((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None)]
                           + [(c.capitalize(), c, _r2, f"{c} n") for c in cols]), ""]

@@ -5,13 +5,15 @@ for its rows, so the report and the eval's metrics compute a figure the same way
 table shows the cell's fallback rate and, where a seat model fell back on more than 5% of its
 calls over the cell, a sensitivity row without the games it sat in; the statement tables split by kind of unit (debate
 statement, defence, vote reason) beside the pooled row, each row named by the paper it is
-comparable with.
+comparable with. Every rate that pools statements, flags, pairs, forecasts or votes has ``_low`` and
+``_high`` columns: its 95% interval from resampling the cell's games (:mod:`wolf_eval.resample`);
+win rates, one outcome per game, keep Wilson's.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import pandas as pd
@@ -30,6 +32,7 @@ from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import count_where_applicable
 from wolf_eval.measures.rates import Mean
+from wolf_eval.resample import intervals, ratio_bootstrap, seed_of
 
 FACTIONS = out_.FACTIONS
 ROLES = cal.ROLES
@@ -146,6 +149,26 @@ def coordination(games: pd.DataFrame) -> pd.DataFrame:
     return per_cell(games, rows)
 
 
+def cell_seed(df: pd.DataFrame) -> int:
+    """The seed of a cell's resamples, from its model, task, condition and games kept (so a sensitivity row
+    draws its own): the same on every run, shared by every row of the cell."""
+    return seed_of(*(df[c].iloc[0] for c in CELL), len(df)) if not df.empty else 0
+
+
+def interval_columns(per_game: list[Any], figures: Callable[[Any], dict[str, Any]], names: Iterable[str],
+                     seed: int) -> dict[str, float]:
+    """``{name}_low`` and ``{name}_high`` of each named figure: its 95% interval from resampling the cell's games.
+
+    ``per_game`` holds each game's counts (the empty counts where they do not apply), ``figures`` the
+    function that turns pooled counts into the row's figures (:mod:`wolf_eval.resample`); NaN where
+    fewer than two games define the figure.
+    """
+    out: dict[str, float] = {}
+    for name, iv in intervals(per_game, {n: (lambda c, n=n: figures(c)[n]) for n in names}, seed).items():
+        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+    return out
+
+
 def unit_label(task: str, kind: str) -> tuple[str, str]:
     """A kind of unit as the tables name it, and the paper its row is comparable with (or "").
 
@@ -171,13 +194,16 @@ def calibration(games: pd.DataFrame) -> pd.DataFrame:
     gap, detection accuracy and F1 over the peer labels scored, suspicion over the statements rated.
 
     The unpaired rates and gap (each rate over every statement it has, as the eval's metrics pool
-    them) are kept as ``*_unpaired`` columns.
+    them) are kept as ``*_unpaired`` columns. Each rate has ``_low`` and ``_high`` columns: its interval
+    from resampling the cell's games (:func:`interval_columns`).
     """
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for unit, per_game in by_unit(df, "calibration"):
             for role, c in cal.pool(per_game).roles.items():
                 if c.units:
-                    yield unit | {"role": str(role)} | calibration_row(c)
+                    games_ = [g.roles.get(role, cal.RoleCounts()) for g in per_game]
+                    yield unit | {"role": str(role)} | calibration_row(c) \
+                        | interval_columns(games_, calibration_row, CALIBRATION_RATES, cell_seed(df))
 
     return per_cell(games, rows)
 
@@ -192,6 +218,12 @@ def calibration_row(c: cal.RoleCounts) -> dict[str, float]:
             "f1": c.confusion.f1, "suspicion_n": c.suspicion.n, "suspicion": c.suspicion.value}
 
 
+#: The calibration table's rates, each given an interval over games.
+CALIBRATION_RATES = ("coverage", "self_rate", "observer_rate", "gap", "gap_unpaired", "accuracy", "f1", "suspicion")
+#: The detection tables' figures, each given an interval over games.
+TRUTH_RATES = ("auroc_wolves", "auroc_jester", "auroc_statements", "brier", "vote_wolves", "vote_jester", "vote_rest")
+
+
 #: The observer-role label of a row pooling the village's roles (Villager, Seer, Doctor).
 VILLAGE = "village (all its roles)"
 
@@ -200,12 +232,13 @@ def detection_by_role(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and observer role (wolves left out: they know the answer), then the village's roles pooled:
     its suspicion and votes scored against the game's truth (:mod:`wolf_eval.measures.truth`)."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        pooled = truth_.pool(values(df, "truth"))
+        per_game = values(df, "truth")
+        pooled = truth_.pool(per_game)
         for role, d in pooled.roles.items():
-            yield {"observer": str(role)} | truth_.figures(d)
+            yield {"observer": str(role)} | _truth_row(d, [g.roles.get(role, truth_.Detection()) for g in per_game], df)
         village = pooled.village()
         if village is not None and len([r for r in pooled.roles if r in truth_.VILLAGE_ROLES]) > 1:
-            yield {"observer": VILLAGE} | truth_.figures(village)
+            yield {"observer": VILLAGE} | _truth_row(village, [g.village() or truth_.Detection() for g in per_game], df)
 
     return per_cell(games, rows)
 
@@ -213,10 +246,16 @@ def detection_by_role(games: pd.DataFrame) -> pd.DataFrame:
 def detection_by_model(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and observer seat model (its seats that are not wolves): suspicion and votes against the truth."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for model, d in truth_.pool(values(df, "truth")).models.items():
-            yield {"seat_model": model} | truth_.figures(d)
+        per_game = values(df, "truth")
+        for model, d in truth_.pool(per_game).models.items():
+            yield {"seat_model": model} | _truth_row(d, [g.models.get(model, truth_.Detection()) for g in per_game], df)
 
     return per_cell(games, rows)
+
+
+def _truth_row(pooled: truth_.Detection, per_game: list[truth_.Detection], df: pd.DataFrame) -> dict[str, float]:
+    """One observer group's figures against the truth, each with its interval over the cell's games."""
+    return truth_.figures(pooled) | interval_columns(per_game, truth_.figures, TRUTH_RATES, cell_seed(df))
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
@@ -228,8 +267,10 @@ def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
             if bins is None or not (any(b.flags for b in bins) or unit["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]):
                 continue  # a kind no flag fell on adds five empty rows to the pooled one's
             for k, b in enumerate(bins):
+                games_ = [g.bins[k] if g.bins else cal.FlagBin() for g in per_game]
                 yield unit | {"bin": cal.bin_label(k), "flags": b.flags, "confidence": b.mean_confidence,
-                              "hit_rate": b.hit_rate}
+                              "hit_rate": b.hit_rate} \
+                    | interval_columns(games_, lambda f: {"hit_rate": f.hit_rate}, ["hit_rate"], cell_seed(df))
 
     return per_cell(games, rows)
 
@@ -240,9 +281,20 @@ def type_yield(games: pd.DataFrame) -> pd.DataFrame:
         for unit, per_game in by_unit(df, "statements"):
             for role, types in cal.type_yield(cal.pool_groups(per_game)).items():
                 for kind, y in types.items():
-                    yield unit | {"role": str(role), "type": kind} | y | {"statements": int(y["statements"])}
+                    yield unit | {"role": str(role), "type": kind} | y | {"statements": int(y["statements"])} \
+                        | _type_intervals([g.get(role, {}) for g in per_game], kind, cell_seed(df))
 
     return per_cell(games, rows)
+
+
+def _type_intervals(groups: list[Mapping[cal.Group, cal.GroupCounts]], kind: str, seed: int) -> dict[str, float]:
+    """A deception type's share of its role's labelled statements, suspicion and flag rate: intervals over games."""
+    mine = [next((c for g, c in game.items() if g[0] == "type" and str(g[1]) == kind), cal.GroupCounts())
+            for game in groups]
+    typed = [sum(c.statements for g, c in game.items() if g[0] == "type") for game in groups]
+    share = ratio_bootstrap([c.statements for c in mine], typed, seed)
+    return {"share_low": share.low, "share_high": share.high} | interval_columns(
+        mine, lambda c: {"suspicion": c.suspicion.value, "flag_rate": c.flag_rate}, ("suspicion", "flag_rate"), seed)
 
 
 def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -254,8 +306,13 @@ def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         for unit, per_game in by_unit(df, "statements"):
             for role, by in cal.suspicion_by(cal.pool_groups(per_game), column).items():
+                per = [{int(k[1]): c.suspicion for k, c in g.get(role, {}).items() if k[0] == column}
+                       for g in per_game]
+                spans = {g: intervals([p.get(g, Mean()) for p in per], {"mean": lambda m: m.value},
+                                      cell_seed(df))["mean"] for g in groups}
                 yield unit | {"role": str(role)} | {f"{column} {label(g)}": by.get(g, Mean()).value for g in groups} \
-                    | {f"{column} {label(g)} n": by.get(g, Mean()).n for g in groups}
+                    | {f"{column} {label(g)} n": by.get(g, Mean()).n for g in groups} \
+                    | {f"{column} {label(g)}_{end}": getattr(spans[g], end) for g in groups for end in ("low", "high")}
 
     return per_cell(games, rows)
 
@@ -319,9 +376,22 @@ def play_quality(games: pd.DataFrame) -> pd.DataFrame:
                "doctor_self_protect": quality["doctor_self_protect_rate"],
                "doctor_save_rate": quality["doctor_save_rate"], "doctor_protects": quality["doctor_protects_n"],
                "jester_first_bid": quality["jester_first_bid"], "jester_first_bid_n": quality["jester_first_bid_n"],
-               "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]}
+               "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]} \
+            | _doctor_intervals(values(df, "quality"), cell_seed(df))
 
     return per_cell(games, rows)
+
+
+def _doctor_intervals(quality: list[Values], seed: int) -> dict[str, float]:
+    """The Doctor's rates are per protection, several a game: their intervals resample the cell's games."""
+    def counts(key: str) -> list[float]:
+        return [0.0 if math.isnan(v := float(q.get(key, math.nan))) else v for q in quality]
+
+    out: dict[str, float] = {}
+    for name, key in (("doctor_self_protect", "doctor_self_protects"), ("doctor_save_rate", "doctor_saves")):
+        iv = ratio_bootstrap(counts(key), counts("doctor_protects"), seed)
+        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+    return out
 
 
 def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
@@ -384,9 +454,22 @@ def judge(games: pd.DataFrame) -> pd.DataFrame:
         if "unreadable" not in accuracy:
             return
         yield {"games": int(accuracy["games"])} | {r: accuracy[r] for r in ROLES} \
-            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]}
+            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]} \
+            | _judge_intervals(values(df, "judge"), cell_seed(df))
 
     return per_cell(games, rows)
+
+
+def _judge_intervals(judged: list[Values], seed: int) -> dict[str, float]:
+    """The judge names every player of a game in one reply, so its accuracies resample games, not players."""
+    per_game = [jud.Identification.from_flat(v) for v in judged]
+    seated = [dict(g.by_role) if g is not None else {} for g in per_game]
+    out: dict[str, float] = {}
+    for name, roles in ({str(r): [r] for r in ROLES} | {"all": list(ROLES)}).items():
+        named = [sum((s.get(r, Mean()) for r in roles), Mean()) for s in seated]
+        iv = intervals(named, {"share": lambda m: m.value}, seed)["share"]
+        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+    return out
 
 
 def build(corpus: Corpus) -> dict[str, pd.DataFrame]:

@@ -14,9 +14,19 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
 
+import numpy as np
+
 
 def ratio(numerator: float, denominator: float) -> float:
-    """``numerator / denominator``; NaN where the denominator is zero or not a number."""
+    """``numerator / denominator``; NaN where the denominator is zero or not a number.
+
+    Also element-wise on numpy arrays of counts, so :mod:`wolf_eval.resample` can evaluate every rate
+    here on a thousand resampled pools of games at once without writing its formula a second time.
+    """
+    if isinstance(denominator, np.ndarray):
+        shown = np.where((denominator == 0) | np.isnan(denominator), np.nan, denominator)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return numerator / shown  # type: ignore[return-value]
     if math.isnan(denominator) or not denominator:
         return math.nan
     return numerator / denominator
