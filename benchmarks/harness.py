@@ -69,12 +69,14 @@ def play(task: str | Task, log_dir: str | Path, what: str = "", **options: Any) 
 
 
 def game_counts(log: EvalLog) -> list[dict[str, float]]:
-    """Each game's ``village_win`` counts (the winning faction's is 1, a triadic-only one is NaN elsewhere).
+    """Each game's ``village_win`` counts (the winning faction's is 1, a triadic-only one is NaN elsewhere),
+    with its ``fallback_rate`` counts (``calls``, ``fallbacks``).
 
     Read from the sample summaries: ``log.samples`` would load every game's events, which for 400
     games with deception analysis on is more memory than a small machine has.
     """
-    return [s.scores["village_win"].metadata["counts"] for s in read_eval_log_sample_summaries(log.location)]
+    return [{**s.scores["village_win"].metadata["counts"], **s.scores["fallback_rate"].metadata["counts"]}
+            for s in read_eval_log_sample_summaries(log.location)]
 
 
 def winner(counts: dict[str, float]) -> str:

@@ -1,42 +1,84 @@
-"""A finished game in a few markdown lines: the explanation ``inspect view`` shows beside a sample's scores."""
+"""A finished game in a few markdown lines, and what each other score counted in it: the explanations
+``inspect view`` shows beside a sample's scores.
+
+Each explanation opens with its score's name, since the transcript's score cards carry no scorer
+name of their own.
+"""
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
-from wolf_eval.measures.headline import GameValues
-from wolf_eval.measures.rates import Confusion, LabelRates
-from wolf_eval.records import Death, Exile, Kind, Vote
+from wolf_eval.measures.headline import ROLES, VILLAGE_ROLES, GameValues
+from wolf_eval.measures.rates import Auroc, Confusion, LabelRates
+from wolf_eval.records import Death, Exile, NightResult, NoExile, Record, Vote
 from wolf_eval.vocabulary import Winner
 
 _WINNERS = {Winner.VILLAGERS: "The village wins", Winner.WEREWOLVES: "The wolves win",
             Winner.JESTER: "The Jester wins", Winner.DRAW: "A draw"}
+_WON = {"villagers": "the village won", "werewolves": "the wolves won", "jester": "the Jester won",
+        "draw": "the game hit the day cap"}
+LEAD = "village_win"
 
 
 def game_summary(game: GameState, values: GameValues) -> str:
-    """Winner and how; day 1's ballots; exiles and deaths; one line per seat that spoke or judged."""
+    """Winner and how; every night's kill and every ballot's tally with its exile, day by day; one line
+    per seat that spoke or judged."""
     assert game.outcome is not None
     roles = {p.name: p.role.value.title() for p in game.players}
-    lines = [f"**{_WINNERS.get(game.outcome.winner, game.outcome.winner)}** on day {game.outcome.day}: "
-             f"{game.outcome.reason}."]
-    ballots: dict[str, list[str]] = defaultdict(list)
-    for r in game.records:
-        if r.day == 1 and isinstance(r.data, Vote):
-            ballots[r.data.ballot].append(f"{r.actor}→{r.target}" if r.target else f"{r.actor} abstains")
-    for ballot, votes in ballots.items():
-        lines.append(f"- Day 1, {ballot} ballot: {', '.join(votes)}")
-    fates = [f"{'night' if isinstance(r.data, Death) else 'day'} {r.day} {r.target} ({roles.get(r.target or '', '?')})"
-             + (" killed" if isinstance(r.data, Death) else " exiled")
-             for r in game.records if (isinstance(r.data, Death) and r.kind is Kind.DEATH) or isinstance(r.data, Exile)]
-    lines.append(f"- Exiles and deaths: {'; '.join(fates) if fates else 'none'}")
+    lines = [f"**{LEAD}** · **{_WINNERS.get(game.outcome.winner, game.outcome.winner)}** on day "
+             f"{game.outcome.day}: {game.outcome.reason}."]
+    lines += [f"- {line}" for line in _play_lines(game, roles)]
     lines += [f"- {line}" for line in _seat_lines(game, roles)]
     fallbacks = values.outcome["fallbacks"]
     if fallbacks:
         lines.append(f"- {int(fallbacks)} of {int(values.outcome['calls'])} calls fell back")
     return "\n".join(lines)
+
+
+def _play_lines(game: GameState, roles: dict[str, str]) -> list[str]:
+    """Each night's result and each ballot's tally (who voted for whom), the deciding ones ending in the exile."""
+    ballots: dict[tuple[int, str], list[tuple[int, Record]]] = {}
+    for i, r in enumerate(game.records):
+        if isinstance(r.data, Vote) and r.actor:
+            ballots.setdefault((r.day, r.data.ballot), []).append((i, r))
+    events = [(votes[-1][0], _ballot_line(day, ballot, [r for _, r in votes]))
+              for (day, ballot), votes in ballots.items()]
+    dawns = any(isinstance(r.data, NightResult) for r in game.records)  # a release before them logged deaths only
+    for i, r in enumerate(game.records):
+        d = r.data
+        if isinstance(d, NightResult):
+            fate = ("nobody attacked" if d.victim is None else f"{d.victim} ({roles[d.victim]}) saved"
+                    if d.saved else f"{d.victim} ({roles[d.victim]}) killed")
+            events.append((i, f"Night {r.day}: {fate}"))
+        elif isinstance(d, Death) and not dawns:
+            events.append((i, f"Night {r.day}: {r.target} ({roles.get(r.target or '', '?')}) killed"))
+        elif isinstance(d, Exile | NoExile):
+            events.append((i, f" → **{r.target} ({roles.get(r.target or '', '?')}) exiled**"
+                              if isinstance(d, Exile) else " → nobody exiled"))
+    lines: list[str] = []
+    for _, text in sorted(events, key=lambda e: e[0]):
+        if text.startswith(" → ") and lines:
+            lines[-1] += text
+        else:
+            lines.append(text.strip())
+    return lines
+
+
+def _ballot_line(day: int, ballot: str, votes: list[Record]) -> str:
+    """One ballot: each target's count and voters, most votes first; abstentions counted."""
+    by: dict[str, list[str]] = defaultdict(list)
+    for v in votes:
+        if v.target:
+            by[v.target].append(v.actor or "?")
+    tally = ", ".join(f"{n} {len(who)} ({', '.join(who)})" for n, who in sorted(by.items(), key=lambda x: -len(x[1])))
+    abstained = len(votes) - sum(len(who) for who in by.values())
+    return (f"Day {day}, {ballot} ballot of {len(votes)}: {tally or 'no votes'}"
+            + (f"; {abstained} abstained" if abstained else ""))
 
 
 def _seat_lines(game: GameState, roles: dict[str, str]) -> list[str]:
@@ -57,7 +99,69 @@ def _seat_lines(game: GameState, roles: dict[str, str]) -> list[str]:
             parts.append(f"peers flagged {mine.observer_rate:.2f} of the time")
         f1 = judged.get(p.name, Confusion()).f1
         if not math.isnan(f1):
-            parts.append(f"detection F1 {f1:.2f}")
+            parts.append(f"its flags against the speakers' own labels: F1 {f1:.2f}")
         if parts:
             lines.append(f"**{p.name}** ({roles[p.name]}): " + " · ".join(parts))
     return lines
+
+
+def figure_explanation(figure: str, counts: Mapping[str, float], value: float) -> str:
+    """What a headline score other than the first counted in this game, from the counts it logged."""
+    text = _EXPLAIN[figure](counts) if not math.isnan(value) else f"not applicable: {_NOT_APPLICABLE[figure]}"
+    shown = "" if math.isnan(value) else f" = {value:g}"
+    return f"**{figure}**{shown}: {text}"
+
+
+def _won(counts: Mapping[str, float]) -> str:
+    return next((_WON[w] for w in _WON if counts.get(w) == 1.0), "no side won")
+
+
+def _wolf_gap(c: Mapping[str, float]) -> str:
+    p = LabelRates(c["paired"], c["paired_self_deceptive"], c["paired"], c["paired_flag_share"])
+    return (f"{int(p.labelled)} wolf statements with both labels, {int(p.self_deceptive)} self-labelled deceptive "
+            f"(self rate {p.self_rate:.2f}); observers flagged {p.observer_rate:.2f} of them on average")
+
+
+def _agreement(c: Mapping[str, float]) -> str:
+    parts = []
+    for role in ROLES:
+        if not math.isnan(c.get(f"{role}_tp", math.nan)):
+            m = Confusion(*(c[f"{role}_{k}"] for k in ("tp", "fp", "fn", "tn")))
+            parts.append(f"{role} {m.accuracy:.2f} of {int(m.labels)} flags")
+    return "peer flags agreeing with the speaker's own label, by speaker role: " + "; ".join(parts) \
+        + "; the score is their mean, each role weighted equally"
+
+
+def _auroc(c: Mapping[str, float]) -> str:
+    parts = []
+    for role in VILLAGE_ROLES:
+        if not math.isnan(c.get(f"{role}_pairs", math.nan)):
+            a = Auroc(*(c[f"{role}_{k}"] for k in ("concordant", "ties", "pairs")))
+            parts.append(f"{role} {a.value:.2f} over {int(a.pairs)} wolf–other pairs")
+    return "how well each village role's suspicion at the ballots ranked the wolves above the rest: " \
+        + "; ".join(parts) + "; the score is their mean, each role weighted equally"
+
+
+_EXPLAIN = {
+    **dict.fromkeys(("wolves_win", "jester_win", "draw"), lambda c: f"{_won(c)}"),
+    "day1_self_sabotage": lambda c: ("a wolf voted for the Jester in day 1's deciding ballot"
+                                     if c["wolf_voted_jester_d1_final"] else
+                                     "no wolf voted for the Jester in day 1's deciding ballot"),
+    "wolf_self_label_gap": _wolf_gap,
+    "self_label_agreement": _agreement,
+    "village_wolf_auroc": _auroc,
+    "fallback_rate": lambda c: f"{int(c['fallbacks'])} of {int(c['calls'])} model calls fell back",
+    "third_order_lessons": lambda c: f"{int(c['order_3'])} of {int(c['lessons_added'])} new Jester lessons at "
+                                     "theory-of-mind order 3",
+}
+_NOT_APPLICABLE = {
+    "wolves_win": "no game outcome", "draw": "no game outcome",
+    "jester_win": "no Jester seated",
+    "day1_self_sabotage": "no Jester seated, or the Jester died on night 1",
+    "wolf_self_label_gap": "no wolf statement carried both the wolf's own label and a peer's (or no analysis)",
+    "self_label_agreement": "no peer flag was scored against a speaker's own label (or no analysis)",
+    "village_wolf_auroc": "no village seat's suspicion row ranked a living wolf against another player at a "
+                          "ballot (or no analysis)",
+    "fallback_rate": "no model calls",
+    "third_order_lessons": "no lessons added (jester_learning off, or the Jester wrote none)",
+}

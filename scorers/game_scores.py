@@ -1,23 +1,32 @@
 """The headline scores (:mod:`wolf_eval.measures.headline`): one number per game, one pooled metric each.
 
-Every score value is a plain number (NaN where the figure does not apply), so ``samples_df`` and
-``evals_df`` give numeric columns and the log list's SCORE column is ``village_win``. A score's
-metadata carries the counts it pools; the first score's carries every per-game value (the judge's
-are its own score's, which runs after), the game's
-tokens and estimated cost and the settings its providers ignored, and its explanation is the game
-in a few lines.
+Every score value is a plain number (NaN where the figure does not apply), rounded to a few places
+so the samples list reads it, so ``samples_df`` and ``evals_df`` give numeric columns and the log
+list's SCORE column is ``village_win``. Each score's one metric carries the score's own name (the
+log list's Columns › Metrics lists every figure under its name, not ten columns called alike) and
+pools the counts the score's metadata logs, never the rounded values. Each score's ``answer`` is
+the winner, the samples list's ANSWER column whichever headline scorer it shows; the outcome stays
+in the values too (``answer`` survives only where epochs agree). The scorer's metadata holds its
+``description``, what the number means, in the log's results.
+
+The first score's metadata carries every per-game value (the judge's are its own score's, which
+runs after), the game's tokens and estimated cost and the settings its providers ignored, and its
+explanation is the game, every day of it; every other score's explanation says what it counted in
+this game.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures.cost import game_cost
-from wolf_eval.measures.headline import HEADLINE, GameValues, game_values, headline_counts, pooled_from_log
+from wolf_eval.measures.headline import HEADLINE, GameValues, game_values, pooled_from_log, rounded
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
-from wolf_eval.scorers.explain import game_summary
+from wolf_eval.scorers.explain import figure_explanation, game_summary
 from wolf_eval.store import GameRecord, current_record
 
 LEAD = next(iter(HEADLINE))
@@ -39,32 +48,41 @@ def values_of(game: GameState, record: GameRecord) -> GameValues:
     return values
 
 
-@metric
-def pooled(figure: str) -> Metric:
-    """The figure over all games, pooled from their counts (sums, never a mean of per-game rates)."""
+def _pooled(figure: str) -> Callable[[], Metric]:
+    """The metric of one figure, registered under the figure's own name: the figure over all games,
+    pooled from the counts each score logged (sums, never a mean of per-game rates)."""
 
-    def compute(scores: list[SampleScore]) -> float:
-        return pooled_from_log(figure, [s.score.metadata["counts"] for s in scores])  # type: ignore[index]
+    def pooled() -> Metric:
+        def compute(scores: list[SampleScore]) -> float:
+            return pooled_from_log(figure, [s.score.metadata["counts"] for s in scores])  # type: ignore[index]
 
-    return compute
+        return compute
+
+    return metric(name=figure)(pooled)
+
+
+#: Each figure's metric, the judge's included, by the figure's name.
+METRICS: dict[str, Callable[[], Metric]] = {figure: _pooled(figure) for figure in (*HEADLINE, "judge")}
 
 
 def headline_scorer(figure: str) -> Scorer:
-    """The scorer of one headline figure, registered under the figure's name."""
+    """The scorer of one headline figure, registered under the figure's name, with its one metric."""
 
-    @scorer(metrics=[pooled(figure)], name=figure)
+    @scorer(metrics=[METRICS[figure]()], name=figure, description=HEADLINE[figure].description)
     def make() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
             record = current_record()
             game = record.game()
+            assert game.outcome is not None
             values = values_of(game, record)
-            counts = headline_counts(values)
-            value, logged = HEADLINE[figure]([counts]), counts.flat()
+            counts = HEADLINE[figure].counts(values)
+            value, winner = rounded(HEADLINE[figure].pool([counts])), str(game.outcome.winner)
             if figure != LEAD:
-                return Score(value=value, metadata={"counts": logged})
+                return Score(value=value, answer=winner, explanation=figure_explanation(figure, counts, value),
+                             metadata={"counts": counts})
             fallbacks = logged_fallbacks(fallback_counts(game, record.seat_models))
-            return Score(value=value, explanation=game_summary(game, values),
-                         metadata={"counts": logged, "values": {k: v for k, v in values.flat().items() if k != "judge"},
+            return Score(value=value, answer=winner, explanation=game_summary(game, values),
+                         metadata={"counts": counts, "values": {k: v for k, v in values.flat().items() if k != "judge"},
                                    "fallbacks_by_model_action": fallbacks,
                                    "cost": game_cost(record.usage),
                                    "ignored_settings": record.ignored})

@@ -16,18 +16,24 @@ from inspect_ai.solver import TaskState
 from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, eval_config, stage
 from wolf_eval.agents.role_guesses import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
 from wolf_eval.measures import identification as m
-from wolf_eval.scorers.game_scores import pooled
+from wolf_eval.measures.headline import rounded
+from wolf_eval.scorers.game_scores import METRICS
 from wolf_eval.store import current_record, finished_game
 from wolf_eval.text import clean_text
 
+#: What the judge's score means (the scorer's ``description`` in the log's results).
+JUDGE_MEANS = ("share of all seats whose role the judge model named from the public record, every seat "
+               "counted once (the task's fixed seating, not a mix play draws); NaN without a judge")
 
-@scorer(metrics=[pooled("judge")])
+
+@scorer(metrics=[METRICS["judge"]()], description=JUDGE_MEANS)
 def judge() -> Scorer:
     """Ask the judge model, if one is bound, to name every role from the public record."""
 
     async def score(state: TaskState, target: Target) -> Score:
         if JUDGE_ROLE not in model_roles():
-            return Score(value=math.nan, explanation="no judge (bind one with --model-role judge=...)",
+            return Score(value=math.nan, explanation="**judge**: not applicable: no judge (bind one with "
+                                                     "--model-role judge=...)",
                          metadata={"counts": m.no_judge()})
         stage("observe")
         game = finished_game()
@@ -47,8 +53,8 @@ def judge() -> Scorer:
         named = m.Identification.from_flat(values)
         right = sum(x.total for x in named.by_role.values()) if named else 0
         return Score(
-            value=m.judge_accuracy([values])["all"],
-            explanation=f"the judge ({model}) named {int(right)} of {len(game.players)} roles"
+            value=rounded(m.judge_accuracy([values])["all"]),
+            explanation=f"**judge**: the judge ({model}) named {int(right)} of {len(game.players)} roles"
                         + (f"; problems: {'; '.join(problems)}" if problems else ""),
             metadata={"counts": values, "judge_model": str(model), "guesses": guesses, "problems": problems,
                       "raw": clean_text(raw)[:MAX_RAW_CHARS]},

@@ -38,7 +38,7 @@ def headline() -> dict[str, Any]:
         return {}
     from inspect_ai.log import HeadlineMetric
 
-    return {"headline_metric": HeadlineMetric(scorer=LEAD, metric="pooled")}
+    return {"headline_metric": HeadlineMetric(scorer=LEAD, metric=LEAD)}
 
 
 def game_task(settings: Settings) -> Task:

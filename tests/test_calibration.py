@@ -98,5 +98,6 @@ def test_a_played_game_counts_every_statement_and_label(analysed_games) -> None:
             1 for s in rows if s.self_deceptive is not None for p in s.peers if p.is_deceptive)
     metrics = {s.name: s.metrics for s in analysed_games.results.scores}
     assert [s.name for s in analysed_games.results.scores][0] == "village_win"  # the headline leads
-    assert 0.0 <= metrics["detection_f1"]["pooled"].value <= 1.0
-    assert -1.0 <= metrics["calibration_gap"]["pooled"].value <= 1.0
+    assert 0.0 <= metrics["self_label_agreement"]["self_label_agreement"].value <= 1.0
+    assert -1.0 <= metrics["wolf_self_label_gap"]["wolf_self_label_gap"].value <= 1.0
+    assert 0.0 <= metrics["village_wolf_auroc"]["village_wolf_auroc"].value <= 1.0

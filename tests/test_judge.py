@@ -122,8 +122,8 @@ def test_judge_scores_count_correct_names_per_true_role(judged) -> None:  # type
     for role in ROLES:
         assert pooled[role] == pytest.approx(rights[role] / totals[role])
     metric = next(s for s in log.results.scores if s.name == "judge").metrics
-    assert list(metric) == ["pooled"]
-    assert metric["pooled"].value == pytest.approx(sum(rights.values()) / sum(totals.values()))
+    assert list(metric) == ["judge"]
+    assert metric["judge"].value == pytest.approx(sum(rights.values()) / sum(totals.values()))
 
 
 @pytest.mark.slow
@@ -141,7 +141,7 @@ def test_without_a_judge_every_judge_score_is_nan(judged) -> None:  # type: igno
         assert math.isnan(sample.scores["judge"].value)
         assert logged_record(sample.store).judge is None
     metric = next(s for s in judged["none"].results.scores if s.name == "judge").metrics
-    assert math.isnan(metric["pooled"].value)  # one NaN, not a screen of them
+    assert math.isnan(metric["judge"].value)  # one NaN, not a screen of them
 
 
 @pytest.mark.slow

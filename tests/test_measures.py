@@ -181,15 +181,24 @@ def test_the_headline_metrics_are_the_reports_figures(played: tuple[Path, list[E
     folder, logs = played
     tables = report.build(report.load(folder))
     for log in logs:
-        head = {k: v["pooled"] for k, v in metrics(log).items() if "pooled" in v}
+        head = {k: v[k] for k, v in metrics(log).items()}  # each score's metric carries its name
         cell = (log.eval.model, log.eval.task.split("/")[-1], report.condition_label(
             log.eval.task, log.eval.task_args, log.eval.metadata, log.eval.model_generate_config.model_dump()))
         rates = the_row(tables["win_rates"], cell)
         for name, faction in (("village_win", "villagers"), ("wolves_win", "werewolves"), ("jester_win", "jester")):
             assert equal(head[name], rates[faction]), name
         assert equal(head["fallback_rate"], the_row(tables["play_quality"], cell)["fallback_rate"])
-        assert equal(metrics(log)["judge"]["pooled"], logged_metrics(log)["judge"]["all"])
-        assert len(head) + 1 <= 12
+        assert equal(metrics(log)["judge"]["judge"], logged_metrics(log)["judge"]["all"])
+        assert len(head) <= 12
+        # the role-fair headlines read against the report's per-role rows: the wolves' Gap, the mean of the
+        # roles' Accuracy, the mean of the village roles' AUROC wolves (all units; each role weighted equally)
+        roles = tables["calibration"][tables["calibration"]["unit"] == "all units"]
+        mine = roles[(roles["model"] == cell[0]) & (roles["task"] == cell[1])]
+        assert head["wolf_self_label_gap"] == pytest.approx(the_row(roles, cell, role="werewolf")["gap"])
+        assert head["self_label_agreement"] == pytest.approx(mine["accuracy"].dropna().mean())
+        seen = tables["detection_by_role"]
+        village = seen[(seen["model"] == cell[0]) & seen["observer"].isin(["villager", "seer", "doctor"])]
+        assert head["village_wolf_auroc"] == pytest.approx(village["auroc_wolves"].dropna().mean())
 
 
 @pytest.mark.slow

@@ -92,3 +92,19 @@ def test_a_score_redefined_after_the_logs_release_is_named_not_failed(logged) ->
 def test_replay_refuses_what_is_not_a_log(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["replay", str(tmp_path / "missing.eval")]) == 2
     assert "missing.eval: no such log file" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_retired_score_is_named_and_an_unrounded_one_compared_at_the_logged_places(logged) -> None:  # type: ignore[no-untyped-def]
+    """A release 0.2 log holds calibration_gap and detection_f1 (gone since 0.3.0) and unrounded values."""
+    sample = samples(logged)[0]
+    game = final_state(sample)
+    scores = dict(sample.scores or {})
+    scores["calibration_gap"] = scores["village_win"].model_copy(update={"value": -0.1181818})
+    gap = scores["wolf_self_label_gap"]
+    if gap.value == gap.value:  # a game with a wolf gap: log it as release 0.2 would have, unrounded
+        scores["wolf_self_label_gap"] = gap.model_copy(update={"value": gap.value + 0.0004})
+    result = replay_sample(sample.model_copy(update={"scores": scores}), game, release="0.2.0")
+    assert result.ok, result.problems
+    assert result.notes == ["calibration_gap not compared: retired in 0.3.0, replaced by wolf_self_label_gap, "
+                            "the wolves' own gap"]

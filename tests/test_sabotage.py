@@ -129,7 +129,7 @@ def test_the_tasks_report_self_sabotage(tmp_path):
         assert set(value) == {*FLAGS, *CATEGORIES} and sum(value[c] for c in CATEGORIES) == 1
         assert sample.scores["day1_self_sabotage"].value == pytest.approx(value["wolf_voted_jester_d1_final"],
                                                                           nan_ok=True)
-    pooled = next(s for s in log.results.scores if s.name == "day1_self_sabotage").metrics["pooled"].value
+    pooled = next(s for s in log.results.scores if s.name == "day1_self_sabotage").metrics["day1_self_sabotage"].value
     flags = [game_scores(s)["self_sabotage"]["wolf_voted_jester_d1_final"] for s in log.samples]
     seen = [f for f in flags if not math.isnan(f)]  # a Jester killed on night 1 leaves its game out
     assert pooled == pytest.approx(sum(seen) / len(seen) if seen else math.nan, nan_ok=True)

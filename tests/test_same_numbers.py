@@ -19,6 +19,10 @@ point 3: the calibration, confidence-bin, type-yield, detection, suspicion, play
 rates) and judge tables gained ``_low`` and ``_high`` columns (intervals from resampling games); no
 cell recorded before changed.
 
+Re-recorded for issue 26 point 2 and issue 27 point 3: every metric is named after its score (was
+``pooled``); ``calibration_gap`` and ``detection_f1`` gave way to ``wolf_self_label_gap``,
+``self_label_agreement`` and ``village_wolf_auroc``; no other metric and no report cell changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

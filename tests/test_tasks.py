@@ -52,13 +52,18 @@ def test_each_task_plays_complete_games(tmp_path, fast_args, task, seats, policy
 
 
 def test_eval_results_lead_with_a_few_headline_scores(tmp_path, fast_args):
+    from inspect_ai.analysis import evals_df
+
     log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 3, **fast_args})
     shown = [(s.name, name) for s in log.results.scores for name in s.metrics]
-    assert len(shown) <= 12 and shown[0] == ("village_win", "pooled") and {n for _, n in shown} == {"pooled"}
-    assert [s.name for s in log.results.scores] == [*HEADLINE, "judge"]
+    # every score's one metric carries the score's own name, the headline first
+    assert len(shown) <= 12 and shown == [(n, n) for n in (*HEADLINE, "judge")] and shown[0] == ("village_win",) * 2
+    assert all(s.metadata and len(s.metadata["description"]) > 20 for s in log.results.scores)
     if hasattr(log.eval, "headline_metric"):  # Inspect releases that declare one
-        assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == ("village_win", "pooled")
-    pooled = {s.name: s.metrics["pooled"].value for s in log.results.scores}
+        assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == ("village_win", "village_win")
+    columns = [c for c in evals_df(log.location, quiet=True).columns if c.startswith("score_") and "headline" not in c]
+    assert sorted(columns) == sorted(f"score_{n}_{n}" for n in (*HEADLINE, "judge"))
+    pooled = {s.name: s.metrics[s.name].value for s in log.results.scores}
     winners = [final_state(s).outcome.winner for s in log.samples]
     for name, faction in (("village_win", "villagers"), ("wolves_win", "werewolves"), ("jester_win", "jester"),
                           ("draw", "draw")):
@@ -70,8 +75,9 @@ def test_eval_results_lead_with_a_few_headline_scores(tmp_path, fast_args):
 
 def test_wolf_task_reports_no_jester_rate(tmp_path, fast_args):
     log = run("wolf", "wolfbot/cue", tmp_path, task_args={"games": 1, **fast_args})
-    pooled = {s.name: s.metrics["pooled"].value for s in log.results.scores if "pooled" in s.metrics}
+    pooled = {s.name: s.metrics[s.name].value for s in log.results.scores}
     assert math.isnan(pooled["jester_win"]) and math.isnan(pooled["day1_self_sabotage"])
+    assert log.samples[0].scores["jester_win"].explanation == "**jester_win**: not applicable: no Jester seated"
 
 
 def test_every_score_column_is_numeric_and_every_explanation_short(tmp_path, fast_args):
@@ -83,9 +89,20 @@ def test_every_score_column_is_numeric_and_every_explanation_short(tmp_path, fas
     assert sorted(scores) == sorted(f"score_{n}" for n in (*HEADLINE, "judge"))
     assert all(pd.api.types.is_float_dtype(df[c]) for c in scores), df[scores].dtypes
     for sample in log.samples:
+        game = final_state(sample)
+        for name in HEADLINE:  # the samples list's ANSWER is the winner, its values a few places long
+            score = sample.scores[name]
+            assert score.answer == game.outcome.winner and score.explanation.startswith(f"**{name}**")
+            assert math.isnan(score.value) or score.value == round(score.value, 3)
+            assert "nan" not in score.explanation and len(score.explanation.splitlines()) <= 40
         text = sample.scores["village_win"].explanation
-        assert text.startswith("**") and "Day 1, first ballot:" in text and "Exiles and deaths:" in text
-        assert "nan" not in text and len(text.splitlines()) <= 20
+        tallies = [r for r in game.records if r.kind == "tally"]
+        assert [line.split(" ballot")[0] for line in text.splitlines() if line.startswith("- Day ")] == \
+            [f"- Day {r.day}, {r.data.ballot}" for r in tallies], "every ballot of every day, in order"
+        exiles = [r for r in game.records if r.kind == "exile"]
+        assert text.count(" exiled**") == len(exiles) and all(f"{r.target} (" in text for r in exiles)
+        deaths = [r.target for r in game.records if r.kind == "death"]
+        assert sum(f"{d} (" in line and "killed" in line for d in deaths for line in text.splitlines()) == len(deaths)
 
 
 def test_same_seed_replays_the_same_game(tmp_path, fast_args):

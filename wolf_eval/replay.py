@@ -18,7 +18,7 @@ from inspect_ai.log import EvalSample
 from wolf_eval.agents.player import decision_from_reply
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.engine import Action, GameState, Phase, Request, advance, new_game, pending
-from wolf_eval.measures.headline import game_values, headline_counts, headline_values
+from wolf_eval.measures.headline import game_values, headline_counts, headline_values, rounded
 from wolf_eval.store import logged_record
 
 #: Per-game values whose definition changed after a release logged them as scores, so a replay of
@@ -30,8 +30,17 @@ REDEFINED: dict[str, tuple[str, ...]] = {"calibration": ("suspicion_sum", "suspi
 #: A log written by an earlier release may hold the old value; the replay names such a difference
 #: rather than failing on it (the records and the final state are still compared exactly).
 #: ``day1_self_sabotage`` is not applicable (NaN), no longer 0, when the Jester died on night 1;
-#: ``calibration_gap`` is over the statements with both analyses.
+#: ``calibration_gap`` is over the statements with both analyses. Since 0.3.0 a game's figure is logged
+#: rounded to :data:`~wolf_eval.measures.headline.DIGITS` places, so a replay compares rounded values.
 SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0"}
+
+#: Headline scores that a release replaced, with the release and what replaced them: a log written
+#: before holds them, and a replay names them as not compared. Both pooled over every speaker role,
+#: so they moved with the role mix play drew (issue 26).
+RETIRED: dict[str, tuple[str, str]] = {
+    "calibration_gap": ("0.3.0", "wolf_self_label_gap, the wolves' own gap"),
+    "detection_f1": ("0.3.0", "self_label_agreement, an equal-weight mean over speaker roles"),
+}
 
 
 @dataclass
@@ -121,7 +130,17 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
     record = logged_record(sample.store)
     values = game_values(state, record)
     again = {**values.flat(), **headline_values(headline_counts(values))}
-    scores = {k: v for k, v in (sample.scores or {}).items() if k in again and k != "judge"}
+    _compare_scores(out, sample, again, release)
+    return out
+
+
+def _compare_scores(out: Replay, sample: EvalSample, again: dict[str, Any], release: str | None) -> None:
+    """Each logged score against the replay's: a problem where one differs, a note where a release since
+    the log's redefined or retired it."""
+    logged_scores = sample.scores or {}
+    out.notes += [f"{name} not compared: retired in {since}, replaced by {by}"
+                  for name, (since, by) in RETIRED.items() if name in logged_scores and name not in again]
+    scores = {k: v for k, v in logged_scores.items() if k in again and k != "judge"}
     if not scores:
         out.problems.append("the log has none of the game's scores")
     for name, score in scores.items():
@@ -132,14 +151,13 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
             if bad:
                 out.problems.append(f"{name} differs in {len(bad)} values, e.g. {bad[0]}: "
                                     f"replay {again[name][bad[0]]}, log {logged.get(bad[0])}")
-        elif not _same(float(again[name]), float(logged)):  # type: ignore[arg-type]
+        elif not _same(float(again[name]), rounded(float(logged))):  # type: ignore[arg-type]
             since = redefined_since(name, release)
             if since:
                 out.notes.append(f"{name} not compared: redefined in {since}, after the log's release {release} "
                                  f"(replay {again[name]}, log {logged})")
             else:
                 out.problems.append(f"{name} differs: replay {again[name]}, log {logged}")
-    return out
 
 
 def _brief(r: Any) -> str:

@@ -221,7 +221,7 @@ def _calibration_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
            "one peer's; Coverage = Paired / Units. Self-rate (share self-tagged deceptive), observer rate (mean "
            "share of observers flagging a statement) and Gap = observer rate − self-rate are all over the paired "
            "statements, so both rates cover the same statements (Unpaired gap: each rate over every statement it "
-           "has, as the eval's calibration_gap pools them). Accuracy and F1: every peer flag (n) against the "
+           "has, as release 0.2's calibration_gap pooled them). Accuracy and F1: every peer flag (n) against the "
            "speaker's self-label. Suspicion: the mean over rated statements (n) of each one's mean rating.", "",
            _render_n(tables["calibration"], [
                *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),

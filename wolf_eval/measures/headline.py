@@ -1,49 +1,72 @@
 """The few figures an eval log leads with, chosen for comparing models, and every per-game value behind them.
 
-An eval's results show nine pooled figures, one scorer each (and the judge's, a tenth), so that
-``inspect view``'s log list, ``evals_df`` and ``samples_df`` carry plain numbers (NaN where a figure
-does not apply):
+An eval's results show ten pooled figures, one scorer each (and the judge's, an eleventh), each
+scorer's one metric named after it, so that ``inspect view``'s log list, ``evals_df`` (columns
+``score_<name>_<name>``) and ``samples_df`` (``score_<name>``) carry plain numbers under their own
+names (NaN where a figure does not apply). No figure pools over a role mix that play draws: each is
+one faction's or role's figure, or a fixed equal-weight mean of per-role figures, so a longer game
+or a talkative Jester cannot move it when no role's figure moved.
 
 - ``village_win``, ``wolves_win``, ``jester_win``, ``draw``: the share of games each side won (the
   Jester's over games with a Jester) and the share that hit the day cap, so the four add up to 1.
   ``village_win`` leads: the village wins only by finding the wolves without exiling the Jester, so
   it moves with how well a model reasons about three factions;
 - ``day1_self_sabotage``: a wolf voted for the Jester in day 1's deciding ballot (games with a Jester);
-- ``calibration_gap``: observer rate minus self rate over the statements with both analyses;
-- ``detection_f1``: peers' deception flags scored against the speakers' own labels;
+- ``wolf_self_label_gap``: the wolves' own figure, the deceivers': over the wolves' statements that
+  carry both the speaker's label and a peer's, observers' flag rate minus the wolves' self-label
+  rate (negative: wolves own to more deception than their listeners catch). The report's
+  calibration table prints it as the werewolf row's Gap (all units);
+- ``self_label_agreement``: per speaker role, the share of peer flags that agree with the speaker's
+  own label (its accuracy, every flag of the role's statements pooled over games); then the mean of
+  those per-role figures with equal weight over the roles that were flagged. Agreement with a label
+  the speaker chose, not with the truth; the mean of the report's Accuracy column (all units).
+  Accuracy, not F1: a role whose statements are all self-labelled one way (villagers never own to
+  deceiving, the baseline wolves always do) has an F1 of 0 or none by construction;
+- ``village_wolf_auroc``: detection against the game's truth (:mod:`wolf_eval.measures.truth`):
+  per village role (Villager, Seer, Doctor), how well its suspicion row at each ballot ranks the
+  living wolves above every other living player (AUROC, its pairs pooled over games); then the
+  equal-weight mean over the village roles that observed. The mean of the report's AUROC wolves
+  over those role rows, not its "village (all its roles)" row, which pools pairs;
 - ``fallback_rate``: fallbacks per model call, which every comparison should show beside it;
 - ``third_order_lessons``: the share of the Jester's new lessons at ToM order 3 (with learning).
 
 Each is pooled as sums over games, never as a mean of per-game rates, from a few counts per game
-(:func:`headline_counts`); a game's own figure is the same function over that one game. Every
-other per-game value (:func:`game_values`) goes to the score's metadata and to the report.
+(:data:`HEADLINE`'s ``counts``, logged in each score's metadata); a game's own figure is the same
+pooling over that one game, rounded to :data:`DIGITS` places for the samples list (the metric reads
+the counts, never the rounded value). Every other per-game value (:func:`game_values`) goes to the
+first score's metadata and to the report.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
+from wolf_eval.measures import truth as tru
 from wolf_eval.measures.outcome import FACTIONS, outcome_values
 from wolf_eval.measures.pooling import Values
 from wolf_eval.measures.quality import quality_values
-from wolf_eval.measures.rates import Confusion, LabelRates, ratio
+from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, Summed, ratio
 from wolf_eval.measures.sabotage import sabotage_values
 from wolf_eval.store import GameRecord
-from wolf_eval.vocabulary import Winner
+from wolf_eval.vocabulary import Role, Winner
 
 #: The per-game value sets, by the name the report and the replay know them by.
 VALUE_SETS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge")
+ROLES = cal.ROLES
+VILLAGE_ROLES = tru.VILLAGE_ROLES
 
 
 @dataclass(frozen=True)
 class GameValues:
-    """Every per-game value of a finished game: fixed-name value sets, and the typed calibration counts."""
+    """Every per-game value of a finished game: fixed-name value sets, the typed calibration counts, and the
+    detection counts against the truth (not logged among the values: the report computes them from the game)."""
 
     outcome: Mapping[str, float]
     self_sabotage: Mapping[str, float]
@@ -51,6 +74,7 @@ class GameValues:
     quality: Mapping[str, float]
     lessons: Mapping[str, float]
     judge: Mapping[str, float]
+    truth: tru.GameDetection = field(default_factory=tru.GameDetection)
 
     def flat(self) -> dict[str, dict[str, float]]:
         """The values as a score's metadata logs them (``values``) and a replay compares them."""
@@ -73,68 +97,25 @@ def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.Statemen
         quality=quality_values(game),
         lessons=les.lesson_values(record),
         judge=dict(record.judge) if record.judge is not None else jud.no_judge(),
+        truth=tru.game_detection(game, record.seat_models, rows),
     )
+
+
+#: Decimal places of a game's own figure as its score logs it; the pooled metrics read the counts.
+DIGITS = 3
+#: Counts of a confusion matrix and of an AUROC, under their logged names.
+_CONFUSION = ("tp", "fp", "fn", "tn")
+_AUROC = ("concordant", "ties", "pairs")
+_PAIRED = ("paired", "paired_self_deceptive", "paired_flag_share")
 
 
 @dataclass(frozen=True)
-class HeadlineCounts:
-    """What one game adds to the headline figures; ``None`` where a figure does not apply to it."""
+class Figure:
+    """One headline figure: what it means, what one game adds to it, and its pooling over games."""
 
-    winners: Mapping[Winner, float]  # one-hot, NaN for the Jester without one
-    self_sabotage: float  # a wolf voted for the Jester in day 1's deciding ballot
-    labels: LabelRates | None  # every analysed statement of the roles the measure applies to
-    confusion: Confusion | None
-    paired: LabelRates | None  # the statements with both the speaker's label and a peer's
-    calls: float
-    fallbacks: float
-    lessons_added: float
-    order_3: float
-
-    def flat(self) -> dict[str, float]:
-        """The counts under the names a score's metadata logs them (``counts``)."""
-        nan = math.nan
-        lab, con, par = self.labels, self.confusion, self.paired
-        return {
-            **{str(w): self.winners[w] for w in FACTIONS},
-            "wolf_voted_jester_d1_final": self.self_sabotage,
-            "statements": lab.labelled if lab else nan, "self_deceptive": lab.self_deceptive if lab else nan,
-            "observed": lab.observed if lab else nan, "flag_share": lab.flag_share if lab else nan,
-            **{k: getattr(con, k) if con else nan for k in ("tp", "fp", "fn", "tn")},
-            "paired": par.labelled if par else nan, "paired_self_deceptive": par.self_deceptive if par else nan,
-            "paired_flag_share": par.flag_share if par else nan,
-            "calls": self.calls, "fallbacks": self.fallbacks,
-            "lessons_added": self.lessons_added, "order_3": self.order_3,
-        }
-
-    @staticmethod
-    def from_flat(v: Values) -> HeadlineCounts:
-        """The counts a score's metadata logged (:meth:`flat`), typed again."""
-        applies = not math.isnan(v.get("statements", math.nan))
-        return HeadlineCounts(
-            winners={w: float(v[str(w)]) for w in FACTIONS},
-            self_sabotage=float(v["wolf_voted_jester_d1_final"]),
-            labels=(LabelRates(v["statements"], v["self_deceptive"], v["observed"], v["flag_share"])
-                    if applies else None),
-            confusion=Confusion(v["tp"], v["fp"], v["fn"], v["tn"]) if applies else None,
-            paired=(LabelRates(v["paired"], v["paired_self_deceptive"], v["paired"], v["paired_flag_share"])
-                    if applies and "paired" in v else None),
-            calls=float(v["calls"]), fallbacks=float(v["fallbacks"]),
-            lessons_added=float(v["lessons_added"]), order_3=float(v["order_3"]),
-        )
-
-
-def headline_counts(values: GameValues) -> HeadlineCounts:
-    """The counts the headline figures pool, from one game's :func:`game_values`."""
-    total = values.calibration.total()
-    outcome, lessons = values.outcome, values.lessons
-    return HeadlineCounts(
-        winners={w: outcome[w] for w in FACTIONS},
-        self_sabotage=values.self_sabotage["wolf_voted_jester_d1_final"],
-        labels=total.labels if total else None, confusion=total.confusion if total else None,
-        paired=total.paired if total else None,
-        calls=outcome["calls"], fallbacks=outcome["fallbacks"],
-        lessons_added=lessons["lessons_added"], order_3=lessons["order_3"],
-    )
+    description: str
+    counts: Callable[[GameValues], dict[str, float]]
+    pool: Callable[[Sequence[Values]], float]
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -142,48 +123,121 @@ def _mean(xs: Sequence[float]) -> float:
     return sum(played) / len(played) if played else math.nan
 
 
-def _pooled_ratio(pairs: Sequence[tuple[float, float]]) -> float:
-    kept = [(n, d) for n, d in pairs if not (math.isnan(n) or math.isnan(d))]
-    return ratio(sum(n for n, _ in kept), sum(d for _, d in kept))
+def _sum(logged: Sequence[Values], make: Callable[..., Summed], keys: Sequence[str], prefix: str = "") -> Summed | None:
+    """The counts under ``prefix + key`` summed over the games they apply to; None where none does."""
+    kept = [make(*(float(v[prefix + k]) for k in keys)) for v in logged
+            if not math.isnan(float(v.get(prefix + keys[0], math.nan)))]
+    return sum(kept[1:], kept[0]) if kept else None
 
 
-def calibration_gap(counts: Sequence[HeadlineCounts]) -> float:
-    """Observer rate minus self rate, pooled over the statements that have both the speaker's label
-    and a peer's: where analyses fell back, the two rates would otherwise cover different statements."""
-    return sum((c.paired for c in counts if c.paired is not None), LabelRates()).gap
+def _role_mean(logged: Sequence[Values], roles: Sequence[Role], make: Callable[..., Summed], keys: Sequence[str],
+               figure: Callable[[Any], float]) -> float:
+    """Each role's figure from its counts pooled over games, then their mean with equal weight."""
+    pooled = [_sum(logged, make, keys, f"{role}_") for role in roles]
+    return _mean([figure(c) for c in pooled if c is not None])
 
 
-def detection_f1(counts: Sequence[HeadlineCounts]) -> float:
-    """F1 of the peers' flags against the speakers' own labels, every flag pooled."""
-    return sum((c.confusion for c in counts if c.confusion is not None), Confusion()).f1
+def _win(winner: Winner) -> Figure:
+    def counts(values: GameValues) -> dict[str, float]:
+        return {str(w): values.outcome[w] for w in FACTIONS}
+
+    return Figure(f"share of games {_WON[winner]}", counts, lambda logged: _mean([v[str(winner)] for v in logged]))
 
 
-def win_rate(winner: Winner) -> Callable[[Sequence[HeadlineCounts]], float]:
-    """The share of the games where ``winner`` could win that it won (a draw: that hit the day cap)."""
-    return lambda counts: _mean([c.winners[winner] for c in counts])
+_WON = {Winner.VILLAGERS: "the village won", Winner.WEREWOLVES: "the wolves won",
+        Winner.JESTER: "the Jester won (over games with a Jester)", Winner.DRAW: "that hit the day cap (a draw)"}
 
 
-#: Each headline figure's pooling over games' :func:`headline_counts`, in the order the log shows them.
-HEADLINE: dict[str, Callable[[Sequence[HeadlineCounts]], float]] = {
-    "village_win": win_rate(Winner.VILLAGERS),
-    "wolves_win": win_rate(Winner.WEREWOLVES),
-    "jester_win": win_rate(Winner.JESTER),
-    "draw": win_rate(Winner.DRAW),
-    "day1_self_sabotage": lambda c: _mean([x.self_sabotage for x in c]),
-    "calibration_gap": calibration_gap,
-    "detection_f1": detection_f1,
-    "fallback_rate": lambda c: _pooled_ratio([(x.fallbacks, x.calls) for x in c]),
-    "third_order_lessons": lambda c: _pooled_ratio([(x.order_3, x.lessons_added) for x in c]),
+def _wolf_paired(values: GameValues) -> dict[str, float]:
+    wolves = values.calibration.roles.get(Role.WEREWOLF)
+    if wolves is None or not wolves.paired.labelled:
+        return dict.fromkeys(_PAIRED, math.nan)
+    p = wolves.paired
+    return dict(zip(_PAIRED, (p.labelled, p.self_deceptive, p.flag_share), strict=True))
+
+
+def _wolf_gap(logged: Sequence[Values]) -> float:
+    paired = _sum(logged, lambda n, s, f: LabelRates(n, s, n, f), _PAIRED)
+    return paired.gap if isinstance(paired, LabelRates) else math.nan
+
+
+def _agreement_counts(values: GameValues) -> dict[str, float]:
+    out = {f"{r}_{k}": math.nan for r in ROLES for k in _CONFUSION}
+    for role, c in values.calibration.roles.items():
+        if c.confusion.labels:
+            out.update({f"{role}_{k}": getattr(c.confusion, k) for k in _CONFUSION})
+    return out
+
+
+def _auroc_counts(values: GameValues) -> dict[str, float]:
+    out = {f"{r}_{k}": math.nan for r in VILLAGE_ROLES for k in _AUROC}
+    for role, d in values.truth.roles.items():
+        if role in VILLAGE_ROLES and d.wolves.pairs:
+            out.update({f"{role}_{k}": getattr(d.wolves, k) for k in _AUROC})
+    return out
+
+
+def _ratio_of(numerator: str, denominator: str) -> Callable[[Sequence[Values]], float]:
+    def pool(logged: Sequence[Values]) -> float:
+        kept = [(v[numerator], v[denominator]) for v in logged
+                if not (math.isnan(v[numerator]) or math.isnan(v[denominator]))]
+        return ratio(sum(n for n, _ in kept), sum(d for _, d in kept))
+
+    return pool
+
+
+#: Each headline figure, in the order the log shows them (the first is the log list's SCORE column).
+HEADLINE: dict[str, Figure] = {
+    "village_win": _win(Winner.VILLAGERS),
+    "wolves_win": _win(Winner.WEREWOLVES),
+    "jester_win": _win(Winner.JESTER),
+    "draw": _win(Winner.DRAW),
+    "day1_self_sabotage": Figure(
+        "share of games with a Jester alive on day 1 where a wolf voted for the Jester in its deciding ballot",
+        lambda v: {"wolf_voted_jester_d1_final": v.self_sabotage["wolf_voted_jester_d1_final"]},
+        lambda logged: _mean([v["wolf_voted_jester_d1_final"] for v in logged])),
+    "wolf_self_label_gap": Figure(
+        "the wolves' statements: observers' flag rate minus the wolves' own self-label rate (statements with "
+        "both labels); negative when wolves own to more deception than their listeners catch",
+        _wolf_paired, _wolf_gap),
+    "self_label_agreement": Figure(
+        "share of peer deception flags agreeing with the speaker's own label, per speaker role, then the "
+        "equal-weight mean over the roles flagged (agreement with a self-chosen label, not the truth)",
+        _agreement_counts,
+        lambda logged: _role_mean(logged, ROLES, Confusion, _CONFUSION, lambda c: c.accuracy)),
+    "village_wolf_auroc": Figure(
+        "detection against the truth: per village role, the AUROC of its suspicion at each ballot for "
+        "'is a wolf' over the living players, then the equal-weight mean over the village roles (0.5 is chance)",
+        _auroc_counts,
+        lambda logged: _role_mean(logged, VILLAGE_ROLES, Auroc, _AUROC, lambda a: a.value)),
+    "fallback_rate": Figure(
+        "share of model calls that fell back (a default move instead of the model's reply)",
+        lambda v: {"calls": v.outcome["calls"], "fallbacks": v.outcome["fallbacks"]},
+        _ratio_of("fallbacks", "calls")),
+    "third_order_lessons": Figure(
+        "share of the Jester's new lessons at theory-of-mind order 3 (games with jester_learning)",
+        lambda v: {"lessons_added": v.lessons["lessons_added"], "order_3": v.lessons["order_3"]},
+        _ratio_of("order_3", "lessons_added")),
 }
+
+
+def headline_counts(values: GameValues) -> dict[str, dict[str, float]]:
+    """Per headline figure, the counts one game adds to it (its :func:`game_values`)."""
+    return {name: figure.counts(values) for name, figure in HEADLINE.items()}
+
+
+def rounded(value: float) -> float:
+    """A game's figure as its score logs it."""
+    return value if math.isnan(value) else round(value, DIGITS)
+
+
+def headline_values(counts: Mapping[str, Values]) -> dict[str, float]:
+    """One game's own headline figures (from its :func:`headline_counts`), rounded as its scores log them."""
+    return {name: rounded(figure.pool([counts[name]])) for name, figure in HEADLINE.items()}
 
 
 def pooled_from_log(figure: str, logged: Sequence[Values]) -> float:
     """A figure pooled over the counts the scores' metadata logged: the headline's, or the judge's."""
     if figure == "judge":
         return jud.judge_accuracy(logged)["all"]
-    return HEADLINE[figure]([HeadlineCounts.from_flat(v) for v in logged])
-
-
-def headline_values(counts: HeadlineCounts) -> dict[str, float]:
-    """One game's own headline figures."""
-    return {name: pool([counts]) for name, pool in HEADLINE.items()}
+    return HEADLINE[figure].pool(logged)

@@ -1,0 +1,128 @@
+"""The headline figures do not move with the role mix play draws (issue 26 point 2).
+
+Two sets of constructed games hold the same per-role figures, but in different mixes: in the first
+the villagers are flagged ten times for each flag on a wolf, in the second as often; the first
+has no Jester speaking, the second a talkative one. Every headline must read the same on both,
+and equal the value computed by hand; the figures it replaced (every flag pooled, every paired
+statement pooled, every village pair pooled) differ, which is what the test would catch.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from wolf_eval.measures import calibration as cal
+from wolf_eval.measures import truth
+from wolf_eval.measures.headline import HEADLINE, GameValues, headline_values
+from wolf_eval.measures.rates import Auroc, Confusion, LabelRates
+from wolf_eval.vocabulary import Role
+
+V, W, D, J = Role.VILLAGER, Role.WEREWOLF, Role.DOCTOR, Role.JESTER
+
+
+def game(flags: dict[Role, Confusion], paired: dict[Role, LabelRates], pairs: dict[Role, Auroc]) -> GameValues:
+    """A game's values holding only what the headlines read: per role its flags, paired labels and AUROC pairs."""
+    roles = {r: cal.RoleCounts(confusion=flags.get(r, Confusion()), paired=paired.get(r, LabelRates()))
+             for r in (*flags, *paired)}
+    return GameValues(
+        outcome={"villagers": 1.0, "werewolves": 0.0, "jester": math.nan, "draw": 0.0, "calls": 10.0,
+                 "fallbacks": 0.0},
+        self_sabotage={"wolf_voted_jester_d1_final": math.nan}, calibration=cal.UnitCalibration(roles),
+        quality={}, lessons={"lessons_added": math.nan, "order_3": math.nan}, judge={},
+        truth=truth.GameDetection({r: truth.Detection(wolves=a) for r, a in pairs.items()}))
+
+
+def pooled(games: list[GameValues], figure: str) -> float:
+    return HEADLINE[figure].pool([HEADLINE[figure].counts(g) for g in games])
+
+
+# per role: villagers agree 0.9, wolves 0.5, the Jester 0.8; wolf gap 0.25 - 1 = -0.75; village AUROC 0.75 and 0.5
+FEW_WOLF_FLAGS = [
+    game({V: Confusion(fp=1, tn=9), W: Confusion(tp=1, fn=1)}, {W: LabelRates(4, 4, 4, 1)},
+         {V: Auroc(30, 0, 40), D: Auroc(5, 0, 10)}),
+    game({V: Confusion(fp=1, tn=9)}, {W: LabelRates(4, 4, 4, 1)}, {V: Auroc(15, 0, 20)}),
+]
+MANY_WOLF_FLAGS = [
+    game({V: Confusion(fp=1, tn=9), W: Confusion(tp=5, fn=5), J: Confusion(tp=40, fn=10)},
+         {W: LabelRates(40, 40, 40, 10), J: LabelRates(50, 50, 50, 40)},
+         {V: Auroc(3, 0, 4), D: Auroc(50, 0, 100)}),
+    game({W: Confusion(tp=5, fn=5), J: Confusion(tp=40, fn=10)}, {W: LabelRates(4, 4, 4, 1)}, {D: Auroc(1, 2, 4)}),
+]
+
+
+@pytest.mark.parametrize("games", [FEW_WOLF_FLAGS, MANY_WOLF_FLAGS], ids=["few wolf flags", "many wolf flags"])
+def test_a_headline_reads_the_per_role_figures_not_the_mix(games: list[GameValues]) -> None:
+    jester = (0.8,) if any(J in g.calibration.roles for g in games) else ()
+    assert pooled(games, "self_label_agreement") == pytest.approx(sum((0.9, 0.5, *jester)) / (2 + len(jester)))
+    assert pooled(games, "wolf_self_label_gap") == pytest.approx(0.25 - 1.0)
+    assert pooled(games, "village_wolf_auroc") == pytest.approx((0.75 + 0.5) / 2)
+
+
+def test_the_same_per_role_figures_in_another_mix_give_the_same_headlines() -> None:
+    """The mix without a Jester against the mix with one: only agreement adds the Jester as a role of its own."""
+    for figure in ("wolf_self_label_gap", "village_wolf_auroc"):
+        assert pooled(FEW_WOLF_FLAGS, figure) == pytest.approx(pooled(MANY_WOLF_FLAGS, figure)), figure
+    stripped = [game({r: c.confusion for r, c in g.calibration.roles.items() if r is not J}, {}, {})
+                for g in MANY_WOLF_FLAGS]
+    assert pooled(stripped, "self_label_agreement") == pytest.approx(pooled(FEW_WOLF_FLAGS, "self_label_agreement"))
+
+
+def test_the_figures_they_replaced_moved_with_the_mix() -> None:
+    """What pooling every flag, paired statement and village pair would have given: different on the two sets."""
+    def every(games: list[GameValues]) -> tuple[float, float, float]:
+        flags = sum((c.confusion for g in games for c in g.calibration.roles.values()), Confusion())
+        paired = sum((c.paired for g in games for c in g.calibration.roles.values()), LabelRates())
+        pairs = sum((d.wolves for g in games for d in g.truth.roles.values()), Auroc())
+        return flags.accuracy, paired.gap, pairs.value
+
+    few, many = every(FEW_WOLF_FLAGS), every(MANY_WOLF_FLAGS)
+    assert all(a != pytest.approx(b) for a, b in zip(few, many, strict=True)), (few, many)
+
+
+def test_a_games_own_figure_is_the_pooling_over_that_game_rounded() -> None:
+    counts = {name: f.counts(FEW_WOLF_FLAGS[0]) for name, f in HEADLINE.items()}
+    own = headline_values(counts)
+    assert own["self_label_agreement"] == 0.7 and own["wolf_self_label_gap"] == -0.75
+    assert own["village_wolf_auroc"] == 0.625 and own["village_win"] == 1.0
+    assert math.isnan(own["jester_win"]) and math.isnan(own["third_order_lessons"])
+    third = game({V: Confusion(tp=1, fp=2)}, {}, {})
+    assert headline_values({n: f.counts(third) for n, f in HEADLINE.items()})["self_label_agreement"] == 0.333
+
+
+def test_a_role_without_counts_is_left_out_not_counted_as_zero() -> None:
+    """A game where no role was flagged (no analysis) has no agreement, no gap and no AUROC: NaN, not 0."""
+    silent = game({}, {}, {})
+    for figure in ("self_label_agreement", "wolf_self_label_gap", "village_wolf_auroc"):
+        assert math.isnan(pooled([silent], figure)), figure
+        assert pooled([silent, *FEW_WOLF_FLAGS], figure) == pytest.approx(pooled(FEW_WOLF_FLAGS, figure)), figure
+
+
+def test_the_first_explanation_covers_every_day_and_the_others_what_they_counted() -> None:
+    """t2: the Jester killed on night 1, Ava exiled on day 1 after two ballots, Cleo killed on night 2, Ben exiled
+    on day 2: every night, ballot and exile is a line, in play order (release 0.2's covered day 1 only)."""
+    import handmade as hm
+
+    from wolf_eval.measures.headline import game_values
+    from wolf_eval.scorers.explain import figure_explanation, game_summary
+    from wolf_eval.store import GameRecord
+
+    game = hm.t2_jester_killed()
+    lines = game_summary(game, game_values(game, GameRecord())).splitlines()
+    assert lines[:6] == [
+        "**village_win** · **The village wins** on day 2: by hand.",
+        "- Night 1: Ivo (Jester) killed",
+        "- Day 1, first ballot of 6: Ava 4 (Cleo, Dan, Eve, Fay), Cleo 2 (Ava, Ben)",
+        "- Day 1, final ballot of 6: Ava 4 (Cleo, Dan, Eve, Fay), Cleo 2 (Ava, Ben) → **Ava (Werewolf) exiled**",
+        "- Night 2: Cleo (Villager) killed",
+        "- Day 2, final ballot of 4: Ben 3 (Dan, Eve, Fay), Dan 1 (Ben) → **Ben (Werewolf) exiled**"]
+    counts = HEADLINE["wolf_self_label_gap"].counts(FEW_WOLF_FLAGS[0])
+    assert figure_explanation("wolf_self_label_gap", counts, -0.75) == (
+        "**wolf_self_label_gap** = -0.75: 4 wolf statements with both labels, 4 self-labelled deceptive "
+        "(self rate 1.00); observers flagged 0.25 of them on average")
+    counts = HEADLINE["self_label_agreement"].counts(FEW_WOLF_FLAGS[0])
+    assert "villager 0.90 of 10 flags; werewolf 0.50 of 2 flags;" in figure_explanation(
+        "self_label_agreement", counts, 0.7)
+    assert figure_explanation("jester_win", HEADLINE["jester_win"].counts(FEW_WOLF_FLAGS[0]), math.nan) == \
+        "**jester_win**: not applicable: no Jester seated"
