@@ -1,3 +1,3 @@
 """wolf-eval: Werewolf deception and detection evaluations for Inspect AI."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
