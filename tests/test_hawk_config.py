@@ -216,7 +216,7 @@ def test_the_example_names_wolf_evals_three_tasks_and_two_priced_models() -> Non
     ({"max_samples": 10}, "max_samples"),  # Hawk would pass it to eval_set beside its own: a TypeError there
     ({"runner": {"memory": "16GB"}}, "memory"),  # Kubernetes writes 16Gi
     ({"eval_set_id": "Wolf_Eval"}, "eval_set_id"),
-    ({"tasks": [{"package": "inspect-ai", "name": "x", "items": [{"name": "y"}]}]}, "tasks"),
+    ({"tasks": [{"package": "inspect-ai", "name": "x", "items": [{"name": "y"}]}]}, "builtin entry"),
     ({"models": [{"package": "openai", "name": "openai",
                   "items": [{"name": "gpt-4.1", "args": {"config": {"max_connection": 20}}}]}]}, "max_connection"),
     ({"models": [{"package": "openai", "name": "openai",
