@@ -30,7 +30,7 @@ import inspect_ai
 import pytest
 import yaml
 from inspect_ai import Task
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig, Model, get_model
 from inspect_ai.util import registry_create
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -231,11 +231,17 @@ def test_the_mirror_refuses_what_hawk_refuses_or_would_warn_about(change: dict[s
 
 
 def grid(config: HawkEvalSet) -> list[Task]:
-    """Every task item bound to every model, as the runner loads them (no solvers or agents here)."""
-    models = [get_model(f"{pkg.name}/{item.name}", **_model_args(item.args))
-              for pkg in config.models or [] for item in pkg.items]
+    """Every task item bound to every model, as the runner loads them (wolf-eval's tasks bring their own
+    solver, so the config's solvers and agents are not applied here)."""
+    models = [_model(pkg, item) for pkg in config.models or [] for item in pkg.items]
     return [inspect_ai.task_with(registry_create("task", f"{pkg.name}/{item.name}", **(item.args or {})), model=model)
             for pkg in config.tasks for item in pkg.items for model in models]
+
+
+def _model(pkg: ModelPackage | BuiltinModels, item: ModelItem) -> Model:
+    """A model by Hawk's qualified name: ``<package's name>/<item>``, or the item alone for a builtin."""
+    name = f"{pkg.name}/{item.name}" if isinstance(pkg, ModelPackage) else item.name
+    return get_model(name, **_model_args(item.args))
 
 
 def _model_args(args: ModelArgs | None) -> dict[str, Any]:
@@ -248,7 +254,9 @@ def _model_args(args: ModelArgs | None) -> dict[str, Any]:
 def eval_set_kwargs(config: HawkEvalSet, log_dir: str, eval_set_id: str) -> dict[str, Any]:
     """The config's own ``eval_set`` arguments, with the runner's log folder and defaults."""
     metadata = (config.metadata or {}) | ({"name": config.name} if config.name else {})
+    roles = {role: _model(pkg, pkg.items[0]) for role, pkg in (config.model_roles or {}).items()} or None
     return {"eval_set_id": eval_set_id, "log_dir": log_dir, "tags": config.tags or [], "metadata": metadata,
+            "model_roles": roles,
             "epochs": config.epochs, "score": config.score, "limit": config.limit,
             "sample_shuffle": config.sample_shuffle, "message_limit": config.message_limit,
             "token_limit": config.token_limit, "time_limit": config.time_limit,
