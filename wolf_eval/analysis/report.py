@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from wolf_eval.analysis.bias import bias_markdown
 from wolf_eval.analysis.corpus import Corpus, cells, condition_label, load, values
 from wolf_eval.analysis.figures import figures
 from wolf_eval.analysis.markdown import headline_markdown, render_markdown
@@ -42,5 +43,6 @@ def write_report(logs: str | Path | Iterable[str | Path], out: Path,
     out.mkdir(parents=True, exist_ok=True)
     drawn = figures(tables, out) if tables else []
     path = out / "report.md"
-    path.write_text(render_markdown(corpus, tables, drawn), encoding="utf-8")
+    path.write_text(render_markdown(corpus, tables, drawn) + (bias_markdown(corpus.games) if tables else ""),
+                    encoding="utf-8")
     return corpus, tables, path

@@ -70,8 +70,13 @@ def players_order(state: GameState) -> tuple[str, ...]:
 
 def decision_lists(state: GameState, request: Request) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The living and the options of one decision, each in the order its prompt lists them."""
-    key = fixed_key(state, request)
-    return shown(state, state.living_names, key, "alive"), shown(state, request.options, key, "options")
+    return shown(state, state.living_names, fixed_key(state, request), "alive"), shown_options(state, request)
+
+
+def shown_options(state: GameState, request: Request) -> tuple[str, ...]:
+    """A decision's options in the order its prompt listed them; ``state`` may be any later state of
+    the game (only its seed, layout and seats are read), so a report can rebuild a ballot's order."""
+    return shown(state, request.options, fixed_key(state, request), "options")
 
 
 def fixed_key(state: GameState, request: Request) -> str:
