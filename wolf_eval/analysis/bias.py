@@ -89,8 +89,10 @@ def bias_markdown(games: pd.DataFrame) -> str:
            "ballot that listed it; *chance*: the share a voter blind to names and order would give it "
            "(1/len(options) per ballot); *ratio*: votes over that expectation (1 = no bias), with a 95% "
            f"interval that resamples games (none over fewer than {MIN_GAMES} games). "
-           "With `seating=fixed` a position is always the same seat and name; "
-           "with `seating=shuffled` (the default) names are drawn per game and each ballot's list is rotated.", ""]
+           "With `seating=shuffled` (the default) names are drawn per game and each ballot's list is rotated, so "
+           "a position's ratio away from 1 is the voters' position bias. With `seating=fixed` a position is always "
+           "the same seat and name, so its ratio also carries the roles that seat was dealt in these games (the "
+           "seat that held the Jester most often draws a Jester-hunting village's votes).", ""]
     headers = ["Model", "Task", "Condition", "Seating", "Split", "Listed", "Games", "Ballots", "Votes", "Share",
                "Chance", "Ratio (95%)"]
     lines = [[r["model"], r["task"], r["condition"], r["seating"], r["split"], r["label"], str(r["games"]),
