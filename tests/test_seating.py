@@ -210,3 +210,19 @@ def test_a_game_or_settings_logged_before_seating_existed_read_as_fixed() -> Non
     assert Settings.from_log("wolf_eval/triadic", {"games": 2}).seating == "fixed"
     assert Settings.from_log("wolf_eval/triadic", {}, {"settings": {**recorded, "seating": "shuffled"}}).seating \
         == "shuffled"
+
+
+@pytest.mark.slow
+def test_the_report_splits_a_played_runs_votes_by_position_and_name(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from helpers import final_state, run
+
+    from wolf_eval.analysis.report import write_report
+
+    log = run("triadic", "wolfbot/cue", tmp_path / "logs", task_args={**SHORT, "games": 2, "max_days": 2})
+    assert log.status == "success", log.error
+    cast = sum(1 for s in log.samples for r in final_state(s).records if r.kind == "vote" and r.target)
+    corpus, _, path = write_report(tmp_path / "logs", tmp_path / "report")
+    text = path.read_text(encoding="utf-8")
+    assert "## Names and list positions on the ballot" in text
+    first = next(line for line in text.splitlines() if "| shuffled | position | 1 |" in line)
+    assert first.split(" | ")[7] == str(cast)  # every cast vote listed a first name

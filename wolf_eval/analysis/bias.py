@@ -78,6 +78,13 @@ def _fmt(v: Any) -> str:
     return "–" if v is None or (isinstance(v, float) and not np.isfinite(v)) else f"{v:.2f}"
 
 
+def _ratio_cell(r: dict[str, Any]) -> str:
+    """The ratio and its interval, ``1.15 (0.86–1.47)``; the ratio alone where no interval applies."""
+    if not np.isfinite(r["ratio_low"]):
+        return _fmt(r["ratio"])
+    return f"{_fmt(r['ratio'])} ({_fmt(r['ratio_low'])}–{_fmt(r['ratio_high'])})"
+
+
 def bias_markdown(games: pd.DataFrame) -> str:
     """The report's section: per cell and layout, the position split, then the name split."""
     table = bias_table(games)
@@ -97,6 +104,6 @@ def bias_markdown(games: pd.DataFrame) -> str:
                "Chance", "Ratio (95%)"]
     lines = [[r["model"], r["task"], r["condition"], r["seating"], r["split"], r["label"], str(r["games"]),
               str(r["ballots"]), str(r["votes"]), _fmt(r["share"]), _fmt(r["chance"]),
-              f"{_fmt(r['ratio'])} ({_fmt(r['ratio_low'])}–{_fmt(r['ratio_high'])})"]
+              _ratio_cell(r)]
              for r in table.to_dict("records")]
     return "\n".join([*out, markdown_table(headers, lines)]) + "\n"
