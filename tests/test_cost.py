@@ -15,7 +15,7 @@ from inspect_ai.log import read_eval_log, resolve_sample_attachments
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.baseline.reading import _ACCUSE, _SEER_CLAIM, JESTER_TELLS, WOLF_TELLS, count_tells
-from wolf_eval.engine.roles import NAMES
+from wolf_eval.engine.seating import NAME_POOL
 from wolf_eval.measures import cost, ignored
 from wolf_eval.providers.padding import REASON_WORDS, SMALL_TALK, lengthen
 from wolf_eval.providers.wolfbot import WolfBot
@@ -28,7 +28,7 @@ def test_small_talk_names_nobody_and_holds_nothing_a_bot_reads():
         assert count_tells(line, JESTER_TELLS) == count_tells(line, WOLF_TELLS) == 0
         assert not _ACCUSE.search(low) and not _SEER_CLAIM.search(line)
         assert not any(w in low for w in ("suspect", "eye on", "vote", "looks the most", "i am the", "werewolf"))
-        assert not any(re.search(rf"\b{n}\b", line) for n in NAMES)
+        assert not any(re.search(rf"\b{n}\b", line, re.I) for n in NAME_POOL)  # mentions are matched case-blind
 
 
 class _Obs:

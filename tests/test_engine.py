@@ -36,8 +36,10 @@ SPEECH = (Action.STATEMENT, Action.DEFENCE)
 
 
 def game(variant: str = "wolf", seed: int = 0, roles: str | None = None, **kw: object) -> GameState:
-    """A new game; the role layout is fixed (shuffle_roles=False) unless asked otherwise."""
+    """A new game; the role layout and the seats' names are fixed (shuffle_roles=False,
+    seating=fixed) unless asked otherwise: a test compares seats by name across seeds."""
     kw.setdefault("shuffle_roles", False)
+    kw.setdefault("seating", "fixed")
     kw.setdefault("deception_analysis", False)  # the rules do not depend on it; tests/test_deception.py covers it
     return new_game(rules_for(variant, roles=roles, **kw), seed)  # type: ignore[arg-type]
 

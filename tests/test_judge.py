@@ -89,7 +89,9 @@ def test_revealed_roles_are_taken_as_given() -> None:
 def judged(tmp_path_factory):  # type: ignore[no-untyped-def]
     guess = {"Ava": "werewolf", "Ben": "werewolf", "Cleo": "villager", "Dev": "villager", "Eli": "villager",
              "Faye": "villager", "Gus": "villager", "Hana": "villager", "Ivo": "doctor", "Jude": "jester"}
-    args = {"games": 2, "max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 4, "deception_analysis": False}
+    # the guess names the fixed layout's seats
+    args = {"games": 2, "max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 4, "deception_analysis": False,
+            "seating": "fixed"}
     folder = tmp_path_factory.mktemp("judge")
     return {
         "fixed": (guess, run("triadic", "wolfbot/cue", folder, task_args=args,

@@ -25,7 +25,7 @@ BEFORE_FIXED_CHARS = 894 * 4
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> EvalSample:
     log = run("triadic", log_dir=tmp_path_factory.mktemp("budget"), model_args={"words": 50},
-              task_args={"games": 1, "max_days": 2})
+              task_args={"games": 1, "max_days": 2, "seating": "fixed"})  # the game the budget was measured on
     assert log.status == "success"
     [sample] = read_eval_log(log.location, resolve_attachments=True).samples or []
     return sample

@@ -5,6 +5,7 @@ from __future__ import annotations
 from wolf_eval.agents.observation import observe, view
 from wolf_eval.agents.prompts import build_messages, render_record
 from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
+from wolf_eval.engine.seating import players_order
 from wolf_eval.engine.state import PUBLIC, Phase, Record
 from wolf_eval.settings import rules_for
 
@@ -44,9 +45,13 @@ def test_a_ballot_states_the_majority_and_a_speech_lists_the_living():
     text = user_text(state, reqs[0])
     n = len(state.living)
     assert f"{n} players are alive; an exile needs {n // 2 + 1} votes." in text
-    assert f"one of: {', '.join(reqs[0].options)}," in text
+    shown = observe(state, reqs[0])  # the seating's order (rotated per decision by default)
+    assert sorted(shown.options) == sorted(reqs[0].options)
+    assert f"one of: {', '.join(shown.options)}," in text
     state, reqs = play_until(cfg, 1, lambda s, r: bool(r) and r[0].action is Action.STATEMENT)
-    assert f"Alive now ({len(state.living)}): {', '.join(state.living_names)}." in user_text(state, reqs[0])
+    alive = observe(state, reqs[0]).alive
+    assert sorted(alive) == sorted(state.living_names)
+    assert f"Alive now ({len(state.living)}): {', '.join(alive)}." in user_text(state, reqs[0])
 
 
 def test_first_ballot_says_it_is_not_binding_and_the_revote_decides():
@@ -173,7 +178,7 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
     assert compact.count("[Private] Moderator: Your role is werewolf. Your fellow werewolves: ") == 1
     system = system_text(compact_state, wolf)
     assert "Your role: Werewolf" in system and "Roles: 4 Villagers, 2 Werewolves" in system
-    assert f"8 players: {', '.join(p.name for p in full_state.players)}." in system
+    assert f"8 players: {', '.join(players_order(full_state))}." in system
     assert len(compact) < len(full)
 
 

@@ -64,7 +64,8 @@ RECORDED = DATA / "same_numbers.json"
 RELEASE = DATA / "release-0.1.0-triadic.eval"
 RECORD = os.environ.get("WOLF_EVAL_RECORD") == "1"
 
-SHORT = {"games": 3, "max_debate_turns": 1, "max_explanation_turns": 1, "max_days": 2}
+#: Recorded on the fixed layout (seat i always the same name, lists in seat order), so played on it again.
+SHORT = {"games": 3, "max_debate_turns": 1, "max_explanation_turns": 1, "max_days": 2, "seating": "fixed"}
 #: (task, model, extra task args, extra eval args): the played logs. The lessons folder is filled in per run.
 PLAYED: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("triadic", "wolfbot/cue", {"jester_learning": True}, {"model_roles": {"judge": "wolfbot/cue"}}),

@@ -18,7 +18,7 @@ from wolf_eval.records import PUBLIC, SPEECH_KINDS, Kind
 def two_days(tmp_path_factory: pytest.TempPathFactory) -> EvalSample:
     """A 2-day triadic game at model length (50-word speech), analysis on, as a user would run it."""
     log = run("triadic", "wolfbot/random", tmp_path_factory.mktemp("transcript"), model_args={"words": 50},
-              task_args={"games": 1, "max_days": 2, "seed": 3})
+              task_args={"games": 1, "max_days": 2, "seed": 3, "seating": "fixed"})  # seed 3 plays two days there
     assert log.status == "success"
     [sample] = read_eval_log(log.location, resolve_attachments=True).samples or []
     assert final_state(sample).outcome.day == 2, "the fixture is meant to be a game of two days"

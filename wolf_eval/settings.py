@@ -14,16 +14,18 @@ from __future__ import annotations
 import difflib
 import inspect
 import re
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import parse_roster, validate_roster
+from wolf_eval.engine.seating import Seating
 from wolf_eval.engine.variants import VARIANTS, VariantName
 from wolf_eval.vocabulary import Role
 
 History = Literal["full", "compact"]
+SEATINGS: tuple[Seating, ...] = get_args(Seating)
 
 #: What each parameter accepts, as a refusal says it (also the list of parameter names, in signature order).
 ACCEPTED: dict[str, str] = {
@@ -43,10 +45,13 @@ ACCEPTED: dict[str, str] = {
     "lessons_shown": "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries",
     "history": "'full' or 'compact'",
     "deception_analysis": "true or false",
+    "seating": "'shuffled' (names drawn per game, lists rotated) or 'fixed' (seat i is always the same name)",
 }
 
-#: Parameters that say how many games to play or where things go, not how a game is played.
-NOT_A_CONDITION = ("games", "seed", "lessons_dir")
+#: Parameters that say how many games to play or where things go, not how a game is played. ``seating``
+#: changes only the names and the order of lists, not the rules, the roles or what a seat may see: games
+#: on either layout are the same condition, and the report's bias split shows whether the layout mattered.
+NOT_A_CONDITION = ("games", "seed", "lessons_dir", "seating")
 
 #: A field validator's marker: its message says what is wrong better than ``ACCEPTED`` would.
 _OWN = "own: "
@@ -113,6 +118,7 @@ class Settings(BaseModel):
     lessons_shown: int = Field(default=50, ge=1)
     history: History = "full"
     deception_analysis: bool = True
+    seating: Seating = "shuffled"
 
     @model_validator(mode="before")
     @classmethod
@@ -199,7 +205,8 @@ class Settings(BaseModel):
         return GameConfig(variant=self.variant, roster=dict(self.roles), shuffle_roles=self.shuffle_roles,
                           max_debate_turns=self.max_debate_turns, max_explanation_turns=self.max_explanation_turns,
                           max_days=self.max_days, max_statement_words=self.max_statement_words,
-                          reveal_roles=self.reveal_roles, deception_analysis=self.deception_analysis)
+                          reveal_roles=self.reveal_roles, deception_analysis=self.deception_analysis,
+                          seating=self.seating)
 
     @classmethod
     def defaults(cls, variant: VariantName) -> Settings:
@@ -238,13 +245,15 @@ class Settings(BaseModel):
 
         ``metadata`` is a sample's (or the task's) metadata: its ``"settings"`` are used when there.
         Logs written before settings were recorded are rebuilt from the task arguments the log kept;
-        ``task_name`` may be ``wolf_eval/triadic`` or ``triadic``.
+        ``task_name`` may be ``wolf_eval/triadic`` or ``triadic``. A log written before ``seating``
+        existed was played on the fixed layout, and reads so.
         """
         recorded = (metadata or {}).get("settings")
         if isinstance(recorded, dict):
             recorded = dict(recorded)
             if not recorded.get("roles"):
                 recorded.pop("roles", None)  # written while an empty roster meant "the task's own"
+            recorded.setdefault("seating", "fixed")  # recorded before seating existed: the fixed layout
             try:
                 return cls.model_validate(recorded)
             except ValidationError as err:
@@ -253,13 +262,14 @@ class Settings(BaseModel):
         args = {k: v for k, v in (task_args or {}).items() if k in ACCEPTED}
         if args.get("roles") in (None, ""):
             args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
+        args.setdefault("seating", "fixed")  # settings were recorded in the sample long before seating existed
         return cls.from_task_args(variant, **args)
 
 
 #: How a task's signature types each parameter (Inspect shows these; the check is ``Settings``'s).
 _SIGNATURE_TYPES: dict[str, Any] = {
     "roles": str | list[str] | dict[str, int], "temperature": float | None, "lessons_dir": str | None,
-    "history": str,
+    "history": str, "seating": str,
 }
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from wolf_eval.engine import Action, GameState, Phase, Record, Request, Role
+from wolf_eval.engine.seating import decision_lists, players_order
 from wolf_eval.engine.variants import VariantName
 from wolf_eval.records import ViewRecord, view
 
@@ -94,23 +95,29 @@ class RecordViews:
 def observe(state: GameState, request: Request, history: str = "full", views: RecordViews | None = None) -> Observation:
     """What ``request``'s seat may know now, with prompts to show earlier days in ``history`` form.
 
+    Its lists (the players, the living, the options and the suspicion rows in the options' order)
+    are in the order the game's seating shows them (:mod:`wolf_eval.engine.seating`).
+
     ``views``: the game's :class:`RecordViews`, so that a seat's records are not viewed again on every call.
     """
     seat = request.seat
     me = state.player(seat)
-    mates = tuple(w for w in state.wolves() if w != seat) if me.role is Role.WEREWOLF else ()
+    players = players_order(state)
+    mates = tuple(w for w in players if w != seat and state.player(w).role is Role.WEREWOLF) \
+        if me.role is Role.WEREWOLF else ()
+    alive, options = decision_lists(state, request)
+    mine = state.suspicion.get(seat, {})
     cfg = state.config
     return Observation(
         variant=cfg.variant, seat=seat, role=me.role, fellow_wolves=mates,
-        players=state.names, alive=state.living_names,
+        players=players, alive=alive,
         day=request.day, phase=request.phase, turn=request.turn,
         phase_turns=state.explanation_turns if request.phase is Phase.EXPLANATION else cfg.max_debate_turns,
-        action=request.action, options=request.options,
+        action=request.action, options=options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
         taxonomy=cfg.taxonomy, history=history, subject=request.subject,
-        suspicion=({n: s for n, s in state.suspicion.get(seat, {}).items() if n in request.options}
-                   if request.action is Action.VOTE else {}),
+        suspicion={n: mine[n] for n in options if n in mine} if request.action is Action.VOTE else {},
         records=(views.visible(state, seat) if views is not None
                  else tuple(view(r) for r in state.visible_records(seat))),
     )

@@ -19,6 +19,7 @@ from wolf_eval.agents.parse import interpret
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.agents.schemas import response_schema
 from wolf_eval.engine import Decision, GameState, Request, Role, fallback_decision
+from wolf_eval.engine.seating import fixed_key
 from wolf_eval.store import TokenUsage
 
 #: ``Agent.eval_seed`` before the first call: read the eval's --seed from its model then.
@@ -79,9 +80,9 @@ class Agent:
             self.eval_seed = eval_config().seed
         config = GenerateConfig(
             temperature=seat.temperature,
-            seed=call_seed(state.seed, request.key, self.eval_seed),
+            seed=call_seed(state.seed, fixed_key(state, request), self.eval_seed),  # not keyed by a drawn name
             cache_prompt=True,  # a seat's calls share its rules, role and record so far: Anthropic caches them
-            response_schema=(response_schema(request.action, state.config.taxonomy, request.options)
+            response_schema=(response_schema(request.action, state.config.taxonomy, obs.options)
                              if self.structured_output else None),
         )
         caller = Caller(self.game or f"the game of seed {state.seed}", request.action.value, request.day,

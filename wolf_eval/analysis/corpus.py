@@ -48,6 +48,7 @@ from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import truth
+from wolf_eval.measures.ballot_order import ballot_orders
 from wolf_eval.measures.headline import HEADLINE, game_values
 from wolf_eval.settings import Settings, condition
 from wolf_eval.store import GameRecord, logged_record
@@ -57,7 +58,7 @@ LEAD = next(iter(HEADLINE))
 TASK_ORDER = {name: rank for rank, name in enumerate(VARIANTS)}
 CELL = ["model", "task", "condition"]
 #: Per-game values the report computes from the stored game (the scorers' are read from the log).
-DERIVED = ("features", "units", "fallbacks", "truth")
+DERIVED = ("features", "units", "fallbacks", "truth", "seating")
 #: Eval-level sampling settings that change how models play, so they split cells like task parameters do.
 GENERATE_CONDITIONS = ("temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens")
 
@@ -213,6 +214,7 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row["features"] = feat.game_features(game, rows)
     row["units"] = by_kind
     row["truth"] = truth.game_detection(game, record.seat_models, rows)
+    row["seating"] = ballot_orders(game)
     row["fallbacks"] = out_.fallback_counts(game, record.seat_models)
     row["usage"] = {m: u.model_dump() for m, u in record.usage.items()}
     row["ignored"] = dict(record.ignored)

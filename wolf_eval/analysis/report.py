@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from wolf_eval.analysis.bias import bias_markdown
 from wolf_eval.analysis.corpus import Corpus, cells, condition_label, load, values
 from wolf_eval.analysis.figures import FIGURE_FILES, cost_rating, figures
 from wolf_eval.analysis.markdown import headline_markdown, ratings_markdown, render_markdown
@@ -51,6 +52,7 @@ def write_report(logs: str | Path | Iterable[str | Path], out: Path,
     path = out / "report.md"
     text = render_markdown(corpus, tables, drawn)
     if tables:
+        text += bias_markdown(corpus.games)
         text += "\n" + "\n".join(_ratings_section(corpus, out, rating_draws))
     path.write_text(text, encoding="utf-8")
     return corpus, tables, path

@@ -7,8 +7,11 @@ parse or check the roster again.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from wolf_eval.engine.seating import Seating
 from wolf_eval.engine.variants import VARIANTS, Variant, VariantName
 from wolf_eval.vocabulary import Role
 
@@ -27,6 +30,15 @@ class GameConfig(BaseModel):
     max_statement_words: int = Field(ge=1)
     reveal_roles: bool
     deception_analysis: bool
+    seating: Seating
+
+    @model_validator(mode="before")
+    @classmethod
+    def _recorded_before_seating(cls, data: Any) -> Any:
+        """A game logged before ``seating`` existed was played on the fixed layout, and replays on it."""
+        if isinstance(data, dict) and "seating" not in data:
+            return {**data, "seating": "fixed"}
+        return data
 
     @property
     def game(self) -> Variant:

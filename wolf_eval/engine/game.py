@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.rng import derive_rng
-from wolf_eval.engine.roles import NAMES
+from wolf_eval.engine.seating import by_seat, fixed_key, seat_names
 from wolf_eval.engine.state import (
     ANALYSIS_ACTIONS,
     NEW_WEIGHT,
@@ -73,7 +73,8 @@ def new_game(config: GameConfig, seed: int) -> GameState:
     derive_rng(layout_seed, "roles").shuffle(roles)
     if config.jester_as_villager:
         roles = [Role.VILLAGER if r is Role.JESTER else r for r in roles]
-    players = tuple(Player(name=NAMES[i], seat=i, role=r) for i, r in enumerate(roles))
+    drawn = seat_names(config.seating, seed, len(roles))
+    players = tuple(Player(name=drawn[i], seat=i, role=r) for i, r in enumerate(roles))
     names = [p.name for p in players]
     suspicion = {o: {t: PRIOR_SUSPICION for t in names if t != o} for o in names} if config.deception_analysis else {}
     state = GameState(config=config, seed=seed, players=players, suspicion=suspicion)
@@ -181,8 +182,8 @@ def fallback_decision(state: GameState, request: Request, reason: str, raw: str)
     if request.action is Action.BID:
         return Decision(bid=0, **base)
     if request.action in NIGHT_ACTIONS:
-        rng = derive_rng(state.seed, "fallback", request.key)
-        return Decision(target=rng.choice(sorted(request.options)), **base)
+        rng = derive_rng(state.seed, "fallback", fixed_key(state, request))
+        return Decision(target=rng.choice(by_seat(state, request.options)), **base)
     return Decision(**base)
 
 
@@ -285,7 +286,8 @@ def _night(state: GameState, records: list[Record], by_seat: dict[str, Decision]
     for seat, d in proposals:
         reason = bound_words(d.reason, state.config.max_statement_words)[0] if d.reason else None
         state = _add(state, records, Kind.WOLF_PROPOSAL, actor=seat, target=d.target, text=reason)
-    victim = _plurality([d.target for _, d in proposals if d.target], derive_rng(state.seed, "night", day, "victim"))
+    victim = _plurality(state, [d.target for _, d in proposals if d.target],
+                        derive_rng(state.seed, "night", day, "victim"))
     if victim is not None:
         unanimous = len({d.target for _, d in proposals}) == 1
         state = _add(state, records, Kind.WOLF_CHOICE, target=victim,
@@ -330,13 +332,14 @@ def _role_if_revealed(state: GameState, name: str) -> str | None:
     return state.player(name).role.value if state.config.reveal_roles else None
 
 
-def _plurality(targets: list[str], rng) -> str | None:  # type: ignore[no-untyped-def]
-    """Most-named target; ties broken by the seeded RNG over the sorted tie."""
+def _plurality(state: GameState, targets: list[str], rng) -> str | None:  # type: ignore[no-untyped-def]
+    """Most-named target; ties broken by the seeded RNG over the tie in seat order (so a drawn name
+    never changes which seat a draw picks)."""
     if not targets:
         return None
     counts = Counter(targets)
     top = max(counts.values())
-    tied = sorted(t for t, c in counts.items() if c == top)
+    tied = by_seat(state, (t for t, c in counts.items() if c == top))
     return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 

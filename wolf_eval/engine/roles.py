@@ -6,7 +6,7 @@ from collections import Counter
 
 from wolf_eval.vocabulary import FACTION_OF, Faction, Role
 
-#: Neutral first names, one per seat, in seat order.
+#: The fixed layout's names (``seating=fixed``), one per seat in seat order; the first of ``seating.NAME_POOL``.
 NAMES: tuple[str, ...] = (
     "Ava", "Ben", "Cleo", "Dev", "Eli", "Faye", "Gus", "Hana",
     "Ivo", "Jude", "Kai", "Lena", "Milo", "Nia", "Omar", "Pia",
