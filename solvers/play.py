@@ -183,9 +183,10 @@ async def _decide(agent: Agent, game: GameState, requests: list[Request], name: 
 
     async def group() -> str:
         decided.extend(await together([agent.decide(game, r) for r in requests]))
-        return ", ".join(r.seat for r in requests)
+        fell = [d.seat for d in decided if d.fallback is not None]
+        return f"fell back: {', '.join(fell)}" if fell else "every reply read"
 
-    await subtask(f"{name} · {len(requests)} calls", input={"calls": len(requests)})(group)()
+    await subtask(f"{name} · {len(requests)} calls", input={"seats": ", ".join(r.seat for r in requests)})(group)()
     return decided
 
 
