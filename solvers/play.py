@@ -1,6 +1,7 @@
 """The solver: drive the engine with the seats' decisions, one concurrent wave at a time.
 
-What the viewer shows of the game (span names, one line per record, the chat) is ``transcript.py``'s.
+What the viewer shows of the game (span names, one line per record, the chat) is ``transcript.py``'s;
+where each call and line goes in the outline is ``outline.py``'s.
 """
 
 from __future__ import annotations
@@ -11,22 +12,24 @@ from typing import Any, TypeVar
 
 import anyio
 from inspect_ai.log import transcript
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import span
+from inspect_ai.util import span, subtask
 
 from wolf_eval.agents.bindings import check_sample_seating
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.honoured import ignored_settings, warn_once
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
-from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
+from wolf_eval.engine import Decision, GameState, Request, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.asking import most_recent
 from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
+from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
-from wolf_eval.solvers.transcript import PHASE_SPANS, block_of, emit, public_chat, speech_span
-from wolf_eval.store import current_record
+from wolf_eval.solvers.outline import Group, Outline, at
+from wolf_eval.solvers.transcript import PHASE_SPANS, block_of, emit, public_chat
+from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
 
 T = TypeVar("T")
@@ -49,6 +52,24 @@ def seating(game: GameState, seats: dict[str, Seat]) -> list[dict[str, Any]]:
         rows.append({"seat": p.seat, "name": p.name, "role": p.role.value, "faction": p.faction.value,
                      "model": seat.model_name, "temperature": seat.temperature, "ignored": ignored})
     return rows
+
+
+def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, TokenUsage]) -> dict[str, Any]:
+    """The finished game as short, flat sample metadata, so ``samples_df`` has each as a plain column
+    (``metadata_<key>``, never dropped from the summary as longer values are): the eval's model, each
+    faction's model (models joined by " + " if its seats differ) and seats of each role, the winner,
+    the day it ended, and the cost in US dollars (NaN for a model without a known price)."""
+    factions: dict[str, set[str]] = {}
+    roles: dict[str, list[str]] = {}
+    for p in game.players:
+        factions.setdefault(p.faction.value, set()).add(seats[p.name].model_name)
+        roles.setdefault(p.role.value, []).append(p.name)
+    assert game.outcome is not None
+    return {"model": str(get_model()),
+            **{f"{faction}_model": " + ".join(sorted(models)) for faction, models in factions.items()},
+            **{f"{role}_seats": ", ".join(names) for role, names in roles.items()},
+            "winner": game.outcome.winner, "days": game.outcome.day, "ended": game.outcome.reason,
+            "cost_usd": game_cost(usage)["usd"]}
 
 
 @solver
@@ -78,7 +99,8 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or jester is None:
-            await _play(game, agent, state)
+            game = await _play(game, agent, state)
+            state.metadata.update(game_columns(game, seats, agent.usage))
             return state
         async with turnstile(learning.path(jester.model_name), key, learning.order):
             stored = learning.read(jester.model_name, key)
@@ -100,6 +122,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             record.lessons_added = describe_lessons(added)
             record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
             record.lessons_problem = problem
+        state.metadata.update(game_columns(game, seats, agent.usage))
         return state
 
     return solve
@@ -119,24 +142,10 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
                 async with AsyncExitStack() as phase:
                     if here[1] in PHASE_SPANS:
                         await phase.enter_async_context(span(PHASE_SPANS[here[1]], type="phase"))
-                    turn: AsyncExitStack | None = None
-                    try:
-                        while requests and block_of(game, requests) == here:
-                            speaker = next(
-                                (r for r in requests if r.action in (Action.STATEMENT, Action.DEFENCE)), None)
-                            if speaker is not None:
-                                if turn is not None:
-                                    await turn.aclose()
-                                turn = AsyncExitStack()
-                                # not type "turn": the viewer folds those
-                                await turn.enter_async_context(span(speech_span(speaker), type="speech"))
-                            decisions = await together([agent.decide(game, r) for r in requests])
-                            nxt = advance(game, decisions)
-                            emit(nxt.records[len(game.records):], roles)
-                            game, requests = nxt, pending(nxt)
-                    finally:
-                        if turn is not None:
-                            await turn.aclose()
+                    outline = Outline(await phase.enter_async_context(anyio.create_task_group()))
+                    while requests and block_of(game, requests) == here:
+                        game, requests = await _wave(game, requests, agent, outline, roles)
+                    await outline.close_done([])
 
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
@@ -145,15 +154,49 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."
     )
-    state.metadata.update(winner=game.outcome.winner, days=game.outcome.day, ended=game.outcome.reason)
     state.messages = [*state.messages[:1], *public_chat(game, roles)]
     state.completed = True
     return game
 
 
+async def _wave(game: GameState, requests: list[Request], agent: Agent, outline: Outline,
+                roles: dict[str, str]) -> tuple[GameState, list[Request]]:
+    """One wave: its calls at once, each group under its span, then one line per record where it belongs."""
+    await outline.open_for(requests)
+    decisions: list[Decision | None] = [None] * len(requests)
+
+    async def run(group: Group) -> None:
+        got = await at(group.room, lambda: _decide(agent, game, [requests[i] for i in group.members], group.name))
+        for i, d in zip(group.members, got, strict=True):
+            decisions[i] = d
+
+    await together([run(g) for g in outline.groups(game, requests)])
+    decided = [d for d in decisions if d is not None]
+    nxt = advance(game, decided)
+    coming = pending(nxt)
+    await outline.write(nxt.records[len(game.records):], list(zip(requests, decided, strict=True)), coming, roles)
+    await outline.close_done(coming)
+    return nxt, coming
+
+
+async def _decide(agent: Agent, game: GameState, requests: list[Request], name: str) -> list[Decision]:
+    """A group's decisions; a group of more than one call is a subtask the viewer shows folded."""
+    if len(requests) == 1:
+        return [await agent.decide(game, requests[0])]
+    decided: list[Decision] = []
+
+    async def group() -> str:
+        decided.extend(await together([agent.decide(game, r) for r in requests]))
+        fell = [d.seat for d in decided if d.fallback is not None]
+        return f"fell back: {', '.join(fell)}" if fell else "every reply read"
+
+    await subtask(f"{name} · {len(requests)} calls", input={"seats": ", ".join(r.seat for r in requests)})(group)()
+    return decided
+
+
 async def together(calls: list[Awaitable[T]]) -> list[T]:
-    """Run one wave's calls at once, in the caller's transcript span (no span per call, unlike
-    ``collect``: a game has thousands of calls and the outline should read as the game)."""
+    """Run calls at once in the caller's transcript span, their results in order (unlike ``collect``,
+    no span of its own: each call names itself, and ``outline.py`` groups them)."""
     results: list[Any] = [None] * len(calls)
 
     async def one(i: int, call: Awaitable[T]) -> None:

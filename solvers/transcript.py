@@ -1,7 +1,8 @@
 """What a person sees of a game in ``inspect view``: the outline's span names, one line per record
 and the public record as a chat.
 
-The game loop (``game.py``) opens the spans and emits the lines; the words come from here. A
+The game loop (``play.py``) opens the spans and ``outline.py`` puts each line under its own; the
+words come from here. A
 player's words are quoted as the prompts quote them (``agents/prompts.py``), so they read the same
 in the viewer as at the table.
 """
@@ -15,7 +16,19 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 
 from wolf_eval.agents.prompts import quote, render_record
 from wolf_eval.engine import Action, GameState, Phase, Record, Request
-from wolf_eval.records import PUBLIC, SPEECH_KINDS, Bids, Deception, FallbackNote, Floor, Kind, NightResult, Vote, view
+from wolf_eval.records import (
+    PUBLIC,
+    SPEECH_KINDS,
+    Bids,
+    Deception,
+    FallbackNote,
+    Floor,
+    Kind,
+    NightResult,
+    Speech,
+    Vote,
+    view,
+)
 
 #: The transcript's outline under each night and day: one span per phase, one per debate turn.
 PHASE_SPANS = {Phase.DEBATE: "debate", Phase.VOTE: "ballot", Phase.DEFENCE: "defences",
@@ -103,26 +116,47 @@ def describe_analysis(r: Record, d: Deception) -> str:
                  f" self {label} · {others}{missing}")
 
 
+#: What the Messages tab calls each phase's public statements.
+SPEECH_LABELS = {Phase.DEBATE: "debate", Phase.EXPLANATION: "discussion", Phase.DEFENCE: "defence"}
+BALLOT_LABELS = {"first": "first ballot", "final": "final ballot", "only": "ballot"}
+
+
 def public_chat(game: GameState, roles: dict[str, str]) -> list[ChatMessage]:
-    """The game's public record as a short chat for the viewer's Messages tab: the moderator's
-    announcements and each ballot as the moderator's lines, every statement as its speaker's."""
+    """The game's public record as a chat for the viewer's Messages tab.
+
+    Every public statement is its speaker's message, headed by the speaker's name and role, the day
+    and its kind (debate turn, discussion turn, defence or vote reason, with the vote); the
+    moderator's announcements (deaths, tallies, exiles) are the moderator's. The viewer heads each
+    message by its chat role (ASSISTANT, USER), which Inspect does not let a message rename, so the
+    name leads the text.
+    """
     chat: list[ChatMessage] = []
-    ballot: list[str] = []
     for r in game.records:
         if r.visibility != PUBLIC or r.kind in (Kind.BIDS, Kind.FLOOR, Kind.PASS, Kind.DECEPTION, Kind.FALLBACK):
             continue
-        if r.kind is Kind.VOTE:
-            ballot.append(f"{r.actor} → {r.target}" if r.target else f"{r.actor} abstains")
-            continue
-        if ballot:
-            chat.append(ChatMessageUser(content=f"**Moderator** (day {r.day}): {'; '.join(ballot)}."))
-            ballot = []
-        if r.kind in SPEECH_KINDS:
-            chat.append(ChatMessageAssistant(content=f"**{r.actor}** ({roles[r.actor or ''].title()}), day {r.day}: "
-                                                     f"{quote(r.text or '')}"))
+        said = public_statement(r, roles)
+        if said is not None:
+            chat.append(ChatMessageAssistant(content=said))
         else:
-            chat.append(ChatMessageUser(content=f"**Moderator**: {r.text}"))
+            when = f"night {r.day}" if r.phase is Phase.NIGHT else f"day {r.day}"
+            chat.append(ChatMessageUser(content=f"**Moderator** · {when}: {r.text}"))
     return chat
+
+
+def public_statement(r: Record, roles: dict[str, str]) -> str | None:
+    """A player's public words, headed by who said them, on which day, and in what kind of statement."""
+    who = f"**{r.actor}** ({roles.get(r.actor or '', '?').title()}) · day {r.day}"
+    d = r.data
+    if r.kind in SPEECH_KINDS:
+        label = SPEECH_LABELS.get(r.phase, r.phase.value)
+        if isinstance(d, Speech) and r.kind is Kind.STATEMENT:
+            label += f", turn {d.turn + 1}"
+        return f"{who} · {label}: {quote(r.text or '')}"
+    if isinstance(d, Vote):
+        choice = f"votes for {r.target}" if r.target else "abstains"
+        reason = f": {quote(r.text)}" if r.text else ""
+        return f"{who} · vote reason, {BALLOT_LABELS.get(d.ballot, d.ballot)}, {choice}{reason}"
+    return None
 
 
 def emit(records: tuple[Record, ...], roles: dict[str, str]) -> None:

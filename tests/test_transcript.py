@@ -1,57 +1,130 @@
-"""What a person sees of a game in ``inspect view``: an outline that is the game, one-line events,
-the seating and the outcome in the sample's metadata, and the public record as a chat."""
+"""What a person sees of a game in ``inspect view``: an outline that is the game, each turn and
+defence holding its own calls and lines, every call folded and named for its seat, role, action
+and day, one-line events, the game as plain ``samples_df`` columns, and the public record as a chat."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
 
+import pandas as pd
 import pytest
 from helpers import final_state, run
+from inspect_ai.analysis import samples_df
+from inspect_ai.event import SpanBeginEvent, SubtaskEvent
 from inspect_ai.log import EvalSample, read_eval_log
 
+from wolf_eval.engine import GameState, Phase
 from wolf_eval.ndjson import event_stream
-from wolf_eval.records import PUBLIC, SPEECH_KINDS, Kind
+from wolf_eval.records import PUBLIC, SPEECH_KINDS, Deception, Kind, Speech
 
 
 @pytest.fixture(scope="module")
-def two_days(tmp_path_factory: pytest.TempPathFactory) -> EvalSample:
+def two_days_log(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A 2-day triadic game at model length (50-word speech), analysis on, as a user would run it."""
     log = run("triadic", "wolfbot/random", tmp_path_factory.mktemp("transcript"), model_args={"words": 50},
               task_args={"games": 1, "max_days": 2, "seed": 3, "seating": "fixed"})  # seed 3 plays two days there
     assert log.status == "success"
-    [sample] = read_eval_log(log.location, resolve_attachments=True).samples or []
+    return log.location
+
+
+@pytest.fixture(scope="module")
+def two_days(two_days_log: str) -> EvalSample:
+    [sample] = read_eval_log(two_days_log, resolve_attachments=True).samples or []
     assert final_state(sample).outcome.day == 2, "the fixture is meant to be a game of two days"
     return sample
 
 
+def _spans(sample: EvalSample) -> dict[str | None, SpanBeginEvent]:
+    return {e.id: e for e in sample.events if isinstance(e, SpanBeginEvent)}
+
+
+def _chain(spans: dict[str | None, SpanBeginEvent], span_id: str | None) -> list[str]:
+    """The names of the spans an event sits in, innermost first."""
+    names = []
+    while span_id in spans:
+        names.append(spans[span_id].name)
+        span_id = spans[span_id].parent_id
+    return names
+
+
 @pytest.mark.slow
 def test_the_outline_is_the_games_phases_and_turns(two_days: EvalSample) -> None:
-    spans = [e for e in two_days.events if e.event == "span_begin"]
-    assert len(spans) <= 100
-    assert not [e for e in spans if e.type in ("task", "turn")], "no per-call wrappers; no type the viewer folds"
-    names = [e.name for e in spans]
-    assert {"night 1", "day 1", "night 2", "day 2", "debate", "ballot", "defences", "revote"} <= set(names)
-    assert any(re.fullmatch(r"turn \d+ \([A-Z][a-z]+\)", n) for n in names)
-    by_id = {e.id: e for e in spans}
-    turn = next(e for e in spans if e.name.startswith("turn 1 ("))
-    assert [by_id[turn.parent_id].name, by_id[by_id[turn.parent_id].parent_id].name] == ["debate", "day 1"]
+    spans = _spans(two_days)
+    assert not [e for e in spans.values() if e.type in ("task", "turn")], "no type the viewer folds into turns"
+    names = {e.name for e in spans.values()}
+    assert {"night 1", "day 1", "night 2", "day 2", "debate", "ballot", "defences", "revote"} <= names
+    turn = next(e for e in spans.values() if e.name.startswith("turn 1 ("))
+    assert _chain(spans, turn.id)[:3] == [turn.name, "debate", "day 1"]
 
 
 @pytest.mark.slow
-def test_every_model_call_sits_in_its_decisions_span(two_days: EvalSample) -> None:
-    spans = {e.id: e for e in two_days.events if e.event == "span_begin"}
+def test_every_model_call_is_a_subtask_named_for_its_seat_role_action_and_day(two_days: EvalSample) -> None:
+    """What the viewer shows on a folded call: "Ivo (villager) · revote · day 2", the model call inside."""
+    spans = _spans(two_days)
+    roles = {p.name: p.role.value for p in final_state(two_days).players}
+    subtasks = {e.name for e in two_days.events if isinstance(e, SubtaskEvent)}
     calls = [e for e in two_days.events if e.event == "model"]
     assert len(calls) > 300
     for e in calls:
         meta = e.input[-1].metadata["wolf_eval"]
-        inner = spans[e.span_id].name
+        action = "revote" if (meta["action"], meta["phase"]) == ("vote", "revote") else meta["action"].replace("_", " ")
+        when = "night" if meta["phase"] == "night" else "day"
+        label = f"{meta['seat']} ({roles[meta['seat']]}) · {action} · {when} {meta['day']}"
+        assert spans[e.span_id].name == label and spans[e.span_id].type == "subtask" and label in subtasks
+
+
+def _speech_spans(game: GameState) -> dict[int, str]:
+    """Each statement's and defence's record index -> the name of the span it belongs in."""
+    return {r.index: f"turn {r.data.turn + 1} ({r.actor})" if r.kind is Kind.STATEMENT else str(r.actor)
+            for r in game.records if r.kind in SPEECH_KINDS and isinstance(r.data, Speech)}
+
+
+@pytest.mark.slow
+def test_each_turn_and_defence_holds_its_own_calls(two_days: EvalSample) -> None:
+    """A speech's span holds its call and its analyses' (folded in one group); a turn's bids go before
+    it in the debate, never inside the turn before."""
+    spans = _spans(two_days)
+    speech_span = _speech_spans(final_state(two_days))
+    seen: Counter[str] = Counter()
+    for e in (e for e in two_days.events if e.event == "model"):
+        meta = e.input[-1].metadata["wolf_eval"]
+        chain = _chain(spans, e.span_id)  # [the call's own subtask, ...]
         if meta["action"] == "statement":
-            assert inner == f"turn {meta['turn'] + 1} ({meta['seat']})"
-        elif meta["action"] == "vote":
-            assert inner in ("ballot", "revote")
-        elif meta["action"] in ("night_kill", "protect", "investigate"):
-            assert inner == f"night {meta['day']}"
+            assert chain[1] == f"turn {meta['turn'] + 1} ({meta['seat']})", chain
+        elif meta["action"] == "defence":
+            assert chain[1:3] == [meta["seat"], "defences"], chain
+        elif meta["action"] in ("self_analysis", "peer_analysis") and meta["subject"] in speech_span:
+            assert chain[1].startswith("analyses of ") and chain[2] == speech_span[meta["subject"]], chain
+        elif meta["action"] == "bid":
+            assert chain[1].startswith(f"bids for turn {meta['turn'] + 1} · ") and chain[2] == "debate", chain
+        else:
+            continue
+        seen[meta["action"]] += 1
+    assert set(seen) == {"statement", "defence", "self_analysis", "peer_analysis", "bid"}, seen
+
+
+@pytest.mark.slow
+def test_each_line_sits_in_the_span_of_its_turn_or_defence(two_days: EvalSample) -> None:
+    """A speaker's floor, words and the line of their analyses sit in the speaker's own span."""
+    spans = _spans(two_days)
+    game = final_state(two_days)
+    speech_span = _speech_spans(game)
+    lines = [e for e in two_days.events if e.event == "info" and (e.source or "").startswith("wolf_eval/")]
+    seen: Counter[Kind] = Counter()
+    for r, e in zip(game.records, lines, strict=True):
+        inner = _chain(spans, e.span_id)[0]
+        if r.kind is Kind.FLOOR:
+            said = next(x for x in game.records[r.index:] if x.kind is Kind.STATEMENT and x.actor == r.actor)
+            assert inner == speech_span[said.index], (r, inner)
+        elif r.index in speech_span:
+            assert inner == speech_span[r.index], (r, inner)
+        elif isinstance(r.data, Deception) and r.data.statement in speech_span:
+            assert inner == speech_span[r.data.statement], (r, inner)
+        else:
+            continue
+        seen[r.kind] += 1
+    assert set(seen) == {Kind.FLOOR, Kind.STATEMENT, Kind.DEFENCE, Kind.DECEPTION}, seen
 
 
 @pytest.mark.slow
@@ -70,26 +143,42 @@ def test_each_record_is_one_short_markdown_line(two_days: EvalSample) -> None:
 
 
 @pytest.mark.slow
-def test_metadata_says_who_sat_where_and_how_the_game_ended(two_days: EvalSample) -> None:
+def test_samples_df_groups_games_by_faction_model_without_full(two_days: EvalSample, two_days_log: str) -> None:
+    """The seating stays whole in the metadata; each faction's model, the seats of each role, the
+    winner, the days and the cost reach ``samples_df`` as plain columns."""
     game = final_state(two_days)
     meta = two_days.metadata
     assert [(s["name"], s["role"]) for s in meta["seats"]] == [(p.name, p.role.value) for p in game.players]
     assert {s["model"] for s in meta["seats"]} == {"wolfbot/random"}
-    assert (meta["winner"], meta["days"], meta["ended"]) == (game.outcome.winner, 2, game.outcome.reason)
+    [row] = samples_df(two_days_log).to_dict("records")
+    assert {k: row[f"metadata_{k}"] for k in ("model", "villagers_model", "werewolves_model", "jester_model",
+                                                "winner", "days", "ended")} == {
+        "model": "wolfbot/random", "villagers_model": "wolfbot/random", "werewolves_model": "wolfbot/random",
+        "jester_model": "wolfbot/random", "winner": game.outcome.winner, "days": 2, "ended": game.outcome.reason}
+    for role in {p.role for p in game.players}:
+        assert row[f"metadata_{role.value}_seats"] == ", ".join(p.name for p in game.players if p.role is role)
+    assert pd.isna(row["metadata_cost_usd"]), "the bots have no price: the cost is unknown, not zero"
+    by_faction = samples_df(two_days_log).groupby("metadata_werewolves_model")["score_wolves_win"].mean()
+    assert list(by_faction.index) == ["wolfbot/random"]
 
 
 @pytest.mark.slow
-def test_the_messages_tab_is_the_public_record_as_a_chat(two_days: EvalSample) -> None:
+def test_the_messages_tab_names_every_public_statement_and_its_kind(two_days: EvalSample) -> None:
     game = final_state(two_days)
     chat = two_days.messages[1:]
-    speeches = [r for r in game.records if r.kind in SPEECH_KINDS]
-    said = [m for m in chat if m.role == "assistant"]
-    assert len(said) == len(speeches)
-    assert all(m.text.startswith(f"**{r.actor}** (") for m, r in zip(said, speeches, strict=True))
+    said = [r for r in game.records if r.kind in (*SPEECH_KINDS, Kind.VOTE)]
+    players = [m for m in chat if m.role == "assistant"]
+    assert len(players) == len(said)
+    kinds = {Phase.DEBATE: "debate, turn ", Phase.EXPLANATION: "discussion, turn ", Phase.DEFENCE: "defence: ",
+             Phase.VOTE: "vote reason, first ballot, ", Phase.REVOTE: "vote reason, final ballot, "}
+    for m, r in zip(players, said, strict=True):
+        role = next(p.role.value for p in game.players if p.name == r.actor).title()
+        assert m.text.startswith(f"**{r.actor}** ({role}) · day {r.day} · {kinds[r.phase]}"), m.text
+    assert sum(r.phase is Phase.DEFENCE for r in said) and sum(r.kind is Kind.VOTE for r in said)
     moderator = [m.text for m in chat if m.role == "user"]
-    assert any("→" in t for t in moderator), "each ballot is one moderator line"
-    public = Counter(r.kind for r in game.records if r.visibility == PUBLIC)
-    assert len(chat) < sum(public.values())
+    assert all(t.startswith("**Moderator** · ") for t in moderator)
+    assert len(moderator) == sum(r.visibility == PUBLIC and r.kind not in (*SPEECH_KINDS, Kind.VOTE, Kind.BIDS,
+                                 Kind.FLOOR, Kind.PASS) for r in game.records)
 
 
 def test_an_analysis_line_averages_only_the_suspicion_peers_gave() -> None:

@@ -2,8 +2,11 @@
 
 A seat's decision, the Jester's lessons and the judge all come through :func:`ask`, so they share
 one seed rule, one way of naming a provider that cannot answer (the sample fails: a broken
-provider is never scored as a bad move) and one record of a reply that cannot be used (the
-caller's fallback, with the reason and the raw reply cut to ``MAX_RAW_CHARS``).
+provider is never scored as a bad move), one record of a reply that cannot be used (the
+caller's fallback, with the reason and the raw reply cut to ``MAX_RAW_CHARS``) and one label in
+the transcript: each call is an Inspect subtask named for who asked what and when ("Ivo
+(villager) · revote · day 2"), which ``inspect view`` shows folded, with the model as its input
+and the start of the reply as its output, and the model call (prompt and whole reply) inside it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
-from inspect_ai.util import LimitExceededError
+from inspect_ai.util import LimitExceededError, subtask
 
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.engine.rng import derive_seed
@@ -63,19 +66,32 @@ class ProviderFailure(RuntimeError):
     """
 
 
+#: The start of a reply a call's subtask shows as its output (the model call inside has all of it).
+PREVIEW_CHARS = 200
+
+
 @dataclass(frozen=True)
 class Caller:
-    """Who asks and for what: the words a provider failure names."""
+    """Who asks and for what: the words a provider failure names and the label of the call in the transcript."""
 
     game: str
     decision: str
     day: int
     seat: str | None = None
     role: str | None = None
+    phase: str | None = None
 
     def __str__(self) -> str:
         who = f"{self.seat} ({self.role})" if self.seat else f"the {self.role}" if self.role else None
         return ", ".join(p for p in (self.game, who, f"{self.decision} on day {self.day}") if p)
+
+    @property
+    def label(self) -> str:
+        """The call's name in the transcript, found by seat, role, action and day: "Ivo (villager) · revote · day 2"."""
+        who = f"{self.seat} ({self.role})" if self.seat else self.role or "model"
+        action = "revote" if (self.decision, self.phase) == ("vote", "revote") else self.decision.replace("_", " ")
+        when = f"night {self.day}" if self.phase == "night" else f"day {self.day}"
+        return f"{who} · {action} · {when}"
 
 
 @dataclass(frozen=True)
@@ -139,7 +155,7 @@ async def ask(model: Model, messages: list[ChatMessage], config: GenerateConfig,
     """
     stage("model")
     try:
-        output = await model.generate(messages, config=config)
+        output = await _labelled_call(model, messages, config, caller)
     except LimitExceededError:
         raise
     except Exception as err:  # after Inspect's own retries: name the decision that was lost
@@ -154,3 +170,16 @@ async def ask(model: Model, messages: list[ChatMessage], config: GenerateConfig,
     answer = read_reply(output.completion or "", read, fallback)
     stage("done")
     return answer
+
+
+async def _labelled_call(model: Model, messages: list[ChatMessage], config: GenerateConfig,
+                         caller: Caller) -> ModelOutput:
+    """``model.generate`` as a subtask named :attr:`Caller.label`: the viewer folds it and names it."""
+    outputs: list[ModelOutput] = []
+
+    async def call() -> str:
+        outputs.append(await model.generate(messages, config=config))
+        return clean_text(outputs[0].completion or "")[:PREVIEW_CHARS]
+
+    await subtask(caller.label, input={"model": str(model)})(call)()
+    return outputs[0]

@@ -86,7 +86,7 @@ class Agent:
                              if self.structured_output else None),
         )
         caller = Caller(self.game or f"the game of seed {state.seed}", request.action.value, request.day,
-                        seat.name, seat.role.value)
+                        seat.name, seat.role.value, request.phase.value)
         with in_flight(obs, f"{state.seed}:{request.key}") as ref:
             stage("prompt")
             messages = build_messages(obs, ref, self.structured_output)

@@ -1,0 +1,201 @@
+"""Where each piece of a game goes in the transcript's outline: every call and record under the
+span of the turn, defence or phase it belongs to, and the calls folded in groups beside the lines
+they explain.
+
+One wave of decisions can belong to several spans at once: a statement's analyses run with the
+bids for the next turn, one defence's analyses with the next defence. So each debate turn and each
+defence is a :class:`Room`, a span held open by a task of its own, and whatever runs through a
+room is recorded under its span while the game loop stays in the phase's span. A wave's calls go
+in groups (a turn's bids, a ballot's votes, the analyses of one statement), each an Inspect
+subtask, which ``inspect view`` shows folded; each call in it is a subtask named for its seat,
+role, action and day (``wolf_eval.agents.call``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anyio
+from anyio.abc import TaskGroup, TaskStatus
+from inspect_ai.util import span
+
+from wolf_eval.engine import Action, Decision, GameState, Record, Request
+from wolf_eval.engine.state import ANALYSIS_ACTIONS, NIGHT_ACTIONS, SPEECH_ACTIONS
+from wolf_eval.records import Deception, FallbackNote, Kind
+from wolf_eval.solvers.transcript import emit, speech_span
+
+T = TypeVar("T")
+
+#: The span type of a debate turn or a defence: not "turn", which the viewer folds.
+SPEECH_SPAN = "speech"
+
+
+class Room:
+    """A span held open by a task of its own until closed; what runs through it is recorded under it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._send, self._jobs = anyio.create_memory_object_stream[Callable[[], Awaitable[None]]](math.inf)
+        self._closed = anyio.Event()
+
+    async def open(self, tg: TaskGroup) -> None:
+        """Begin the span, as a child of the span the caller is in."""
+        await tg.start(self._hold)
+
+    async def _hold(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        try:
+            async with span(self.name, type=SPEECH_SPAN), anyio.create_task_group() as work:
+                task_status.started()
+                async with self._jobs:
+                    async for job in self._jobs:
+                        work.start_soon(job)
+        finally:
+            self._closed.set()
+
+    async def run(self, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` under this room's span and return what it returns (or raise what it raised)."""
+        done = anyio.Event()
+        out: list[tuple[bool, Any]] = []
+
+        async def inside() -> None:
+            try:
+                out.append((True, await job()))
+            except Exception as err:  # handed back to the caller, whose task it belongs to
+                out.append((False, err))
+            finally:
+                done.set()
+
+        await self._send.send(inside)
+        await done.wait()
+        ok, value = out[0]
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    async def close(self) -> None:
+        """End the span once the work in it has finished."""
+        await self._send.aclose()
+        await self._closed.wait()
+
+
+async def at(room: Room | None, job: Callable[[], Awaitable[T]]) -> T:
+    """Run ``job`` in ``room``, or where the caller is (the phase's span) for ``None``."""
+    return await (room.run(job) if room is not None else job())
+
+
+@dataclass
+class Group:
+    """Calls of one wave that go together in the outline, and where they go."""
+
+    room: Room | None
+    name: str
+    members: list[int] = field(default_factory=list)  # indices into the wave's requests
+
+
+@dataclass
+class Outline:
+    """One phase's rooms: its debate turns (or defences) by name, and each speech's room by its record."""
+
+    tg: TaskGroup
+    rooms: dict[str, Room] = field(default_factory=dict)  # by speech_span name, in the order opened
+    of_record: dict[int, Room] = field(default_factory=dict)  # a speech record's index -> its room
+
+    async def open_for(self, requests: list[Request]) -> None:
+        """Open the room of each statement or defence asked for, if not open yet."""
+        for r in requests:
+            if r.action in SPEECH_ACTIONS and speech_span(r) not in self.rooms:
+                room = Room(speech_span(r))
+                await room.open(self.tg)
+                self.rooms[room.name] = room
+
+    def room_of(self, request: Request) -> Room | None:
+        """Where a call goes: a speech in its own room, an analysis in its statement's, the rest in the phase."""
+        if request.action in SPEECH_ACTIONS:
+            return self.rooms.get(speech_span(request))
+        if request.action in ANALYSIS_ACTIONS and request.subject is not None:
+            return self.of_record.get(request.subject)
+        return None
+
+    def groups(self, game: GameState, requests: list[Request]) -> list[Group]:
+        """The wave's calls grouped as the outline shows them, in the order of their first request."""
+        groups: dict[tuple[Any, ...], Group] = {}
+        for i, r in enumerate(requests):
+            key, name = group_of(game, r)
+            groups.setdefault(key, Group(self.room_of(r), name)).members.append(i)
+        return list(groups.values())
+
+    async def write(self, records: tuple[Record, ...], asked: list[tuple[Request, Decision]],
+                    coming: list[Request], roles: dict[str, str]) -> None:
+        """One line per record of a wave, each under the span it belongs to, in record order.
+
+        Args:
+            records: the wave's new records.
+            asked: the wave's requests with their decisions, in the order the engine took them.
+            coming: the next wave's requests (a floor record opens the room of the speech it grants).
+            roles: each player's role, for the lines.
+        """
+        here = next((self.room_of(r) for r, _ in asked if r.action in SPEECH_ACTIONS), None)
+        noted = iter([r for r, d in asked if d.notes and d.notes.strip()])
+        for record in records:
+            if record.kind is Kind.FLOOR:  # the room of the speech it grants, if in this phase
+                granted = [r for r in coming if r.seat == record.actor and r.action in SPEECH_ACTIONS
+                           and (r.day, r.phase) == (asked[0][0].day, asked[0][0].phase)]
+                await self.open_for(granted)
+                room = self.room_of(granted[0]) if granted else None
+            else:
+                room = self._room_of_record(record, [r for r, _ in asked], noted, here)
+            if record.kind in (Kind.STATEMENT, Kind.DEFENCE, Kind.PASS) and room is not None:
+                self.of_record[record.index] = room
+            await at(room, _line(record, roles))
+
+    def _room_of_record(self, record: Record, requests: list[Request], noted: Iterator[Request],
+                        here: Room | None) -> Room | None:
+        d = record.data
+        if isinstance(d, Deception):
+            return self.of_record.get(d.statement)
+        if isinstance(d, FallbackNote):
+            asked = next((r for r in requests if r.seat == record.actor and r.action.value == d.action
+                          and r.subject == d.subject), None)
+            return self.room_of(asked) if asked is not None else here
+        if record.kind is Kind.NOTE:  # the engine writes notes in the order of the decisions that made them
+            asked = next(noted, None)
+            return self.room_of(asked) if asked is not None else here
+        if record.kind in (Kind.STATEMENT, Kind.DEFENCE, Kind.PASS):
+            return here
+        return None
+
+    async def close_done(self, coming: list[Request]) -> None:
+        """Close the rooms the next wave does no work in (all of them when the phase ends)."""
+        needed = {id(self.room_of(r)) for r in coming}
+        for name, room in list(self.rooms.items()):
+            if id(room) not in needed:
+                await room.close()
+                del self.rooms[name]
+
+
+def _line(record: Record, roles: dict[str, str]) -> Callable[[], Awaitable[None]]:
+    async def line() -> None:
+        emit((record,), roles)
+
+    return line
+
+
+#: How the outline names a group of calls, by the action asked for.
+_GROUP_NAMES = {Action.BID: "bids for turn {turn}", Action.VOTE: "votes"}
+_KIND_WORDS = {Kind.STATEMENT: "statement", Kind.DEFENCE: "defence", Kind.VOTE: "vote reason"}
+
+
+def group_of(game: GameState, request: Request) -> tuple[tuple[Any, ...], str]:
+    """The group a call goes in (a key) and the group's name in the outline."""
+    if request.action in ANALYSIS_ACTIONS and request.subject is not None:
+        said = game.records[request.subject]
+        kind = _KIND_WORDS.get(said.kind, said.kind.value)
+        return ("analyses", request.subject), f"analyses of {said.actor}'s {kind}"
+    if request.action in NIGHT_ACTIONS:
+        return ("night",), f"night {request.day} actions"
+    if request.action in SPEECH_ACTIONS:
+        return ("speech", request.seat), ""
+    return (request.action,), _GROUP_NAMES.get(request.action, request.action.value).format(turn=request.turn + 1)
