@@ -23,6 +23,7 @@ from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
 from wolf_eval.engine import Decision, GameState, Request, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.asking import most_recent
+from wolf_eval.lessons.model_tagger import bound_tagger_readings
 from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
@@ -82,7 +83,8 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        check_sample_seating(settings.rules)  # what the task function could not see: a Task's own bindings
+        # what the task function could not see: a Task's own bindings
+        check_sample_seating(settings.rules, learning is not None)
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats: dict[str, Seat] = {}
@@ -120,6 +122,9 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             record.usage = agent.usage
             record.calls += 1
             record.lessons_added = describe_lessons(added)
+            read = await bound_tagger_readings([x.text for x in added], game.seed)
+            if read is not None:
+                record.tagger_model, record.lessons_added_tagger = read
             record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
             record.lessons_problem = problem
         state.metadata.update(game_columns(game, seats, agent.usage))

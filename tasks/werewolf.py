@@ -50,7 +50,7 @@ def game_task(settings: Settings) -> Task:
     An eval that could not seat its players as asked (no model, a role no seat takes) is refused
     first, before any game.
     """
-    check_eval_seating(settings.rules)
+    check_eval_seating(settings.rules, settings.jester_learning)
     learning = None
     if settings.jester_learning:
         folder: Path | str = default_lessons_dir()

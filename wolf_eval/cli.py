@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     les_cmd = les.add_subparsers(dest="lessons_command", required=True)
     tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
     tag_cmd.add_argument("file", help="a lessons file (JSON, as written with jester_learning)")
+    tag_cmd.add_argument("--model", help="also tag every lesson with this model (one call each, temperature 0), "
+                                         "beside the regex tagger's reading, e.g. openai/gpt-4.1")
     cmp = commands.add_parser("compare", help="every model plays every faction against every other model on the "
                                               "same games (one inspect eval-set), then the per-model and "
                                               "head-to-head tables")
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args.log)
         if args.command == "lessons":
-            return _tag_lessons(args.file)
+            return _tag_lessons(args.file, args.model)
         if args.command == "compare":
             return _compare(args)
         if args.command == "rate":
@@ -136,7 +138,8 @@ def _replay_game(sample: EvalSample, release: str | None) -> bool:
     return True
 
 
-def _tag_lessons(file: str) -> int:
+def _tag_lessons(file: str, model: str | None = None) -> int:
+    """Print each lesson's regex tags, and with ``model`` that model's reading beside them."""
     from wolf_eval.lessons.book import NotALessonsFile, read_lessons
     from wolf_eval.lessons.tagger import tag
 
@@ -154,14 +157,49 @@ def _tag_lessons(file: str) -> int:
         raise BadInput(f"{file}: no such file")
     if not stored.lessons:
         raise NoResult(f"{file}: the file holds no lessons")
+    readings = _model_readings(model, [x.text for x in stored.lessons]) if model else None
     print(f"{stored.model}: {len(stored.lessons)} lessons\n")
-    print("| # | list | ToM order | categories | lesson |")
-    print("|---|---|---|---|---|")
+    extra = " model order | model categories |" if readings else ""
+    print(f"| # | list | ToM order | categories |{extra} lesson |")
+    print("|---|---|---|---|" + ("---|---|" if readings else "") + "---|")
     for i, lesson in enumerate(stored.lessons, start=1):
         t = tag(lesson.text)
         text = lesson.text.replace("|", "\\|")
-        print(f"| {i} | {lesson.list} | {t.order} | {', '.join(t.categories) or '–'} | {text} |")
+        mine = ""
+        if readings:
+            r = readings[i - 1]
+            mine = (f" {r.order} | {', '.join(r.categories) or '–'} |" if r.order is not None
+                    else f" lost | {(r.problem or '').replace('|', '/')} |")
+        print(f"| {i} | {lesson.list} | {t.order} | {', '.join(t.categories) or '–'} |{mine} {text} |")
+    if readings:
+        _summarise_readings(model or "", readings, [tag(x.text).order for x in stored.lessons])
     return 0
+
+
+def _model_readings(model: str, lessons: list[str]) -> list[Any]:
+    """``model``'s reading of every lesson, one call each at seed 0 (as ``benchmarks/tagger_agreement.py``)."""
+    import asyncio
+
+    from inspect_ai.model import get_model
+
+    from wolf_eval.lessons.model_tagger import tagger_readings
+
+    try:
+        tagger = get_model(model)
+    except Exception as err:
+        raise BadInput(f"--model {model}: cannot be used ({type(err).__name__}: {str(err).strip()[:160]})") from err
+    return asyncio.run(tagger_readings(tagger, lessons, [0] * len(lessons)))
+
+
+def _summarise_readings(model: str, readings: list[Any], regex_orders: list[int]) -> None:
+    """How many readings were lost and how often the model's order is the regex tagger's; fails when all were lost."""
+    given = [(r.order, o) for r, o in zip(readings, regex_orders, strict=True) if r.order is not None]
+    same = sum(1 for mine, theirs in given if mine == theirs)
+    print(f"\nmodel tagger {model}: {len(given)} of {len(readings)} lessons read "
+          f"({len(readings) - len(given)} lost: an unreadable reply, never replaced by the regex reading); "
+          f"its ToM order is the regex tagger's on {same} of {len(given)}")
+    if not given:
+        raise NoResult(f"--model {model}: no reply could be read as tags, so there is no model reading")
 
 
 def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:

@@ -25,6 +25,17 @@ class LessonRow(BaseModel):
     categories: list[str]
 
 
+class TaggerReading(BaseModel):
+    """The model tagger's reading of one added lesson; ``problem`` says why a lost reading has no order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    order: int | None = None
+    categories: list[str]
+    problem: str | None = None
+
+
 class TokenUsage(BaseModel):
     """One seat model's tokens over a game, as its provider reported them to Inspect."""
 
@@ -50,6 +61,8 @@ class GameRecord(StoreModel):
     lessons_added: list[LessonRow] = Field(default_factory=list)
     lessons_reply: str | None = Field(default=None)
     lessons_problem: str | None = Field(default=None)
+    tagger_model: str | None = Field(default=None)  # the model bound to ``--model-role tagger=``, if any
+    lessons_added_tagger: list[TaggerReading] = Field(default_factory=list)  # its reading of lessons_added
     judge: dict[str, float] | None = Field(default=None)  # the judge score's per-role counts, when a judge ran
     ignored: dict[str, list[str]] = Field(default_factory=dict)  # settings each seat model's provider ignored
 

@@ -21,9 +21,11 @@ from inspect_ai.model import get_model, model_roles
 from wolf_eval.agents.role_guesses import JUDGE_ROLE
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import role_named
+from wolf_eval.lessons.model_tagger import TAGGER_ROLE
 
 #: The roles a model can be bound to that seat no player, and what reads each.
-NON_SEAT_ROLES: dict[str, str] = {JUDGE_ROLE: "the post-game judge"}
+NON_SEAT_ROLES: dict[str, str] = {JUDGE_ROLE: "the post-game judge",
+                                  TAGGER_ROLE: "the model lesson tagger, with jester_learning"}
 #: Inspect's placeholder model when the eval names none.
 NO_MODEL = "none/none"
 
@@ -47,8 +49,17 @@ def valid_roles(rules: GameConfig) -> str:
     return f"{seats} (the seats), {others}"
 
 
-def check_roles(bound: Iterable[str], rules: GameConfig) -> None:
-    """Refuse any bound role that neither a seat of this game nor a non-seat role (the judge) takes."""
+def check_roles(bound: Iterable[str], rules: GameConfig, learning: bool = True) -> None:
+    """Refuse any bound role that neither a seat of this game nor a non-seat role (the judge, the tagger) takes.
+
+    The tagger reads only the lessons of ``jester_learning``: bound without it (``learning`` False)
+    it would tag nothing, and the log would still name it, so it is refused too.
+    """
+    bound = list(bound)
+    if not learning and TAGGER_ROLE in bound:
+        raise SeatingRefused(f"--model-role {TAGGER_ROLE}=...: the model tagger tags the lessons the Jester adds, "
+                             f"and wolf_eval/{rules.variant} runs without jester_learning=true here, so it would "
+                             "tag nothing (add -T jester_learning=true, or drop the binding)")
     takes = {r.value for r in rules.roles_dealt} | set(NON_SEAT_ROLES)
     unknown = [name for name in bound if name not in takes]
     if not unknown:
@@ -77,7 +88,7 @@ def check_model(eval_model: str, bound: Iterable[str], rules: GameConfig) -> Non
                              "play offline) or set INSPECT_EVAL_MODEL")
 
 
-def check_eval_seating(rules: GameConfig) -> None:
+def check_eval_seating(rules: GameConfig, learning: bool = True) -> None:
     """The eval's model and ``--model-role`` bindings, checked while Inspect builds the task.
 
     Called outside an eval (a script building the task, ``wolf-eval compare`` building its
@@ -92,13 +103,13 @@ def check_eval_seating(rules: GameConfig) -> None:
     except Exception:  # no active eval and no INSPECT_EVAL_MODEL: nothing to check yet
         return
     bound = list(model_roles())
-    check_roles(bound, rules)
+    check_roles(bound, rules, learning)
     check_model(model, bound, rules)
 
 
-def check_sample_seating(rules: GameConfig) -> None:
+def check_sample_seating(rules: GameConfig, learning: bool = True) -> None:
     """The same checks as a game starts, for what the task function could not see: bindings a ``Task``
     carries itself (``task_with(..., model_roles=...)``), or a task built outside an eval."""
     bound = list(model_roles())
-    check_roles(bound, rules)
+    check_roles(bound, rules, learning)
     check_model(str(get_model()), bound, rules)

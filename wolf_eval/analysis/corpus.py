@@ -46,6 +46,7 @@ from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.logfiles import inspect_logs
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
+from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import truth
 from wolf_eval.measures.ballot_order import ballot_orders
@@ -58,7 +59,7 @@ LEAD = next(iter(HEADLINE))
 TASK_ORDER = {name: rank for rank, name in enumerate(VARIANTS)}
 CELL = ["model", "task", "condition"]
 #: Per-game values the report computes from the stored game (the scorers' are read from the log).
-DERIVED = ("features", "units", "fallbacks", "truth", "seating")
+DERIVED = ("features", "units", "fallbacks", "truth", "seating", "tagger")
 #: Eval-level sampling settings that change how models play, so they split cells like task parameters do.
 GENERATE_CONDITIONS = ("temperature", "top_p", "top_k", "max_tokens", "reasoning_effort", "reasoning_tokens")
 
@@ -204,6 +205,7 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row["seat_models"] = tuple(sorted(set(record.seat_models.values())))
     row["factions"] = faction_seats(game, record.seat_models)
     row["learning_step"] = record.learning_step
+    row["tagger"] = les.tagger_values(record)
     rows = cal.statement_rows(game)
     by_kind = cal.values_by_kind(game, rows)
     row |= vars(game_values(game, record, rows, calibration=by_kind[cal.ALL_KINDS].calibration))

@@ -363,6 +363,20 @@ def _judge_section(tables: dict[str, pd.DataFrame]) -> list[str]:
     return out
 
 
+def _tagger_section(lessons: pd.DataFrame) -> list[str]:
+    """The model tagger's order shares beside the regex tagger's, for the cells whose games a tagger read."""
+    if "tagger_asked" not in lessons:
+        return []
+    read = lessons[lessons["tagger_asked"].notna()]
+    return ["The same lessons read by the model tagger (`--model-role tagger=`), beside the regex tagger's "
+            "shares above, which the scores use. Its shares are over the readings it gave; a reply it could not "
+            "read is a lost reading, counted apart.", "",
+            _render(read, [("Asked", "tagger_asked", _n0), ("Lost", "tagger_lost", _n0),
+                           ("Regex 1st", "order_1", _r2), ("Model 1st", "tagger_order_1", _r2),
+                           ("Regex 2nd", "order_2", _r2), ("Model 2nd", "tagger_order_2", _r2),
+                           ("Regex 3rd", "order_3", _r2), ("Model 3rd", "tagger_order_3", _r2)]), ""]
+
+
 def _lesson_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
     """The Jester's lessons and its learning curve."""
     out = ["## Jester lessons", ""]
@@ -377,6 +391,7 @@ def _lesson_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> lis
                                             ("1st", "order_1", _r2), ("2nd", "order_2", _r2), ("3rd", "order_3", _r2)]),
                 "",
                 _render(tables["lessons"], [(c, c, _r2) for c in LESSON_CATEGORIES]), ""]
+        out += _tagger_section(tables["lessons"])
     curve = tables["learning_curve"]
     out += ["## Learning curve", "", "The Jester's win rate over consecutive blocks of five games, in play order "
             "(a learning run's games are played one after another).", ""]

@@ -404,13 +404,16 @@ def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Per learning cell: lessons added, their shares by ToM order and by strategy category."""
+    """Per learning cell: lessons added, their shares by ToM order and by strategy category; with a model
+    tagger bound in some of its games, also the lessons it read, the readings lost and its shares by order."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         shares = les.lesson_shares(values(df, "lessons"))
         if math.isnan(shares["added_per_game"]):
             return
+        tagger = les.tagger_shares(values(df, "tagger"))
         yield {"games": int(shares["games"]), "added": shares["added"], "per_game": shares["added_per_game"]} \
-            | {f"order_{o}": shares[f"order_{o}"] for o in les.ORDERS} | {c: shares[c] for c in LESSON_CATEGORIES}
+            | {f"order_{o}": shares[f"order_{o}"] for o in les.ORDERS} | {c: shares[c] for c in LESSON_CATEGORIES} \
+            | ({} if math.isnan(tagger["tagger_asked"]) else tagger)
 
     return per_cell(games, rows)
 

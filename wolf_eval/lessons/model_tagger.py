@@ -1,24 +1,32 @@
 """An optional model-based lesson tagger: one schema-constrained call per lesson.
 
-The regex tagger (``tagger.py``) is the default and the one the scores use; this one exists to be
-measured against the same labelled lessons (``benchmarks/tagger_agreement.py --model``) and for a
-second reading of a lessons file. The prompt (``prompts/lesson_tagger.txt``) gives the model the
-definitions the labelling guide (``tests/data/lessons_gold.md``) gives a human. A reply that cannot
-be read gives no tags (``None``) and says why: a lost reading, never the regex tagger's in disguise.
+The regex tagger (``tagger.py``) is the default and the one the scores use (``third_order_lessons``
+among them), because it is free, deterministic and replays exactly; this one is a second reading,
+bound with ``--model-role tagger=<model>`` in a learning eval (each added lesson's reading goes to
+the game's record and the report's lessons table), asked for with ``wolf-eval lessons tag FILE
+--model M``, and measured against the labelled lessons with ``benchmarks/tagger_agreement.py --model``.
+The prompt (``prompts/lesson_tagger.txt``) gives the model the definitions the labelling guide
+(``tests/data/lessons_gold.md``) gives a human. A reply that cannot be read gives no tags
+(``None``) and says why: a lost reading, never the regex tagger's in disguise.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ResponseSchema
+from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ResponseSchema, get_model, model_roles
 from inspect_ai.util import json_schema
 from pydantic import BaseModel, ConfigDict
 
-from wolf_eval.agents.call import Answer, Caller, ask
+from wolf_eval.agents.call import Answer, Caller, ask, call_seed, eval_config
 from wolf_eval.agents.parse import InvalidReply, first_json_object
 from wolf_eval.agents.prompts import template
 from wolf_eval.lessons.tagger import CATEGORIES, Tags
+from wolf_eval.store import TaggerReading
+
+#: The ``--model-role`` that binds the model tagger in an eval.
+TAGGER_ROLE = "tagger"
 
 
 class TagReply(BaseModel):
@@ -56,3 +64,27 @@ async def model_tags(model: Model, lesson: str, seed: int | None = None) -> Answ
     caller = Caller(f"tagging the lesson {lesson[:60]!r}", "lesson tags", 0, role="tagger")
     return await ask(model, [ChatMessageUser(content=prompt)], config, caller, read=parse_tags,
                      fallback=lambda reason, raw: None)
+
+
+async def tagger_readings(model: Model, lessons: Sequence[str], seeds: Sequence[int | None]) -> list[TaggerReading]:
+    """Each lesson's reading by ``model``, one call each; an unreadable reply is a lost reading with its reason."""
+    out = []
+    for lesson, seed in zip(lessons, seeds, strict=True):
+        answer = await model_tags(model, lesson, seed)
+        tags = answer.value
+        out.append(TaggerReading(text=lesson, order=tags.order if tags else None,
+                                 categories=list(tags.categories) if tags else [], problem=answer.problem))
+    return out
+
+
+async def bound_tagger_readings(lessons: Sequence[str], game_seed: int) -> tuple[str, list[TaggerReading]] | None:
+    """The bound tagger's name and its readings of a game's added lessons; None when no tagger is bound.
+
+    Each call's seed comes from the game's seed and the lesson's place (plus the eval's ``--seed``),
+    as every other call's does, so a game asks the same way whenever it is played again.
+    """
+    if TAGGER_ROLE not in model_roles():
+        return None
+    model = get_model(role=TAGGER_ROLE)
+    seeds = [call_seed(game_seed, f"{TAGGER_ROLE} {i}", eval_config().seed) for i in range(len(lessons))]
+    return str(model), await tagger_readings(model, lessons, seeds)
