@@ -138,12 +138,12 @@ def test_a_bound_tagger_reads_every_added_lesson_beside_the_regex_tags(tmp_path:
 
     [row] = report.build(report.load(log.location))["lessons"].to_dict("records")
     assert row["order_3"] == pytest.approx(sum(x["order"] == 3 for x in added) / len(added))  # the regex's
-    assert row["tagger_asked"] == len(added) and row["tagger_lost"] == lost
+    assert row["tagger_asked"] == len(added) and row["tagger_lost"] == lost and row["tagger_model"] == "mockllm/model"
     given = [x for x in readings if x["order"] is not None]
     if given:
         assert row["tagger_order_3"] == pytest.approx(sum(x["order"] == 3 for x in given) / len(given))
     report.write_report(log.location, tmp_path / "report")
-    assert "| Model 3rd |" in (tmp_path / "report" / "report.md").read_text()
+    assert "| Tagger | Asked | Lost | Regex 1st | Model 1st |" in (tmp_path / "report" / "report.md").read_text()
 
 
 @pytest.mark.slow

@@ -206,6 +206,7 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row["factions"] = faction_seats(game, record.seat_models)
     row["learning_step"] = record.learning_step
     row["tagger"] = les.tagger_values(record)
+    row["tagger_model"] = record.tagger_model
     rows = cal.statement_rows(game)
     by_kind = cal.values_by_kind(game, rows)
     row |= vars(game_values(game, record, rows, calibration=by_kind[cal.ALL_KINDS].calibration))

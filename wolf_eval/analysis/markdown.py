@@ -371,7 +371,8 @@ def _tagger_section(lessons: pd.DataFrame) -> list[str]:
     return ["The same lessons read by the model tagger (`--model-role tagger=`), beside the regex tagger's "
             "shares above, which the scores use. Its shares are over the readings it gave; a reply it could not "
             "read is a lost reading, counted apart.", "",
-            _render(read, [("Asked", "tagger_asked", _n0), ("Lost", "tagger_lost", _n0),
+            _render(read, [("Tagger", "tagger_model", str), ("Asked", "tagger_asked", _n0),
+                           ("Lost", "tagger_lost", _n0),
                            ("Regex 1st", "order_1", _r2), ("Model 1st", "tagger_order_1", _r2),
                            ("Regex 2nd", "order_2", _r2), ("Model 2nd", "tagger_order_2", _r2),
                            ("Regex 3rd", "order_3", _r2), ("Model 3rd", "tagger_order_3", _r2)]), ""]

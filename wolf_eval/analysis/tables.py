@@ -413,9 +413,15 @@ def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
         tagger = les.tagger_shares(values(df, "tagger"))
         yield {"games": int(shares["games"]), "added": shares["added"], "per_game": shares["added_per_game"]} \
             | {f"order_{o}": shares[f"order_{o}"] for o in les.ORDERS} | {c: shares[c] for c in LESSON_CATEGORIES} \
-            | ({} if math.isnan(tagger["tagger_asked"]) else tagger)
+            | ({} if math.isnan(tagger["tagger_asked"]) else tagger | {"tagger_model": _tagger_models(df)})
 
     return per_cell(games, rows)
+
+
+def _tagger_models(df: pd.DataFrame) -> str:
+    """The model taggers that read a cell's lessons, by name."""
+    named = df["tagger_model"].dropna() if "tagger_model" in df else []
+    return ", ".join(sorted(set(named)))
 
 
 def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
