@@ -13,16 +13,26 @@ The first score's metadata carries every per-game value (the judge's are its own
 runs after), the game's tokens and estimated cost and the settings its providers ignored, and its
 explanation is the game, every day of it; every other score's explanation says what it counted in
 this game.
+
+The ``cost`` score, last, is what the game's seat models spent: its value holds the game's ``usd``
+(NaN when a seat model has no price) and ``tokens``; its one metric gives four figures in the
+eval's results, ``usd_per_game``, ``usd``, ``tokens_per_game`` and ``tokens``, summed over the games
+from each score's logged cost (:func:`wolf_eval.measures.cost.pooled_cost`: a total over a game
+of unknown cost is NaN, never the sum of the rest). It is one score, so the results stay at twelve
+scores. Inspect reduces a sample's epochs to the first one's metadata before any metric, so with
+``--epochs`` the totals are over each sample's first game, as every headline metric is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from wolf_eval.engine import GameState
+from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.headline import HEADLINE, GameValues, game_values, pooled_from_log, rounded
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
@@ -95,3 +105,52 @@ def headline_scorer(figure: str) -> Scorer:
 def headline_scorers() -> list[Scorer]:
     """The headline scorers, ``village_win`` first."""
     return [headline_scorer(figure) for figure in HEADLINE]
+
+
+#: What the cost score means (the scorer's ``description`` in the log's results).
+COST_MEANS = ("the game's tokens (prompt, cached prompt and output, over every seat model's calls, the Jester's "
+              "lessons call included, the judge's not) and their estimated US dollars at the price table's list "
+              "prices (wolf_eval/data/prices.json, WOLF_EVAL_PRICES on top); usd NaN when a seat model has no price. "
+              "Metrics: per game and summed over the eval's games, NaN when any game's figure is unknown")
+#: The cost metric's figures, in the order the eval's results show them.
+COST_FIGURES = ("usd_per_game", "usd", "tokens_per_game", "tokens")
+
+
+@metric(name="cost")
+def cost_metric() -> Metric:
+    """The eval's tokens and dollars, per game and in total, pooled from each game's logged cost."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        pooled = cost_.pooled_cost([s.score.metadata["cost"] for s in scores])  # type: ignore[index]
+        total = cost_.tokens(pooled)
+        per_game = total / pooled["games"] if pooled["games"] else math.nan
+        return dict(zip(COST_FIGURES, (pooled["usd_per_game"], pooled["usd"], per_game, total), strict=True))
+
+    return compute
+
+
+def cost_explanation(by_model: Mapping[str, Mapping[str, float]]) -> str:
+    """The game's tokens and dollars per seat model, in words, as the sample's score explanation shows them."""
+    def line(model: str, c: Mapping[str, float]) -> str:
+        usd = "no known price" if math.isnan(c["usd"]) else f"${c['usd']:,.4f}"
+        return (f"- `{model}`: {cost_.tokens(c):,.0f} tokens ({c['input_tokens']:,.0f} prompt, "
+                f"{c['cached_tokens']:,.0f} cached, {c['output_tokens']:,.0f} output), {usd}")
+
+    if not by_model:
+        return "**cost**: unknown: the game recorded no token usage"
+    return "\n".join(["**cost** of the game's seat models:", *(line(m, c) for m, c in by_model.items())])
+
+
+@scorer(metrics=[cost_metric()], name="cost", description=COST_MEANS)
+def cost_scorer() -> Scorer:
+    """The game's tokens and estimated dollars, every seat model's calls summed."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        usage = current_record().usage
+        game = game_cost(usage)
+        by_model = {m: cost_.model_cost(m, u) for m, u in sorted(usage.items())}
+        usd = game["usd"] if math.isnan(game["usd"]) else round(game["usd"], 4)
+        return Score(value={"usd": usd, "tokens": cost_.tokens(game)}, explanation=cost_explanation(by_model),
+                     metadata={"cost": game, "by_model": by_model, "unpriced": cost_.unpriced([usage])})
+
+    return score

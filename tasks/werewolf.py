@@ -21,15 +21,15 @@ from wolf_eval.lessons.book import check_writable, default_lessons_dir
 from wolf_eval.lessons.order import LearningOrder
 from wolf_eval.lessons.remote import is_remote
 from wolf_eval.lessons.turnstile import Learning
-from wolf_eval.scorers.game_scores import LEAD, headline_scorers
+from wolf_eval.scorers.game_scores import LEAD, cost_scorer, headline_scorers
 from wolf_eval.scorers.judge import judge
 from wolf_eval.settings import Settings, task_signature
 from wolf_eval.solvers.play import play_game
 
 
 def game_scorers() -> list[Scorer]:
-    """The headline scores (``village_win`` first, the log list's SCORE column), then the judge's."""
-    return [*headline_scorers(), judge()]
+    """The headline scores (``village_win`` first, the log list's SCORE column), the judge's, then the game's cost."""
+    return [*headline_scorers(), judge(), cost_scorer()]
 
 
 def headline() -> dict[str, Any]:

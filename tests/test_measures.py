@@ -181,7 +181,7 @@ def test_the_headline_metrics_are_the_reports_figures(played: tuple[Path, list[E
     folder, logs = played
     tables = report.build(report.load(folder))
     for log in logs:
-        head = {k: v[k] for k, v in metrics(log).items()}  # each score's metric carries its name
+        head = {k: v[k] for k, v in metrics(log).items() if k != "cost"}  # each score's metric carries its name
         cell = (log.eval.model, log.eval.task.split("/")[-1], report.condition_label(
             log.eval.task, log.eval.task_args, log.eval.metadata, log.eval.model_generate_config.model_dump()))
         rates = the_row(tables["win_rates"], cell)
@@ -189,7 +189,11 @@ def test_the_headline_metrics_are_the_reports_figures(played: tuple[Path, list[E
             assert equal(head[name], rates[faction]), name
         assert equal(head["fallback_rate"], the_row(tables["play_quality"], cell)["fallback_rate"])
         assert equal(metrics(log)["judge"]["judge"], logged_metrics(log)["judge"]["all"])
-        assert len(head) <= 12
+        assert len(head) + 1 <= 12  # the cost score is the twelfth
+        spent = tables["game_costs"]
+        spent = spent[(spent["model"] == cell[0]) & (spent["task"] == cell[1]) & (spent["condition"] == cell[2])]
+        tokens = spent["input_tokens"] + spent["cached_tokens"] + spent["output_tokens"]
+        assert metrics(log)["cost"]["tokens"] == tokens.sum() and len(spent) == len(log.samples or [])
         # the role-fair headlines read against the report's per-role rows: the wolves' Gap, the mean of the
         # roles' Accuracy, the mean of the village roles' AUROC wolves (all units; each role weighted equally)
         roles = tables["calibration"][tables["calibration"]["unit"] == "all units"]

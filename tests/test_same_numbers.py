@@ -23,6 +23,10 @@ Re-recorded for issue 26 point 2 and issue 27 point 3: every metric is named aft
 ``pooled``); ``calibration_gap`` and ``detection_f1`` gave way to ``wolf_self_label_gap``,
 ``self_label_agreement`` and ``village_wolf_auroc``; no other metric and no report cell changed.
 
+Re-recorded for issue 29 point 5: the ``cost`` score's four metrics (``usd_per_game``, ``usd``,
+``tokens_per_game``, ``tokens``) were added to every log's metrics (dollars null: the wolfbot players
+have no price; tokens null for the release log, which recorded no usage); nothing else changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

@@ -22,6 +22,7 @@ from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Role
 from wolf_eval.measures.headline import HEADLINE
 from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.scorers.game_scores import COST_FIGURES
 from wolf_eval.settings import SettingsError
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
@@ -56,14 +57,16 @@ def test_eval_results_lead_with_a_few_headline_scores(tmp_path, fast_args):
 
     log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 3, **fast_args})
     shown = [(s.name, name) for s in log.results.scores for name in s.metrics]
-    # every score's one metric carries the score's own name, the headline first
-    assert len(shown) <= 12 and shown == [(n, n) for n in (*HEADLINE, "judge")] and shown[0] == ("village_win",) * 2
+    # every score's one metric carries the score's own name, the headline first; the cost score last, its four figures
+    assert len(log.results.scores) <= 12 and shown[0] == ("village_win",) * 2
+    assert shown == [*((n, n) for n in (*HEADLINE, "judge")), *(("cost", f) for f in COST_FIGURES)]
     assert all(s.metadata and len(s.metadata["description"]) > 20 for s in log.results.scores)
     if hasattr(log.eval, "headline_metric"):  # Inspect releases that declare one
         assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == ("village_win", "village_win")
     columns = [c for c in evals_df(log.location, quiet=True).columns if c.startswith("score_") and "headline" not in c]
-    assert sorted(columns) == sorted(f"score_{n}_{n}" for n in (*HEADLINE, "judge"))
-    pooled = {s.name: s.metrics[s.name].value for s in log.results.scores}
+    assert sorted(columns) == sorted([*(f"score_{n}_{n}" for n in (*HEADLINE, "judge")),
+                                      *(f"score_cost_{f}" for f in COST_FIGURES)])
+    pooled = {s.name: s.metrics[s.name].value for s in log.results.scores if s.name != "cost"}
     winners = [final_state(s).outcome.winner for s in log.samples]
     for name, faction in (("village_win", "villagers"), ("wolves_win", "werewolves"), ("jester_win", "jester"),
                           ("draw", "draw")):

@@ -203,7 +203,8 @@ def _summarise_readings(model: str, readings: list[Any], regex_orders: list[int]
 
 
 def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:
-    from wolf_eval.analysis.markdown import headline_markdown
+    from wolf_eval.analysis.corpus import values
+    from wolf_eval.analysis.markdown import headline_markdown, money_markdown
     from wolf_eval.analysis.report import REPORT_FILES, write_report
 
     with local_copies(locations) as paths:
@@ -226,6 +227,7 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
                 raise NoResult(f"no finished games in {', '.join(locations)}: no wolf-eval game there finished; "
                                "no report written")
     print(headline_markdown(tables["win_rates"]))
+    print(f"\n{money_markdown(values(corpus.games, 'usage'))}")
     print(f"\n{len(corpus.games)} games; full report: {folder / 'report.md'}")
     return 0
 

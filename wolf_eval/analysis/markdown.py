@@ -7,7 +7,7 @@ every number comes from the tables as built.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -16,6 +16,7 @@ from wolf_eval.analysis import rating as rating_
 from wolf_eval.analysis.corpus import Corpus, cell_games, cells, is_missing, values
 from wolf_eval.analysis.tables import (
     ALL_GAMES,
+    ALL_SEATS,
     CATEGORIES,
     FACTIONS,
     FALLBACK_LIMIT,
@@ -413,6 +414,28 @@ def _usd(v: Any) -> str:
 
 _TOKEN_COLUMNS = [("In", "input_tokens", _tokens), ("Cached", "cached_tokens", _tokens),
                   ("Out", "output_tokens", _tokens), ("USD", "usd", _usd)]
+
+
+def money_markdown(usages: Sequence[Mapping[str, Any]]) -> str:
+    """The report console's money block: each game's usage by seat model (``usage``, as the corpus holds it),
+    per seat model over the games it played and, with several, all seat models over every game.
+
+    Over every cell at once, so the console says what the logs read cost; report.md splits it by cell.
+    A total over a game of unknown cost is NaN (:func:`~wolf_eval.measures.cost.pooled_cost`), shown n/a.
+    """
+    by_model = cost_.cost_by_model(usages)
+    if not by_model:
+        return "Tokens and cost: these logs recorded no token usage."
+    if len(by_model) > 1:
+        by_model[ALL_SEATS] = cost_.pooled_cost([cost_.game_cost(u) for u in usages])
+    rows = [[m, _n0(c["games"]), _tokens(cost_.tokens(c)), _tokens(cost_.tokens(c) / c["games"]), _usd(c["usd"]),
+             _usd(c["usd_per_game"])] for m, c in by_model.items()]
+    table = markdown_table(["Seat model", "Games", "Tokens", "Tokens/game", "USD", "USD/game"], rows)
+    unpriced = cost_.unpriced(usages)
+    note = (f"\nUSD n/a: no known price for {', '.join(unpriced)} (report.md says how to add one)." if unpriced
+            else "")
+    return (f"Tokens (prompt, cached and output) and estimated USD at list prices ({cost_.PRICES_ENV} on top):\n"
+            f"{table}{note}")
 
 
 def _cost_markdown(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list[str]:

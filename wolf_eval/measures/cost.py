@@ -9,8 +9,10 @@ Per game and seat model (:func:`model_cost`) and per game (:func:`game_cost`): `
 (prompt tokens not read from a cache, cache writes included, so input + cached is the whole
 prompt), ``cached_tokens`` (prompt-cache reads), ``output_tokens`` and ``usd``. Pooled over games
 (:func:`pooled_cost`): sums and means per game, NaN when any game's figure is unknown, because a
-total missing a game would pass for the whole run's cost. What a seat model's provider
-ignored of the requested settings is counted beside it, in :mod:`wolf_eval.measures.ignored`.
+total missing a game would pass for the whole run's cost. :func:`tokens` is the one all-in token
+count (prompt, cached prompt and output) that the eval's ``cost`` score and the report's console
+show. What a seat model's provider ignored of the requested settings is counted beside it, in
+:mod:`wolf_eval.measures.ignored`.
 """
 
 from __future__ import annotations
@@ -97,6 +99,12 @@ def game_cost(usage: Mapping[str, TokenUsage | Mapping[str, Any]]) -> dict[str, 
     if not per_model:
         return dict.fromkeys(COST_KEYS, math.nan)
     return {k: math.fsum(c[k] for c in per_model) for k in COST_KEYS}
+
+
+def tokens(cost: Mapping[str, float]) -> float:
+    """All the tokens of a :func:`model_cost`, :func:`game_cost` or :func:`pooled_cost` figure: prompt
+    (cached or not) plus output, the one count a user compares with a provider's bill."""
+    return cost["input_tokens"] + cost["cached_tokens"] + cost["output_tokens"]
 
 
 def pooled_cost(costs: Sequence[Mapping[str, float]]) -> dict[str, float]:
