@@ -3,6 +3,7 @@ and a report cell named only by the bindings that seated a player."""
 
 from __future__ import annotations
 
+import contextvars
 import os
 import subprocess
 import sys
@@ -79,8 +80,9 @@ def test_a_mistyped_binding_or_no_model_stops_the_eval_before_any_game(tmp_path:
         inspect_eval("wolf_eval/triadic", model="wolfbot/cue", model_roles={"seer": "wolfbot/tom"},
                      task_args=SHORT, log_dir=str(tmp_path / "seer"), display="none")
     monkeypatch.delenv("INSPECT_EVAL_MODEL", raising=False)
-    with pytest.raises(ValueError, match="no model to play"):
-        inspect_eval("wolf_eval/triadic", model=None, task_args=SHORT, log_dir=str(tmp_path / "none"), display="none")
+    with pytest.raises(ValueError, match="no model to play"):  # in a copy: Inspect leaves its `none` model active
+        contextvars.copy_context().run(inspect_eval, "wolf_eval/triadic", model=None, task_args=SHORT,
+                                       log_dir=str(tmp_path / "none"), display="none")
     assert not any(tmp_path.iterdir()), "no log is written: nothing was played"
 
 
