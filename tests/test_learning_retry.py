@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
+import inspect_ai
 import pytest
 from helpers import final_state, run, store_field
 from inspect_ai import eval_retry
@@ -128,8 +130,14 @@ def test_the_clean_run_plays_its_games_in_order(clean) -> None:  # type: ignore[
     assert_file_holds_only_the_logged_attempts(log, folder)
 
 
+#: On inspect-ai 0.3.258 (the floor) a Ctrl-C at this point leaves the learning run waiting in its event
+#: loop (since the transcript's per-call subtasks; a plain eval's Ctrl-C ends): known, open, in the README.
+CTRL_C_ENDS = tuple(map(int, re.findall(r"\d+", inspect_ai.__version__)[:3])) >= (0, 3, 285)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("signal", ["SIGKILL", "SIGINT"])
+@pytest.mark.parametrize("signal", ["SIGKILL", pytest.param("SIGINT", marks=pytest.mark.skipif(
+    not CTRL_C_ENDS, reason="a Ctrl-C here hangs the learning run on inspect-ai before 0.3.285 (README)"))])
 def test_eval_retry_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp_path, signal) -> None:  # type: ignore[no-untyped-def]
     """Interrupted between game 3's lessons write and its log; the retry starts game 3 last of all."""
     clean_log, clean_lessons = clean
