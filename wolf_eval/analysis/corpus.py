@@ -48,7 +48,6 @@ from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
-from wolf_eval.measures import truth
 from wolf_eval.measures.ballot_order import ballot_orders
 from wolf_eval.measures.headline import HEADLINE, game_values
 from wolf_eval.settings import Settings, condition
@@ -216,7 +215,6 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row["analysed"] = len(rows)
     row["features"] = feat.game_features(game, rows)
     row["units"] = by_kind
-    row["truth"] = truth.game_detection(game, record.seat_models, rows)
     row["seating"] = ballot_orders(game)
     row["fallbacks"] = out_.fallback_counts(game, record.seat_models)
     row["usage"] = {m: u.model_dump() for m, u in record.usage.items()}
