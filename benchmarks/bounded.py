@@ -27,16 +27,23 @@ from random import Random
 from harness import logged_games, play
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.providers.wolfbot import answer
 
 WORDS = ("quiet", "careful", "vote", "night", "doctor", "village", "trust", "doubt", "watch", "listen")
 
 
 def stall(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
-    """Long speech, split ballots, valid analyses: a game that lasts to its cap."""
-    obs = find_observation(input)
-    assert obs is not None
-    rng = Random(config.seed)
+    """Long speech, split ballots, valid analyses: a game that lasts to its cap (each decision of a
+    joint call answered alone, then joined)."""
+    content = answer(lambda obs, seed: json.dumps(stall_reply(obs, Random(seed))), input, config.seed)
+    assert content is not None
+    out = ModelOutput.from_content(model="stall", content=content)
+    out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return out
+
+
+def stall_reply(obs, rng) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    """One decision's reply."""
     talk = " ".join(rng.choice(WORDS) for _ in range(obs.max_statement_words))
     note = " ".join(rng.choice(WORDS) for _ in range(80))
     if obs.action == "bid":
@@ -53,9 +60,7 @@ def stall(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
     else:
         reply = {"is_deceptive": False, "confidence": 0.5, "deception_type": "none", "suspicion": rng.random(),
                  "reasoning": talk}
-    out = ModelOutput.from_content(model="stall", content=json.dumps(reply))
-    out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-    return out
+    return reply
 
 
 def main() -> None:

@@ -25,7 +25,9 @@ no tokenizer can be downloaded here), so the figures compare prompts, not bills.
 Two cache models then say how many of those tokens a provider would serve from its cache:
 
 - OpenAI caches automatically the longest prefix a request shares with an earlier one, once it is at
-  least 1,024 tokens, in steps of 128 tokens;
+  least 1,024 tokens, in steps of 128 tokens; the response schema comes first in that prefix (OpenAI's
+  guide: "the structured output schema serves as a prefix to the system message"), so a call whose
+  schema differs from the seat's earlier calls' is served nothing from the cache;
 - Anthropic (Inspect's ``cache_prompt=True``) writes the cache at the end of the system prompt, at the
   second-to-last content block and at the last block of each request; a later request reads the
   longest prefix that ends on one of its own block boundaries at most 20 blocks before one of its
@@ -47,10 +49,12 @@ import tempfile
 from collections import Counter, defaultdict
 from typing import Any
 
-from harness import logged_games, play
+from harness import add_task_args, logged_games, play
+from harness import task_args as task_args_given
 from inspect_ai.log import EvalSample, read_eval_log
 from inspect_ai.model import ChatMessage
 
+from wolf_eval.agents.joint import joint_parts, joint_sections
 from wolf_eval.agents.observation import Observation, logged_observation
 from wolf_eval.agents.prompts import sections
 from wolf_eval.measures.cost import usd
@@ -148,15 +152,19 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
         if not meta:
             continue
-        obs: Observation = logged_observation(meta, game)
+        parts_meta = joint_parts(meta)
+        views: list[Observation] = [logged_observation(m, game) for m in (parts_meta or [meta])]
+        obs = views[0]
         calls += 1
-        for name, text in sections(obs).items():
+        for name, text in (joint_sections(views) if parts_meta else sections(obs)).items():
             chars[name] += len(text)
         schema = e.config.response_schema
+        shape = ""
         if schema is not None:
-            chars["schema"] += len(json.dumps(schema.json_schema.model_dump(exclude_none=True), separators=(",", ":")))
+            shape = json.dumps(schema.json_schema.model_dump(exclude_none=True), separators=(",", ":"))
+            chars["schema"] += len(shape)
         parts = blocks(e.input)
-        text = "".join(parts)
+        text = shape + "".join(parts)  # OpenAI: "the structured output schema serves as a prefix to the system message"
         system = sum(1 for m in e.input if m.role == "system")
         read, wrote = anthropic_cached(parts, system, written)
         cached["anthropic"] += read
@@ -212,6 +220,7 @@ def main() -> None:
     ap.add_argument("--policy", default="cue", help="wolfbot policy: random, cue or tom")
     ap.add_argument("--task", action="append", choices=sorted(TASKS), help="default: both")
     ap.add_argument("--log", help="measure the games of this log instead of playing new ones")
+    add_task_args(ap)
     args = ap.parse_args()
     if args.log:
         log = read_eval_log(args.log, header_only=True)
@@ -220,13 +229,14 @@ def main() -> None:
             raise SystemExit(f"{args.log}: no finished game to measure")
         report(f"{args.log} ({log.eval.task}, {log.eval.model})", games)
         return
+    extra = task_args_given(args.T)
     for task in args.task or sorted(TASKS, reverse=True):
         task_args, words = TASKS[task]
         with tempfile.TemporaryDirectory() as tmp:
             log, _ = play(task, tmp, model=f"wolfbot/{args.policy}", model_args={"words": words},
-                          task_args={"games": args.games, **task_args})
+                          task_args={"games": args.games, **task_args, **extra})
             games = [game_prompts(s) for s in logged_games(log)]
-        report(f"{task}, wolfbot/{args.policy}, {words}-word speech, parameters {task_args}", games)
+        report(f"{task}, wolfbot/{args.policy}, {words}-word speech, parameters {task_args | extra}", games)
         print("mean tokens per game-day by section: "
               + json.dumps({s: round(statistics.fmean(tokens(g['chars'][s]) / g['days'] for g in games))
                             for s in SECTIONS}))

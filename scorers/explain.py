@@ -150,7 +150,7 @@ _EXPLAIN = {
     "wolf_self_label_gap": _wolf_gap,
     "self_label_agreement": _agreement,
     "village_wolf_auroc": _auroc,
-    "fallback_rate": lambda c: f"{int(c['fallbacks'])} of {int(c['calls'])} model calls fell back",
+    "fallback_rate": lambda c: f"{int(c['fallbacks'])} of {int(c['decisions'])} decisions fell back",
     "third_order_lessons": lambda c: f"{int(c['order_3'])} of {int(c['lessons_added'])} new Jester lessons at "
                                      "theory-of-mind order 3",
 }

@@ -99,6 +99,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record.ignored = ignored_by_model(state.metadata["seats"])
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
+                      call_plan=settings.calls,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or jester is None:
             game = await _play(game, agent, state)
@@ -154,6 +155,7 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
 
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
+    record.decisions = agent.decisions
     record.usage = agent.usage
     assert game.outcome is not None
     state.output = ModelOutput.from_content(
@@ -166,16 +168,24 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
 
 async def _wave(game: GameState, requests: list[Request], agent: Agent, outline: Outline,
                 roles: dict[str, str]) -> tuple[GameState, list[Request]]:
-    """One wave: its calls at once, each group under its span, then one line per record where it belongs."""
+    """One wave: its calls at once, each in the group of its first decision, then one line per record
+    where it belongs."""
     await outline.open_for(requests)
     decisions: list[Decision | None] = [None] * len(requests)
+    groups = outline.groups(game, requests)
+    group_of = {i: k for k, g in enumerate(groups) for i in g.members}
+    calls: dict[int, list[list[int]]] = {}
+    for call in agent.plan(requests):
+        calls.setdefault(group_of[call[0]], []).append(call)
 
-    async def run(group: Group) -> None:
-        got = await at(group.room, lambda: _decide(agent, game, [requests[i] for i in group.members], group.name))
-        for i, d in zip(group.members, got, strict=True):
-            decisions[i] = d
+    async def run(group: Group, its_calls: list[list[int]]) -> None:
+        asked = [[requests[i] for i in call] for call in its_calls]
+        got = await at(group.room, lambda: _decide(agent, game, asked, group.name))
+        for call, decided in zip(its_calls, got, strict=True):
+            for i, d in zip(call, decided, strict=True):
+                decisions[i] = d
 
-    await together([run(g) for g in outline.groups(game, requests)])
+    await together([run(g, calls[k]) for k, g in enumerate(groups) if k in calls])
     decided = [d for d in decisions if d is not None]
     nxt = advance(game, decided)
     coming = pending(nxt)
@@ -184,18 +194,20 @@ async def _wave(game: GameState, requests: list[Request], agent: Agent, outline:
     return nxt, coming
 
 
-async def _decide(agent: Agent, game: GameState, requests: list[Request], name: str) -> list[Decision]:
-    """A group's decisions; a group of more than one call is a subtask the viewer shows folded."""
-    if len(requests) == 1:
-        return [await agent.decide(game, requests[0])]
-    decided: list[Decision] = []
+async def _decide(agent: Agent, game: GameState, calls: list[list[Request]], name: str) -> list[list[Decision]]:
+    """A group's calls, each one seat's decisions; a group of more than one call is a subtask the viewer
+    shows folded."""
+    if len(calls) == 1:
+        return [await agent.decide_together(game, calls[0])]
+    decided: list[list[Decision]] = []
 
     async def group() -> str:
-        decided.extend(await together([agent.decide(game, r) for r in requests]))
-        fell = [d.seat for d in decided if d.fallback is not None]
+        decided.extend(await together([agent.decide_together(game, c) for c in calls]))
+        fell = list(dict.fromkeys(d.seat for ds in decided for d in ds if d.fallback is not None))
         return f"fell back: {', '.join(fell)}" if fell else "every reply read"
 
-    await subtask(f"{name} · {len(requests)} calls", input={"seats": ", ".join(r.seat for r in requests)})(group)()
+    seats = ", ".join(dict.fromkeys(c[0].seat for c in calls))
+    await subtask(f"{name} · {len(calls)} calls", input={"seats": seats})(group)()
     return decided
 
 

@@ -18,7 +18,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from tenacity.wait import wait_none
 
 from wolf_eval.baseline.bots import POLICIES
-from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.providers.wolfbot import answer, find_joint, find_observation
 
 ATTEMPTS: dict[tuple[Any, ...], int] = {}
 FAILED_ONCE: set[tuple[Any, ...]] = set()
@@ -50,7 +50,8 @@ class Flaky(ModelAPI):
 
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
                        config: GenerateConfig) -> ModelOutput:
-        obs = find_observation(input)
+        joint = find_joint(input)
+        obs = joint[0][0] if joint else find_observation(input)  # a joint call fails or not as one call
         assert obs is not None and config.seed is not None
         key = (obs.seat, obs.action, obs.day, obs.phase, obs.turn, obs.subject, config.seed)
         ATTEMPTS[key] = ATTEMPTS.get(key, 0) + 1
@@ -60,7 +61,7 @@ class Flaky(ModelAPI):
                 and config.seed % self.permanent_every == 0 and key not in FAILED_ONCE):
             FAILED_ONCE.add(key)
             raise PermanentError(f"400 invalid request (simulated) for {obs.seat} {obs.action}")
-        content = json.dumps(self.policy(obs, Random(config.seed)))
+        content = answer(lambda view, seed: json.dumps(self.policy(view, Random(seed))), input, config.seed)
         out = ModelOutput.from_content(model=f"wolfeval_flaky/{self.model_name}", content=content)
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out

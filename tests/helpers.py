@@ -28,8 +28,10 @@ def store_field(sample: EvalSample, name: str) -> Any:
     return logged_record(sample.store).model_dump(mode="json")[name]
 
 
-def scripted_model(rewrite: Any = None, policy: str = "cue") -> Any:
-    """A mockllm model that plays the wolfbot policy, with ``rewrite(obs, content) -> content`` applied.
+def scripted_model(rewrite: Any = None, policy: str = "cue", whole: bool = False) -> Any:
+    """A mockllm model that plays the wolfbot policy, with ``rewrite(obs, content) -> content`` applied to
+    each decision's reply (a joint call's parts are rewritten one by one, then joined; with ``whole``, the
+    joined reply is rewritten once, with the view of its first decision).
 
     Usage is always set: without it Inspect would try to download a tokenizer.
     """
@@ -39,13 +41,18 @@ def scripted_model(rewrite: Any = None, policy: str = "cue") -> Any:
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
     from wolf_eval.baseline.bots import POLICIES
-    from wolf_eval.providers.wolfbot import find_observation
+    from wolf_eval.providers.wolfbot import answer as wolfbot_answer
+    from wolf_eval.providers.wolfbot import find_joint, find_observation
+
+    def reply_for(obs, seed):  # type: ignore[no-untyped-def]
+        content = json.dumps(POLICIES[policy](obs, random.Random(seed)))
+        return content if rewrite is None or whole else rewrite(obs, content)
 
     def answer(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
-        obs = find_observation(input)
-        content = json.dumps(POLICIES[policy](obs, random.Random(config.seed)))
-        if rewrite is not None:
-            content = rewrite(obs, content)
+        content = wolfbot_answer(reply_for, input, config.seed)  # a joint call: each decision rewritten alone
+        if rewrite is not None and whole:
+            joint = find_joint(input)
+            content = rewrite(joint[0][0] if joint else find_observation(input), content)
         out = ModelOutput.from_content(model="scripted", content=content)
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out

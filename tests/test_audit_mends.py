@@ -177,12 +177,12 @@ def _drifting_model(salt: int) -> Any:
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
     from wolf_eval.baseline.bots import POLICIES
-    from wolf_eval.providers.wolfbot import find_observation
+    from wolf_eval.providers.wolfbot import answer as wolfbot_answer
 
     def answer(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
-        rng = random.Random(f"{config.seed}:{salt}")
-        out = ModelOutput.from_content(model="drift", content=json.dumps(POLICIES["random"](find_observation(input),
-                                                                                            rng)))
+        content = wolfbot_answer(lambda obs, seed: json.dumps(POLICIES["random"](obs, random.Random(f"{seed}:{salt}"))),
+                                 input, config.seed)
+        out = ModelOutput.from_content(model="drift", content=content)
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out
 

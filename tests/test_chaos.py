@@ -19,6 +19,7 @@ from helpers import final_state, game_scores, run
 from inspect_ai.log import resolve_sample_attachments
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
+from wolf_eval.agents.joint import assemble, call_of, joint_parts, read_joint
 from wolf_eval.agents.observation import logged_observation
 from wolf_eval.agents.parse import interpret
 from wolf_eval.baseline.chaos import HOSTILE, INJECTIONS, chaos_reply
@@ -40,14 +41,53 @@ def chaos_game(request, tmp_path_factory):  # type: ignore[no-untyped-def]
     return task, resolve_sample_attachments(sample), final_state(sample)
 
 
-def calls(sample, game) -> list[tuple[Any, Any]]:  # type: ignore[no-untyped-def]
-    """(model event, observation) of every game decision."""
+def calls(sample, game) -> list[tuple[Any, list[Any]]]:  # type: ignore[no-untyped-def]
+    """(model event, its decisions' views) of every game call: one view, or a joint call's each."""
     out = []
     for e in sample.events:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
-        if meta and meta["action"] != "lessons":
-            out.append((e, logged_observation(meta, game)))
+        if meta and meta.get("action") != "lessons":
+            parts = joint_parts(meta)
+            out.append((e, [logged_observation(m, game) for m in parts or [meta]],
+                        [m["seed"] for m in parts] if parts else [e.config.seed]))
     return out
+
+
+def expected_reply(views, seeds) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def]
+    """What chaos answered: each decision's hostile reply from its own seed, joined as wolfbot joins a
+    joint call's parts (a part that is not a JSON object stands for the whole reply)."""
+    replies = [chaos_reply(v, Random(s)) for v, s in zip(views, seeds, strict=True)]
+    if len(views) == 1:
+        return replies[0][0], [replies[0][1]]
+    parts = []
+    for v, (raw, _) in zip(views, replies, strict=True):
+        try:
+            part = json.loads(raw)
+        except ValueError:
+            part = None
+        if not isinstance(part, dict):
+            return raw, [kind for _, kind in replies]
+        parts.append((v.action, part))
+    return assemble(parts), [kind for _, kind in replies]
+
+
+def refused_parts(raw, views, game) -> list[Any]:  # type: ignore[no-untyped-def]
+    """The views whose decision the reply could not make (each then a recorded fallback)."""
+    if len(views) == 1:
+        v = views[0]
+        request = Request(seat=v.seat, action=Action(v.action), day=v.day, phase=Phase(v.phase),
+                          turn=v.turn, options=v.options, subject=v.subject)
+        try:
+            interpret(raw, request, game.names, game.config.taxonomy)
+        except Exception:
+            return [v]
+        return []
+    call = call_of(views)
+    try:
+        decided = read_joint(raw, call, game)
+    except Exception:
+        return list(views)
+    return [v for v, d in zip(views, decided, strict=True) if d.fallback is not None]
 
 
 def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fallback(chaos_game) -> None:  # type: ignore[no-untyped-def]
@@ -55,17 +95,13 @@ def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fal
     assert game.outcome is not None and game_scores(sample)["outcome"]["calls"] > 100
     kinds: Counter[str] = Counter()
     refused: Counter[tuple[str, str, str]] = Counter()
-    for e, obs in calls(sample, game):
+    for e, views, seeds in calls(sample, game):
         raw = e.output.completion
-        expected, kind = chaos_reply(obs, Random(e.config.seed))
-        assert raw == expected, "the reply re-derives from the call's seed and the logged view"
-        kinds[kind] += 1
-        request = Request(seat=obs.seat, action=Action(obs.action), day=obs.day, phase=Phase(obs.phase),
-                          turn=obs.turn, options=obs.options, subject=obs.subject)
-        try:
-            interpret(raw, request, game.names, game.config.taxonomy)
-        except Exception:
-            refused[(obs.seat, obs.action, clean_text(raw)[:MAX_RAW_CHARS])] += 1
+        expected, its_kinds = expected_reply(views, seeds)
+        assert raw == expected, "the reply re-derives from each decision's seed and the logged view"
+        kinds.update(its_kinds)
+        for v in refused_parts(raw, views, game):
+            refused[(v.seat, v.action, clean_text(raw)[:MAX_RAW_CHARS])] += 1
     recorded = Counter((r.actor, r.data.action, r.data.raw) for r in game.records if r.kind == "fallback")
     assert recorded == refused
     assert game_scores(sample)["outcome"]["fallbacks"] == sum(refused.values())
@@ -102,7 +138,8 @@ def test_a_player_s_words_reach_others_only_as_that_player_s_quoted_speech(chaos
     assert injected, "some injected speech got through the parser (it is legal speech)"
     said = {(r.actor, r.text) for r in injected}
     shown = 0
-    for e, obs in calls(sample, game):
+    for e, views, _ in calls(sample, game):
+        obs = views[0]
         for message in e.input:
             assert not re.search(r"[\x00-\x08\x0b-\x1f]", message.text), "control characters reach no prompt raw"
             for line in message.text.splitlines():

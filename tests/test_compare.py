@@ -69,15 +69,15 @@ def _row(model: str, opponent: str, faction: str, sample: int, won: int, **count
     base = {"task": "triadic", "condition": "default", "seed": 0, "sample": str(sample), "epoch": 1,
             "log": "x", "model": model, "opponent": opponent, "faction": faction, "won": float(won),
             "deceptive": 0, "unflagged": 0, "paired": 0, "self_deceptive": 0, "flag_share": 0.0,
-            "tp": 0, "fp": 0, "fn": 0, "tn": 0, "calls": 10.0, "fallbacks": 0}
+            "tp": 0, "fp": 0, "fn": 0, "tn": 0, "calls": 10.0, "decisions": 10.0, "fallbacks": 0}
     return base | counts
 
 
 def test_tables_count_each_faction_and_pair_seatings_by_hand() -> None:
     rows = pd.DataFrame([
         # the Jester seat: a wins seatings 1 and 2, b wins 2 and 3
-        _row("a", "b", "jester", 1, 1, deceptive=4, unflagged=3, calls=20.0, fallbacks=1),
-        _row("a", "b", "jester", 2, 1, deceptive=2, unflagged=0, calls=20.0),
+        _row("a", "b", "jester", 1, 1, deceptive=4, unflagged=3, calls=20.0, decisions=20.0, fallbacks=1),
+        _row("a", "b", "jester", 2, 1, deceptive=2, unflagged=0, calls=20.0, decisions=20.0),
         _row("a", "b", "jester", 3, 0, paired=2, self_deceptive=1, flag_share=1.5, tp=1, fp=1, fn=0, tn=2),
         _row("b", "a", "jester", 1, 0, paired=1, self_deceptive=0, flag_share=0.0),
         _row("b", "a", "jester", 2, 1),

@@ -367,10 +367,15 @@ def test_export_refuses_a_sample_without_a_game(cue_games):
 
 @pytest.mark.slow
 def test_garbage_analyses_are_missing_and_the_game_goes_on(tmp_path):
-    def garble(obs, content):
-        return "I'd say it was fairly honest, maybe." if obs.action.endswith("_analysis") else content
+    garbage = "I'd say it was fairly honest, maybe."
 
-    log = run("triadic", scripted_model(garble), tmp_path,
+    def garble(obs, content):  # a joint reply keeps its bid or defence, its analyses garbled
+        reply = json.loads(content)
+        if "analyses" in reply:
+            return json.dumps({**reply, "analyses": {k: garbage for k in reply["analyses"]}})
+        return garbage if obs.action.endswith("_analysis") else content
+
+    log = run("triadic", scripted_model(garble, whole=True), tmp_path,
               task_args={"games": 1, "max_debate_turns": 2, "max_explanation_turns": 1})
     assert log.status == "success"
     game = final_state(log.samples[0])

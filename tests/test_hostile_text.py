@@ -245,14 +245,15 @@ def haunt(obs: Any, content: str) -> str:
     """Lace every text field of a reply with hostile characters, veil the names, and vary the encoding."""
     obj = json.loads(content)
     pick = zlib.crc32(content.encode())
-    if obs.action not in ("lessons", "self_analysis", "peer_analysis"):
+    if obs.action not in ("lessons", "self_analysis", "peer_analysis") or "bid" in obj or "statement" in obj:
         obj.setdefault("notes", f"Day {obs.day}: watch {obs.alive[pick % len(obs.alive)]}.")
-    for key in TEXT_KEYS:
-        value = obj.get(key)
-        if isinstance(value, str):
-            obj[key] = f"\u2066{value[:1]}\u202e{value[1:]}\x7f \x85\x9b\x1b[31m\u2028{REPORTED}"
-        elif isinstance(value, list):
-            obj[key] = [f"{v}\u202e\x9b\u2028" for v in value] + ["\u200b\ufeff"]
+    for part in [obj, *obj.get("analyses", {}).values()]:  # a joint reply: its analyses too
+        for key in TEXT_KEYS:
+            value = part.get(key)
+            if isinstance(value, str):
+                part[key] = f"\u2066{value[:1]}\u202e{value[1:]}\x7f \x85\x9b\x1b[31m\u2028{REPORTED}"
+            elif isinstance(value, list):
+                part[key] = [f"{v}\u202e\x9b\u2028" for v in value] + ["\u200b\ufeff"]
     for key in ("vote", "target"):
         if isinstance(obj.get(key), str):
             name = obj[key]
@@ -263,7 +264,7 @@ def haunt(obs: Any, content: str) -> str:
 
 def play_haunted_game(log_dir: Path, lessons_dir: Path) -> EvalSample:
     """A two-day triadic game (analysis and Jester learning on), laced replies, a laced old lessons file."""
-    model = scripted_model(haunt, policy="random")  # the random bots play the two days out
+    model = scripted_model(haunt, policy="random", whole=True)  # the random bots play the two days out
     path = lessons_path(lessons_dir, str(model))
     old = {"model": str(model), "lessons": [{"list": "to_do", "text": f"Act wolfish{REPORTED} on day one."}]}
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,10 +18,11 @@ from helpers import final_state, run
 from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
+from wolf_eval.agents.joint import joint_parts
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.baseline.chaos import chaos_reply
 from wolf_eval.engine import GameState, Role
-from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.providers.wolfbot import answer as wolfbot_answer
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
@@ -31,24 +32,25 @@ CANARY = re.compile(r"CANARY-(NOTE|PACK|DOC|SEER)-([A-Za-z]+)-\d+")
 def canary_model(policy: str):
     counter = itertools.count()
 
-    def answer(input, tools, tool_choice, config):
-        obs = find_observation(input)
+    def reply_for(obs, seed):
         if policy == "chaos":  # hostile replies; those that are JSON objects carry the canaries too
-            raw, _ = chaos_reply(obs, random.Random(config.seed))
+            raw, _ = chaos_reply(obs, random.Random(seed))
             try:
                 reply = json.loads(raw)
             except ValueError:
                 reply = raw
         else:
-            reply = POLICIES[policy](obs, random.Random(config.seed))
+            reply = POLICIES[policy](obs, random.Random(seed))
         n = next(counter)
         if isinstance(reply, dict):
             reply["notes"] = f"CANARY-NOTE-{obs.seat}-{n}"
             channel = {"night_kill": "PACK", "protect": "DOC", "investigate": "SEER"}.get(obs.action)
             if channel:
                 reply["reason"] = f"CANARY-{channel}-{obs.seat}-{n}"
-        content = json.dumps(reply) if isinstance(reply, dict) else str(reply)
-        out = ModelOutput.from_content(model="canary", content=content)
+        return json.dumps(reply) if isinstance(reply, dict) else str(reply)
+
+    def answer(input, tools, tool_choice, config):
+        out = ModelOutput.from_content(model="canary", content=wolfbot_answer(reply_for, input, config.seed))
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out
 
@@ -72,7 +74,8 @@ def prompts(sample):
         if e.event == "model" and e.input and e.input[-1].metadata:
             meta = e.input[-1].metadata["wolf_eval"]
             text = "\n".join(m.text for m in e.input) + "\n" + json.dumps(meta)
-            yield meta, text
+            for part in joint_parts(meta) or [meta]:  # a joint call: each decision's view, one prompt
+                yield part, text
 
 
 @pytest.mark.parametrize("task,policy,history", [

@@ -21,7 +21,8 @@ from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Role
 from wolf_eval.measures.headline import HEADLINE
-from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.providers.wolfbot import answer as answer_with
+from wolf_eval.providers.wolfbot import find_joint, find_observation
 from wolf_eval.scorers.game_scores import COST_FIGURES
 from wolf_eval.settings import SettingsError
 
@@ -154,14 +155,18 @@ def _in_flight_probe():
     state = {"now": Counter(), "peak": Counter()}
 
     async def answer(input, tools, tool_choice, config):
-        obs = find_observation(input)
-        action = obs.action if obs.action not in ("night_kill", "protect", "investigate") else "night"
-        key = (obs.day, obs.phase, obs.turn, action)
-        state["now"][key] += 1
-        state["peak"][key] = max(state["peak"][key], state["now"][key])
+        joint = find_joint(input)
+        views = [v for v, _ in joint] if joint else [find_observation(input)]
+        keys = {(o.day, o.phase, o.turn, o.action if o.action not in ("night_kill", "protect", "investigate")
+                 else "night") for o in views}
+        for key in keys:
+            state["now"][key] += 1
+            state["peak"][key] = max(state["peak"][key], state["now"][key])
         await asyncio.sleep(0.01)
-        state["now"][key] -= 1
-        content = json.dumps(POLICIES["cue"](obs, random.Random(config.seed)))
+        for key in keys:
+            state["now"][key] -= 1
+        content = answer_with(lambda obs, seed: json.dumps(POLICIES["cue"](obs, random.Random(seed))), input,
+                              config.seed)
         out = ModelOutput.from_content(model="probe", content=content)
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out

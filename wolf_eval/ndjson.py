@@ -50,15 +50,14 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
             line = {"day": r.day, "phase": r.phase.value, "event": r.kind.value, "actor": r.actor, "details": details}
         elif (e.event == "model" and e.input and e.input[-1].metadata
                 and "wolf_eval" in e.input[-1].metadata and e.error):
-            obs = e.input[-1].metadata["wolf_eval"]
+            obs, asked = _asked(e.input[-1].metadata["wolf_eval"])
             line = {"day": obs["day"], "phase": obs["phase"], "event": "model_error", "actor": obs["seat"],
-                    "details": {"action": obs["action"], "subject": obs.get("subject"), "model": e.model,
-                                "error": e.error}}
+                    "details": {**asked, "model": e.model, "error": e.error}}
         elif e.event == "model" and e.input and e.input[-1].metadata and "wolf_eval" in e.input[-1].metadata:
-            obs = e.input[-1].metadata["wolf_eval"]
+            obs, asked = _asked(e.input[-1].metadata["wolf_eval"])
             usage = e.output.usage.model_dump(exclude_none=True) if e.output.usage else None
             line = {"day": obs["day"], "phase": obs["phase"], "event": "model_call", "actor": obs["seat"],
-                    "details": {"action": obs["action"], "subject": obs.get("subject"), "model": e.model,
+                    "details": {**asked, "model": e.model,
                                 "prompt": [{"role": m.role, "content": m.text} for m in e.input],
                                 "raw_output": e.output.completion, "usage": usage}}
         else:
@@ -68,6 +67,16 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
     left = sum(1 for _ in records)
     if left:
         raise ValueError(f"sample {sample.id}: {left} game records have no transcript event")
+
+
+def _asked(meta: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A logged call's first decision's view, and what the call asked: its action and subject, or a
+    joint call's (``action`` "joint") with every decision it asked under ``decisions``."""
+    parts = meta.get("joint")  # wolf_eval.agents.joint.joint_parts
+    if not isinstance(parts, list):
+        return meta, {"action": meta["action"], "subject": meta.get("subject")}
+    return parts[0], {"action": "joint", "subject": None,
+                      "decisions": [{"action": p["action"], "subject": p.get("subject")} for p in parts]}
 
 
 def export(log_path: str, out_dir: str | None = None) -> list[Path]:

@@ -15,9 +15,10 @@ from typing import Any
 
 from inspect_ai.log import EvalSample
 
-from wolf_eval.agents.player import decision_from_reply
+from wolf_eval.agents.joint import joint_parts
+from wolf_eval.agents.player import decision_from_reply, decisions_from_joint_reply
 from wolf_eval.agents.prompts import METADATA_KEY
-from wolf_eval.engine import Action, GameState, Phase, Request, advance, new_game, pending
+from wolf_eval.engine import Action, Decision, GameState, Phase, Request, advance, new_game, pending
 from wolf_eval.measures.headline import game_values, headline_counts, headline_values, rounded
 from wolf_eval.store import logged_record
 
@@ -70,19 +71,47 @@ def redefined_since(score: str, release: str | None) -> str | None:
     return since if _release(release) < _release(since) else None
 
 
-def recorded_replies(sample: EvalSample) -> dict[str, str]:
-    """Each game decision's raw reply, by request key (the lessons call is not a game decision)."""
-    replies: dict[str, str] = {}
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded reply and the decisions its call answered (one, or a seat's joint call's)."""
+
+    raw: str
+    keys: tuple[str, ...]
+
+
+def _request(meta: dict[str, Any]) -> Request:
+    return Request(seat=meta["seat"], action=Action(meta["action"]), day=meta["day"], phase=Phase(meta["phase"]),
+                   turn=meta["turn"], subject=meta.get("subject"))
+
+
+def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
+    """Each game decision's recorded call, by request key (the lessons call is not a game decision)."""
+    replies: dict[str, Recorded] = {}
     for e in sample.events:
         if e.event != "model" or not e.input:
             continue
         meta = (e.input[-1].metadata or {}).get(METADATA_KEY)
         if not meta or meta.get("action") == Action.LESSONS:
             continue
-        request = Request(seat=meta["seat"], action=Action(meta["action"]), day=meta["day"], phase=Phase(meta["phase"]),
-                          turn=meta["turn"], subject=meta.get("subject"))
-        replies[request.key] = e.output.completion or ""
+        keys = tuple(_request(m).key for m in (joint_parts(meta) or [meta]))
+        for key in keys:
+            replies[key] = Recorded(e.output.completion or "", keys)
     return replies
+
+
+def _decisions(state: GameState, requests: list[Request], replies: dict[str, Recorded]) -> list[Decision]:
+    """A wave's decisions from the recorded replies, each read as in play: alone, or with its joint call."""
+    out: dict[str, Decision] = {}
+    for request in requests:
+        if request.key in out:
+            continue
+        got = replies[request.key]
+        if len(got.keys) == 1:
+            out[request.key] = decision_from_reply(state, request, got.raw)
+            continue
+        asked = [r for r in requests if r.key in got.keys]
+        out.update(zip((r.key for r in asked), decisions_from_joint_reply(state, asked, got.raw), strict=True))
+    return [out[r.key] for r in requests]
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -102,15 +131,13 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
     state = new_game(logged.config, logged.seed)
     used: set[str] = set()
     while not state.over:
-        decisions = []
-        for request in pending(state):
-            raw = replies.get(request.key)
-            if raw is None:
-                out.problems.append(f"no recorded reply for {request.key}: the log is missing a call")
-                return out
-            used.add(request.key)
-            decisions.append(decision_from_reply(state, request, raw))
-        state = advance(state, decisions)
+        requests = pending(state)
+        missing = next((r.key for r in requests if r.key not in replies), None)
+        if missing is not None:
+            out.problems.append(f"no recorded reply for {missing}: the log is missing a call")
+            return out
+        used.update(r.key for r in requests)
+        state = advance(state, _decisions(state, requests, replies))
         n = len(state.records)
         if state.records != logged.records[:n]:
             # not strict: the replay may have run past the log's last record, or stopped short of it

@@ -25,6 +25,9 @@ from wolf_eval.engine.variants import VARIANTS, VariantName
 from wolf_eval.vocabulary import Role
 
 History = Literal["full", "compact"]
+#: How a seat's decisions reach its model (``wolf_eval.agents.joint``): a seat's decisions of one wave
+#: in one call, or one call per decision as the papers asked them.
+Calls = Literal["per_seat", "per_decision"]
 SEATINGS: tuple[Seating, ...] = get_args(Seating)
 
 #: What each parameter accepts, as a refusal says it (also the list of parameter names, in signature order).
@@ -46,12 +49,16 @@ ACCEPTED: dict[str, str] = {
     "history": "'full' or 'compact'",
     "deception_analysis": "true or false",
     "seating": "'shuffled' (names drawn per game, lists rotated) or 'fixed' (seat i is always the same name)",
+    "calls": "'per_seat' (a seat's decisions of one wave in one call) or 'per_decision' (one call each, as the papers)",
 }
 
 #: Parameters that say how many games to play or where things go, not how a game is played. ``seating``
 #: changes only the names and the order of lists, not the rules, the roles or what a seat may see: games
 #: on either layout are the same condition, and the report's bias split shows whether the layout mattered.
-NOT_A_CONDITION = ("games", "seed", "lessons_dir", "seating")
+#: ``calls`` changes how a seat's decisions are put to its model (one call per wave or per decision), not
+#: the rules, the decisions or what a seat may see, as a release's new prompt wording does not; each
+#: sample records it with its settings.
+NOT_A_CONDITION = ("games", "seed", "lessons_dir", "seating", "calls")
 
 #: A field validator's marker: its message says what is wrong better than ``ACCEPTED`` would.
 _OWN = "own: "
@@ -119,6 +126,7 @@ class Settings(BaseModel):
     history: History = "full"
     deception_analysis: bool = True
     seating: Seating = "shuffled"
+    calls: Calls = "per_seat"
 
     @model_validator(mode="before")
     @classmethod
@@ -254,6 +262,7 @@ class Settings(BaseModel):
             if not recorded.get("roles"):
                 recorded.pop("roles", None)  # written while an empty roster meant "the task's own"
             recorded.setdefault("seating", "fixed")  # recorded before seating existed: the fixed layout
+            recorded.setdefault("calls", "per_decision")  # recorded before joint calls: one call per decision
             try:
                 return cls.model_validate(recorded)
             except ValidationError as err:
@@ -263,13 +272,14 @@ class Settings(BaseModel):
         if args.get("roles") in (None, ""):
             args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
         args.setdefault("seating", "fixed")  # settings were recorded in the sample long before seating existed
+        args.setdefault("calls", "per_decision")
         return cls.from_task_args(variant, **args)
 
 
 #: How a task's signature types each parameter (Inspect shows these; the check is ``Settings``'s).
 _SIGNATURE_TYPES: dict[str, Any] = {
     "roles": str | list[str] | dict[str, int], "temperature": float | None, "lessons_dir": str | None,
-    "history": str, "seating": str,
+    "history": str, "seating": str, "calls": str,
 }
 
 

@@ -40,6 +40,7 @@ class TokenUsage(BaseModel):
     """One seat model's tokens over a game, as its provider reported them to Inspect."""
 
     calls: int = 0
+    decisions: int = 0  # game decisions its calls asked (a joint call asks several); 0: logged before 0.4.0
     input: int = 0  # charged at the full rate
     cache_read: int = 0
     cache_write: int = 0
@@ -53,7 +54,8 @@ class GameRecord(StoreModel):
     state: dict[str, Any] | None = Field(default=None)  # the final GameState as JSON
     seat_models: dict[str, str] = Field(default_factory=dict)
     seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
-    calls: int = Field(default=0)
+    calls: int = Field(default=0)  # model calls (the lessons call included)
+    decisions: int = Field(default=0)  # game decisions asked (a joint call asks several); 0: logged before 0.4.0
     usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by seat model (the lessons call included)
     lessons_file: str | None = Field(default=None)  # jester_learning: the Jester model's lessons file
     learning_step: int | None = Field(default=None)  # this game's place in the learning sequence

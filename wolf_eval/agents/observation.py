@@ -123,16 +123,24 @@ def observe(state: GameState, request: Request, history: str = "full", views: Re
     )
 
 
-#: The view of the call now being made, for this task only (each concurrent call runs in its own task).
-_IN_FLIGHT: ContextVar[tuple[str, Observation] | None] = ContextVar("wolf_eval_in_flight", default=None)
+#: The views of the call now being made, by ref, for this task only (each concurrent call runs in its
+#: own task); a joint call (``wolf_eval.agents.joint``) holds one view per decision it asks.
+_IN_FLIGHT: ContextVar[dict[str, Observation] | None] = ContextVar("wolf_eval_in_flight", default=None)
 
 
 @contextmanager
 def in_flight(obs: Observation, ref: str) -> Iterator[str]:
     """Hold ``obs`` under ``ref`` (deterministic: the game seed and the decision) for one model call."""
-    token = _IN_FLIGHT.set((ref, obs))
-    try:
+    with all_in_flight({ref: obs}):
         yield ref
+
+
+@contextmanager
+def all_in_flight(views: dict[str, Observation]) -> Iterator[None]:
+    """Hold every view of one call, each under its ref."""
+    token = _IN_FLIGHT.set(views)
+    try:
+        yield
     finally:
         _IN_FLIGHT.reset(token)
 
@@ -150,11 +158,11 @@ def from_metadata(meta: dict[str, Any]) -> Observation:
     ref = meta.get("ref")
     if ref is None:
         return Observation.model_validate(meta)
-    current = _IN_FLIGHT.get()
-    if current is None or current[0] != ref:
+    current = (_IN_FLIGHT.get() or {}).get(ref)
+    if current is None:
         raise LookupError(f"observation {ref} is not the call in flight here: the prompt's metadata keeps only "
                           "record indices, so a bot can answer it only from within the call that asked it")
-    return current[1]
+    return current
 
 
 def logged_observation(meta: dict[str, Any], game: GameState) -> Observation:

@@ -215,7 +215,12 @@ def interpret(raw: str, request: Request, players: tuple[str, ...], taxonomy: tu
     """A legal Decision for ``request`` from the model's raw reply, or InvalidReply."""
     if not raw or not raw.strip():
         raise InvalidReply("empty reply")
-    obj = first_json_object(raw)
+    return interpret_object(first_json_object(raw), request, players, taxonomy)
+
+
+def interpret_object(obj: dict[str, Any], request: Request, players: tuple[str, ...],
+                     taxonomy: tuple[str, ...] = ()) -> Decision:
+    """A legal Decision for ``request`` from the reply's JSON object, or InvalidReply."""
     action = request.action
     if action in ANALYSIS_ACTIONS:
         return interpret_analysis(obj, request, taxonomy)

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, get_model
+from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
 
 from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, read_reply, stage
-from wolf_eval.agents.observation import RecordViews, in_flight, observe
+from wolf_eval.agents.joint import JointCall, joint_messages, joint_schema, plan, read_joint
+from wolf_eval.agents.observation import Observation, RecordViews, all_in_flight, in_flight, observe
 from wolf_eval.agents.parse import interpret
 from wolf_eval.agents.prompts import build_messages
 from wolf_eval.agents.schemas import response_schema
@@ -68,37 +69,96 @@ class Agent:
     usage: dict[str, TokenUsage] = field(default_factory=dict)  # by seat model
     views: RecordViews = field(default_factory=RecordViews)  # each seat's records so far, extended call by call
     eval_seed: Any = field(default=FROM_EVAL, repr=False)  # the eval's --seed, read at the first call
+    call_plan: str = "per_seat"  # "per_decision": one call per decision (wolf_eval.agents.joint)
+    decisions: int = 0  # decisions asked (calls counts the model calls)
 
-    async def decide(self, state: GameState, request: Request) -> Decision:
-        stage("observe")
+    def plan(self, requests: list[Request]) -> list[list[int]]:
+        """Which of a wave's requests each call answers (indices)."""
+        return plan(requests, self.call_plan)
+
+    def _view(self, state: GameState, request: Request) -> Observation:
         seat = self.seats[request.seat]
         obs = observe(state, request, self.history, self.views)
         if self.jester_lessons and seat.role is Role.JESTER:
             obs = obs.model_copy(update={"lessons": self.jester_lessons})
-        stage("config")
+        return obs
+
+    def _seed(self, state: GameState, request: Request) -> int:
         if self.eval_seed is FROM_EVAL:
             self.eval_seed = eval_config().seed
-        config = GenerateConfig(
-            temperature=seat.temperature,
-            seed=call_seed(state.seed, fixed_key(state, request), self.eval_seed),  # not keyed by a drawn name
-            cache_prompt=True,  # a seat's calls share its rules, role and record so far: Anthropic caches them
-            response_schema=(response_schema(request.action, state.config.taxonomy, obs.options)
-                             if self.structured_output else None),
-        )
-        caller = Caller(self.game or f"the game of seed {state.seed}", request.action.value, request.day,
-                        seat.name, seat.role.value, request.phase.value)
+        return call_seed(state.seed, fixed_key(state, request), self.eval_seed)  # not keyed by a drawn name
+
+    def _config(self, seat: Seat, seed: int, schema: ResponseSchema | None) -> GenerateConfig:
+        # a seat's calls share its rules, role and record so far: Anthropic caches them (cache_prompt)
+        return GenerateConfig(temperature=seat.temperature, seed=seed, cache_prompt=True,
+                              response_schema=schema if self.structured_output else None)
+
+    def _caller(self, state: GameState, request: Request, decision: str) -> Caller:
+        seat = self.seats[request.seat]
+        return Caller(self.game or f"the game of seed {state.seed}", decision, request.day,
+                      seat.name, seat.role.value, request.phase.value)
+
+    def _count(self, seat: Seat, decisions: int) -> None:
+        self.calls += 1
+        self.decisions += decisions
+        tally = self.usage.setdefault(seat.model_name, TokenUsage())
+        tally.decisions += decisions
+
+    async def decide(self, state: GameState, request: Request) -> Decision:
+        stage("observe")
+        seat = self.seats[request.seat]
+        obs = self._view(state, request)
+        stage("config")
+        config = self._config(seat, self._seed(state, request),
+                              response_schema(request.action, state.config.taxonomy, obs.options))
         with in_flight(obs, f"{state.seed}:{request.key}") as ref:
             stage("prompt")
             messages = build_messages(obs, ref, self.structured_output)
-            reply = await ask(seat.model, messages, config, caller,
+            reply = await ask(seat.model, messages, config, self._caller(state, request, request.action.value),
                               read=lambda raw: interpret(raw, request, state.names, state.config.taxonomy),
                               fallback=lambda reason, raw: fallback_decision(state, request, reason, raw),
                               usage=self.usage)
-        self.calls += 1
+        self._count(seat, 1)
         return reply.value
+
+    async def decide_together(self, state: GameState, requests: list[Request]) -> list[Decision]:
+        """One seat's decisions of a wave in one call (one decision: :meth:`decide`), in ``requests`` order."""
+        if len(requests) == 1:
+            return [await self.decide(state, requests[0])]
+        stage("observe")
+        call = JointCall.of(requests)
+        seat = self.seats[call.requests[0].seat]
+        views = [self._view(state, r) for r in call.requests]
+        stage("config")
+        seeds = [self._seed(state, r) for r in call.requests]
+        main = call.main
+        schema = joint_schema(len(call.analyses), main.action if main else None, state.config.taxonomy,
+                              views[-1].options if main else ())
+        config = self._config(seat, call_seed(state.seed, "+".join(map(str, seeds)), None), schema)
+        refs = [f"{state.seed}:{r.key}" for r in call.requests]
+        with all_in_flight(dict(zip(refs, views, strict=True))):
+            stage("prompt")
+            messages = joint_messages(views, refs, seeds, call, self.structured_output)
+            reply = await ask(seat.model, messages, config, self._caller(state, call.requests[0], call.decision),
+                              read=lambda raw: read_joint(raw, call, state),
+                              fallback=lambda reason, raw: [fallback_decision(state, r, reason, raw)
+                                                            for r in call.requests],
+                              usage=self.usage)
+        self._count(seat, len(call.requests))
+        by_key = {r.key: d for r, d in zip(call.requests, reply.value, strict=True)}
+        return [by_key[r.key] for r in requests]
 
 
 def decision_from_reply(state: GameState, request: Request, raw: str) -> Decision:
     """The legal decision a raw reply makes, or the rules' fallback recorded with it (also used by replay)."""
     return read_reply(raw, lambda text: interpret(text, request, state.names, state.config.taxonomy),
                       lambda reason, cut: fallback_decision(state, request, reason, cut)).value
+
+
+def decisions_from_joint_reply(state: GameState, requests: list[Request], raw: str) -> list[Decision]:
+    """The decisions a joint call's raw reply makes, in ``requests`` order, read as in play (also used by replay)."""
+    call = JointCall.of(requests)
+    got = read_reply(raw, lambda text: read_joint(text, call, state),
+                     lambda reason, cut: [fallback_decision(state, r, reason, cut) for r in call.requests]).value
+    by_key = {r.key: d for r, d in zip(call.requests, got, strict=True)}
+    return [by_key[r.key] for r in requests]

@@ -174,7 +174,8 @@ def record_blocks(obs: Observation) -> list[str]:
         return _by_wave(records, record_lines(records))
     current = current_day(obs)
     earlier = sorted({r.day for r in records if r.day < current})
-    blocks = [day_summary(obs, day, [r for r in records if r.day == day]) for day in earlier]
+    blocks = [day_summary(obs, day, [r for r in records if r.day == day], brief=day < current - 1)
+              for day in earlier]
     blocks = [("\n" if i else "") + b for i, b in enumerate(blocks)]
     today = [r for r in records if r.day >= current]
     return blocks + _by_wave(today, record_lines(today, after=bool(blocks)))
@@ -198,10 +199,17 @@ def current_day(obs: Observation) -> int:
     return obs.day - 1 if obs.phase is Phase.NIGHT else obs.day
 
 
-def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
+def day_summary(obs: Observation, day: int, records: list[ViewRecord], brief: bool = False) -> str:
     """One earlier night and day: moderator lines and the seat's private results verbatim, who spoke
     and how often, the ballots as voter-to-target lists, and the seat's last private note. The
-    opening announcement (players, roles in play) is left to the system prompt, which states it."""
+    opening announcement (players, roles in play) is left to the system prompt, which states it.
+
+    ``brief`` (a day before yesterday): its facts only, the moderator's and the seat's private lines,
+    with the final tally but not who spoke, the voters' lists, the first ballot or the note, so that a
+    prompt late in a long game is not much longer than one on day 1 (docs/design.md, § Calls).
+    """
+    if brief:
+        return _brief_day(day, records)
     lines = [f"--- Night {day} and day {day}, in brief ---"]
     speakers: dict[str, int] = {}
     ballots: dict[str, list[str]] = {}
@@ -227,6 +235,22 @@ def day_summary(obs: Observation, day: int, records: list[ViewRecord]) -> str:
         lines.append(_speakers_line(speakers))
     if note:
         lines.append(f"[Your last private note that day] {quote(note)}")
+    return "\n".join(lines)
+
+
+#: What a day before yesterday's summary leaves out: words, notes, proposals, the floor's traffic.
+_NOT_BRIEF = (*SPEECH_KINDS, Kind.PASS, Kind.NOTE, Kind.WOLF_PROPOSAL, Kind.GAME_START, Kind.BIDS, Kind.FLOOR,
+              Kind.SILENCE)
+
+
+def _brief_day(day: int, records: list[ViewRecord]) -> str:
+    lines = [f"--- Night {day} and day {day}, facts only ---"]
+    for r in records:
+        if r.kind in _NOT_BRIEF or isinstance(r.data, Vote):
+            continue
+        if isinstance(r.data, Tally) and r.data.ballot == "first":
+            continue
+        lines.append(render_record(r))
     return "\n".join(lines)
 
 
@@ -285,7 +309,7 @@ def instruction(obs: Observation, structured: bool = True) -> str:
             "suspicion": _suspicion_line(obs),
         }
         if action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS):
-            values.update(_analysis_values(obs))
+            values.update(analysis_values(obs))
         text = template(f"action_{action}").substitute(values).strip()
         if action in _LISTS_THE_LIVING:
             text = f"Alive now ({len(obs.alive)}): {', '.join(obs.alive)}.\n{text}"
@@ -309,7 +333,7 @@ def _suspicion_line(obs: Observation) -> str:
             f" (0 = trusted, 1 = surely deceiving the village, 0.50 = unrated or undecided): {scores}.")
 
 
-def _analysis_values(obs: Observation) -> dict[str, object]:
+def analysis_values(obs: Observation) -> dict[str, object]:
     said = next(r for r in obs.records if r.index == obs.subject)
     kind = {Kind.STATEMENT: "debate statement", Kind.DEFENCE: "defence", Kind.VOTE: "vote reason"}[said.kind]
     if said.kind is Kind.STATEMENT and said.phase is Phase.EXPLANATION:

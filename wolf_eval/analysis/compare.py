@@ -140,6 +140,7 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
             "paired": paired.labelled, "self_deceptive": paired.self_deceptive, "flag_share": paired.flag_share,
             **asdict(judged),
             "calls": usage.calls if usage is not None else math.nan,
+            "decisions": (usage.decisions or usage.calls) if usage is not None else math.nan,
             "fallbacks": sum(n for (m, _), n in fallbacks.items() if m == model),
         })
     return out
@@ -204,13 +205,13 @@ def by_model(rows: pd.DataFrame) -> pd.DataFrame:
     for (task, model, faction), g in rows.groupby(["task", "model", "faction"], sort=True):
         win = wilson(float(g["won"].sum()), len(g))
         spans = _spans(g, seed_of(task, model, faction))
-        calls = float(g["calls"].sum())
+        decisions = float(g["decisions"].sum())
         out.append({"task": task, "model": model, "faction": faction, "games": len(g),
                     "win": win[0], "win_low": win[1], "win_high": win[2], "deceptive": int(g["deceptive"].sum()),
                     "paired": int(g["paired"].sum())}
                    | {f"{k}{end}": getattr(iv, attr) for k, iv in spans.items()
                       for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
-                   | {"fallback_rate": float(g["fallbacks"].sum()) / calls if calls else math.nan})
+                   | {"fallback_rate": float(g["fallbacks"].sum()) / decisions if decisions else math.nan})
     return pd.DataFrame(out)
 
 

@@ -49,7 +49,8 @@ UNIT_KINDS = (cal.ALL_KINDS, *cal.KINDS)
 
 
 def seat_fallback_rates(df: pd.DataFrame) -> dict[str, float]:
-    """Each seat model's fallbacks per model call over all of a cell's games.
+    """Each seat model's fallbacks per decision asked over all of a cell's games (per call before 0.4.0,
+    when each call asked one decision).
 
     A model whose calls the logs did not count (no usage recorded) takes the cell's rate as a whole.
     Over the whole cell, not game by game: a seat that died on night 1 made no calls, so a game's own
@@ -63,7 +64,7 @@ def seat_fallback_rates(df: pd.DataFrame) -> dict[str, float]:
     calls: dict[str, float] = {}
     for usage in values(df, "usage"):
         for model, u in usage.items():
-            calls[model] = calls.get(model, 0.0) + float(u.get("calls", 0))
+            calls[model] = calls.get(model, 0.0) + float(u.get("decisions") or u.get("calls", 0))
     return {m: fell.get(m, 0.0) / calls[m] if calls.get(m) else cell_rate
             for m in sorted(set(fell) | {m for seats in _seats(df) for m in seats})}
 

@@ -211,9 +211,9 @@ HEADLINE: dict[str, Figure] = {
         _auroc_counts,
         lambda logged: _role_mean(logged, VILLAGE_ROLES, Auroc, _AUROC, lambda a: a.value)),
     "fallback_rate": Figure(
-        "share of model calls that fell back (a default move instead of the model's reply)",
-        lambda v: {"calls": v.outcome["calls"], "fallbacks": v.outcome["fallbacks"]},
-        _ratio_of("fallbacks", "calls")),
+        "share of decisions that fell back (a default move instead of the model's reply)",
+        lambda v: {"decisions": v.outcome.get("decisions", v.outcome["calls"]), "fallbacks": v.outcome["fallbacks"]},
+        _ratio_of("fallbacks", "decisions")),
     "third_order_lessons": Figure(
         "share of the Jester's new lessons at theory-of-mind order 3 (games with jester_learning)",
         lambda v: {"lessons_added": v.lessons["lessons_added"], "order_3": v.lessons["order_3"]},

@@ -41,7 +41,7 @@ def logged_fallbacks(counts: Mapping[tuple[str, Action], int]) -> dict[str, int]
 
 
 def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
-    """The winner one-hot per faction (``jester`` NaN without one), days, calls and fallbacks of one game."""
+    """The winner one-hot per faction (``jester`` NaN without one), days, calls, decisions and fallbacks of one game."""
     assert game.outcome is not None
     winner = game.outcome.winner
     values = {f: float(winner == f) for f in FACTIONS}
@@ -49,6 +49,8 @@ def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
         values["jester"] = math.nan
     values["days"] = float(game.outcome.days)
     values["calls"] = float(record.calls)
+    # before joint calls (0.4.0) every call asked one decision, and the lessons call none
+    values["decisions"] = float(record.decisions or record.calls)
     values["fallbacks"] = float(sum(fallback_counts(game, record.seat_models).values()))
     return values
 
@@ -83,8 +85,11 @@ def calls_per_game(values: Sequence[Values]) -> float:
 
 
 def fallback_rate(values: Sequence[Values]) -> float:
-    """Fallbacks per model call (sum of fallbacks / sum of calls)."""
-    return pooled_ratio(values, "fallbacks", "calls")
+    """Fallbacks per decision asked (sum of fallbacks / sum of decisions): a joint call's parts fall back
+    one by one, so its decisions, not its calls, are what can fall back. Values logged before 0.4.0 have
+    no ``decisions``: each of their calls asked one decision."""
+    return pooled_ratio([v if "decisions" in v else {**v, "decisions": v.get("calls", math.nan)} for v in values],
+                        "fallbacks", "decisions")
 
 
 def fallbacks_by_model_action(

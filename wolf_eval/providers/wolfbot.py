@@ -16,6 +16,8 @@ words long (the game is otherwise unchanged), to measure its tokens at the lengt
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -30,6 +32,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from wolf_eval.agents.joint import assemble, joint_parts
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
@@ -46,10 +49,44 @@ def estimate_tokens(text: str) -> int:
 
 
 def find_observation(messages: list[ChatMessage]) -> Observation | None:
+    """The view of a one-decision game prompt (a joint call's are :func:`find_joint`'s)."""
     for message in reversed(messages):
-        if message.metadata and METADATA_KEY in message.metadata:
-            return from_metadata(message.metadata[METADATA_KEY])
+        meta = (message.metadata or {}).get(METADATA_KEY)
+        if isinstance(meta, dict):
+            return None if joint_parts(meta) is not None else from_metadata(meta)
     return None
+
+
+def find_joint(messages: list[ChatMessage]) -> list[tuple[Observation, int]] | None:
+    """A joint call's views, each with the seed its decision would have had alone (``wolf_eval.agents.joint``)."""
+    for message in reversed(messages):
+        meta = (message.metadata or {}).get(METADATA_KEY)
+        if isinstance(meta, dict):
+            parts = joint_parts(meta)
+            return None if parts is None else [(from_metadata(p), int(p["seed"])) for p in parts]
+    return None
+
+
+def answer(reply_for: Callable[[Observation, int], str], messages: list[ChatMessage], seed: int) -> str | None:
+    """The raw reply to a wolf-eval game prompt from ``reply_for(view, seed)``, a decision's reply: one
+    decision's, or a joint call's with each part answered from its own view and the seed its decision
+    would have had alone (so a joint call plays the decisions separate calls would). A part that is not
+    a JSON object (a hostile reply) stands for the whole reply. None if the prompt is not a game prompt."""
+    joint = find_joint(messages)
+    if joint is not None:
+        raws = [reply_for(obs, s) for obs, s in joint]
+        parts = []
+        for (obs, _), raw in zip(joint, raws, strict=True):
+            try:
+                part = json.loads(raw)
+            except ValueError:
+                part = None
+            if not isinstance(part, dict):
+                return raw
+            parts.append((obs.action, part))
+        return assemble(parts)
+    obs = find_observation(messages)
+    return None if obs is None else reply_for(obs, seed)
 
 
 def find_judge_view(messages: list[ChatMessage]) -> JudgeView | None:
@@ -102,10 +139,11 @@ class WolfBot(ModelAPI):
         seed = config.seed
         if seed is None:
             seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
-        obs = find_observation(input)
-        jv = find_judge_view(input) if obs is None else None
-        if obs is not None:
-            content = lengthen(self.player(obs, Random(seed)), obs, self.words, Random(f"{seed}:words"))
+        game = answer(lambda obs, s: lengthen(self.player(obs, Random(s)), obs, self.words, Random(f"{s}:words")),
+                      input, seed)
+        jv = find_judge_view(input) if game is None else None
+        if game is not None:
+            content = game
         elif jv is not None:
             content = judge_reply(self.model_name, jv, Random(seed))
         else:

@@ -1,0 +1,176 @@
+"""Joint calls (``-T calls=per_seat``, the default): a seat's decisions of one wave asked in one call.
+
+What a user would notice if it broke: a game that costs as many calls as before, a joint reply whose
+one bad part sinks the others, a schema that admits an illegal reply, or games that differ between
+the two settings on the same players.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import final_state, run
+
+from wolf_eval.agents.joint import JointCall, joint_instruction, joint_reply_format, joint_schema, plan, read_joint
+from wolf_eval.agents.parse import InvalidReply
+from wolf_eval.engine import Action, Phase, Request, new_game
+from wolf_eval.settings import rules_for
+
+GAME = new_game(rules_for("triadic"), 5)
+ME, OTHER, THIRD = GAME.names[0], GAME.names[1], GAME.names[2]
+TAXONOMY = GAME.config.taxonomy
+
+
+def peer(subject: int, seat: str = ME) -> Request:
+    return Request(seat=seat, action=Action.PEER_ANALYSIS, day=1, phase=Phase.DEBATE, turn=2, subject=subject)
+
+
+def own(subject: int, seat: str = ME) -> Request:
+    return Request(seat=seat, action=Action.SELF_ANALYSIS, day=1, phase=Phase.DEBATE, turn=2, subject=subject)
+
+
+def bid(seat: str = ME) -> Request:
+    return Request(seat=seat, action=Action.BID, day=1, phase=Phase.DEBATE, turn=3)
+
+
+def analysis(kind: str = "none", suspicion: float = 0.3) -> dict[str, object]:
+    return {"deception_type": kind, "confidence": 0.8, "suspicion": suspicion, "reasoning": "ok"}
+
+
+# ---------------------------------------------------------------------- which decisions share a call
+
+
+def test_per_seat_asks_each_seat_once_a_wave_and_per_decision_once_a_decision() -> None:
+    wave = [own(20, OTHER), peer(20, ME), peer(20, THIRD), bid(OTHER), bid(ME), bid(THIRD)]
+    assert plan(wave, "per_seat") == [[0, 3], [1, 4], [2, 5]]
+    assert plan(wave, "per_decision") == [[i] for i in range(6)]
+
+
+def test_a_second_decision_that_is_not_an_analysis_gets_its_own_call() -> None:
+    assert plan([peer(20), bid(), Request(seat=ME, action=Action.STATEMENT, day=1, phase=Phase.DEBATE, turn=3)],
+                "per_seat") == [[0, 1], [2]]
+
+
+def test_a_call_asks_its_analyses_in_record_order_then_its_decision() -> None:
+    call = JointCall.of([bid(), peer(31), own(30)])
+    assert [r.subject for r in call.analyses] == [30, 31] and call.main == bid()
+    assert call.keys == ("statement_1", "statement_2") and call.decision == "2 analyses + bid"
+
+
+# ---------------------------------------------------------------------- reading a joint reply
+
+
+def test_every_part_of_a_good_reply_is_read() -> None:
+    call = JointCall.of([peer(30), own(31), bid()])
+    raw = json.dumps({"analyses": {"statement_1": analysis("omission", 0.9), "statement_2": analysis(suspicion=0.0)},
+                      "bid": 7, "notes": "watch"})
+    first, second, third = read_joint(raw, call, GAME)
+    assert first.analysis.deception_type == "omission" and first.analysis.suspicion == 0.9
+    assert second.action is Action.SELF_ANALYSIS and second.analysis.suspicion is None  # one's own: not read
+    assert third.bid == 7 and third.notes == "watch" and not any(d.fallback for d in (first, second, third))
+
+
+def test_a_bad_part_falls_back_alone_and_names_its_part() -> None:
+    call = JointCall.of([peer(30), peer(31), bid()])
+    raw = json.dumps({"analyses": {"statement_1": analysis(), "statement_2": {"confidence": 0.5}}, "bid": 99})
+    first, second, third = read_joint(raw, call, GAME)
+    assert first.fallback is None and first.analysis is not None
+    assert second.analysis is None and second.fallback.reason.startswith("statement_2: missing")
+    assert third.bid == 0 and third.fallback.reason.startswith("bid:")
+    assert second.fallback.raw == third.fallback.raw == raw  # the whole reply is kept with each part's fallback
+
+
+def test_a_missing_analyses_object_falls_back_every_analysis_but_not_the_bid() -> None:
+    call = JointCall.of([peer(30), bid()])
+    first, second = read_joint(json.dumps({"bid": 4, "notes": None}), call, GAME)
+    assert "no 'statement_1' object" in first.fallback.reason and second.bid == 4 and second.fallback is None
+
+
+def test_a_reply_with_no_json_at_all_is_refused_whole() -> None:
+    with pytest.raises(InvalidReply):
+        read_joint("I would rather not say.", JointCall.of([peer(30), bid()]), GAME)
+
+
+# ---------------------------------------------------------------------- the schema and the prompt
+
+
+def test_the_schema_is_strict_and_asks_every_part() -> None:
+    schema = joint_schema(3, Action.BID, TAXONOMY).json_schema
+    assert schema.additionalProperties is False and schema.required == ["analyses", "bid", "notes"]
+    parts = schema.properties["analyses"]
+    assert parts.required == ["statement_1", "statement_2", "statement_3"] and parts.additionalProperties is False
+    part = parts.properties["statement_2"]
+    assert part.properties["deception_type"].enum == list(TAXONOMY) and part.additionalProperties is False
+    assert schema.properties["bid"].enum == list(range(11))
+
+
+def test_a_seats_joint_calls_of_one_kind_share_one_schema() -> None:
+    """OpenAI caches the schema as the prompt's first part: a new schema each turn would cache nothing."""
+    assert joint_schema(1, Action.BID, TAXONOMY) is joint_schema(1, Action.BID, TAXONOMY)
+    assert joint_schema(1, Action.BID, TAXONOMY).name == "wolf_joint"
+
+
+def test_the_reply_in_words_names_every_part_without_a_schema() -> None:
+    words = joint_reply_format(JointCall.of([peer(30), peer(31), bid()]))
+    assert '"analyses": {"statement_1": {' in words and '"statement_2"' in words and '"bid"' in words
+
+
+# ---------------------------------------------------------------------- whole games
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    args = {"games": 2, "max_debate_turns": 4, "max_explanation_turns": 2, "seed": 9}
+    joint = run("triadic", "wolfbot/tom", tmp_path_factory.mktemp("joint"), task_args=args)
+    apart = run("triadic", "wolfbot/tom", tmp_path_factory.mktemp("apart"), task_args={**args, "calls": "per_decision"})
+    assert joint.status == apart.status == "success"
+    return joint, apart
+
+
+@pytest.mark.slow
+def test_the_baseline_players_play_the_same_games_in_far_fewer_calls(both) -> None:  # type: ignore[no-untyped-def]
+    joint, apart = both
+    for a, b in zip(joint.samples, apart.samples, strict=True):
+        assert final_state(a) == final_state(b), "each part is answered with its own decision's seed"
+        assert a.scores["village_win"].value == b.scores["village_win"].value
+    calls = [sum(len([e for e in s.events if e.event == "model"]) for s in log.samples) for log in both]
+    assert calls[0] < 0.6 * calls[1], calls
+
+
+@pytest.mark.slow
+def test_every_analysis_wave_is_one_call_per_living_seat(both) -> None:  # type: ignore[no-untyped-def]
+    joint, _ = both
+    sample = joint.samples[0]
+    game = final_state(sample)
+    asked = [e for e in sample.events
+             if e.event == "model" and "joint" in (e.input[-1].metadata or {}).get("wolf_eval", {})]
+    assert asked, "the game made joint calls"
+    by_wave: dict[tuple[int, str, int], set[str]] = {}
+    for e in asked:
+        parts = e.input[-1].metadata["wolf_eval"]["joint"]
+        seat = {p["seat"] for p in parts}
+        assert len(seat) == 1, "a joint call is one seat's"
+        key = (parts[0]["day"], parts[0]["phase"], min(p["records"][-1] for p in parts))
+        assert not (seat & by_wave.setdefault(key, set())), "a seat is asked once a wave"
+        by_wave[key] |= seat
+    assert game.outcome is not None
+
+
+def test_the_instruction_quotes_each_statement_once_under_its_key() -> None:
+    from wolf_eval.agents.observation import observe
+    from wolf_eval.engine import Decision, advance, pending
+    from wolf_eval.engine.game import fallback_decision
+
+    state = GAME
+    while not state.analysis_queue:  # night and bids on defaults, then the first statement, to its analyses
+        state = advance(state, [Decision(seat=r.seat, action=r.action, text="I trust Ben.")
+                                if r.action is Action.STATEMENT else Decision(seat=r.seat, action=r.action, bid=5)
+                                if r.action is Action.BID else fallback_decision(state, r, "test", "")
+                                for r in pending(state)])
+    wave = pending(state)
+    seat = next(r.seat for r in wave if r.action is Action.PEER_ANALYSIS)
+    call = JointCall.of([r for r in wave if r.seat == seat])
+    views = [observe(state, r) for r in call.requests]
+    text = joint_instruction(views, call)
+    assert text.count("I trust Ben.") == 1 and "statement_1, " in text and "Then: " in text
