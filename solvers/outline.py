@@ -2,10 +2,12 @@
 span of the turn, defence or phase it belongs to, and the calls folded in groups beside the lines
 they explain.
 
-One wave of decisions can belong to several spans at once: a statement's analyses run with the
-bids for the next turn, one defence's analyses with the next defence. So each debate turn and each
-defence is a :class:`Room`, a span held open by a task of its own, and whatever runs through a
-room is recorded under its span while the game loop stays in the phase's span. A wave's calls go
+One wave of decisions can belong to several spans at once, even to two phases: a statement's
+analyses run with the bids for the next turn, one defence's analyses with the next defence, the
+last defence's analyses with the discussion's first bids. So each phase of a day, each debate turn
+and each defence is a :class:`Room`, a span held open by a task of its own, and whatever runs
+through a room is recorded under its span while the game loop stays in the night's or day's span.
+A wave's calls go
 in groups (a turn's bids, a ballot's votes, the analyses of one statement), each an Inspect
 subtask, which ``inspect view`` shows folded; each call in it is a subtask named for its seat,
 role, action and day (``wolf_eval.agents.call``).
@@ -22,32 +24,39 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 from inspect_ai.util import span
 
-from wolf_eval.engine import Action, Decision, GameState, Record, Request
+from wolf_eval.engine import Action, Decision, GameState, Phase, Record, Request
 from wolf_eval.engine.state import ANALYSIS_ACTIONS, NIGHT_ACTIONS, SPEECH_ACTIONS
 from wolf_eval.records import Deception, FallbackNote, Kind
-from wolf_eval.solvers.transcript import emit, speech_span
+from wolf_eval.solvers.transcript import PHASE_SPANS, emit, speech_span
 
 T = TypeVar("T")
 
 #: The span type of a debate turn or a defence: not "turn", which the viewer folds.
 SPEECH_SPAN = "speech"
+#: The span type of a night, a day and a day's phases.
+PHASE_SPAN = "phase"
 
 
 class Room:
     """A span held open by a task of its own until closed; what runs through it is recorded under it."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, type: str = SPEECH_SPAN, parent: Room | None = None) -> None:
         self.name = name
+        self.type = type
+        self.parent = parent  # the room whose span holds this one's (None: the night's or day's span)
         self._send, self._jobs = anyio.create_memory_object_stream[Callable[[], Awaitable[None]]](math.inf)
         self._closed = anyio.Event()
 
     async def open(self, tg: TaskGroup) -> None:
-        """Begin the span, as a child of the span the caller is in."""
-        await tg.start(self._hold)
+        """Begin the span, as a child of the parent room's span, or of the span the caller is in."""
+        if self.parent is not None:
+            await self.parent.run(lambda: tg.start(self._hold))
+        else:
+            await tg.start(self._hold)
 
     async def _hold(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         try:
-            async with span(self.name, type=SPEECH_SPAN), anyio.create_task_group() as work:
+            async with span(self.name, type=self.type), anyio.create_task_group() as work:
                 task_status.started()
                 async with self._jobs:
                     async for job in self._jobs:
@@ -97,27 +106,47 @@ class Group:
 
 @dataclass
 class Outline:
-    """One phase's rooms: its debate turns (or defences) by name, and each speech's room by its record."""
+    """One night's or day's rooms: its phases, their debate turns and defences, and each speech's room by its record.
+
+    The game loop stays in the night's or day's span; every phase of the day is a room, so a wave
+    whose calls belong to two phases (the last defence's analyses and the discussion's first bids)
+    puts each call under its own phase, the earlier phase held open until its work is done.
+    """
 
     tg: TaskGroup
-    rooms: dict[str, Room] = field(default_factory=dict)  # by speech_span name, in the order opened
+    phases: dict[Phase, Room] = field(default_factory=dict)  # the phases open, by phase
+    rooms: dict[tuple[Phase, str], Room] = field(default_factory=dict)  # speeches open, by phase and span name
     of_record: dict[int, Room] = field(default_factory=dict)  # a speech record's index -> its room
 
+    async def _phase(self, phase: Phase) -> Room | None:
+        """The room of a day's phase, opened if not open yet (None at night: its work is the night's span's)."""
+        if phase not in PHASE_SPANS:
+            return None
+        if phase not in self.phases:
+            room = Room(PHASE_SPANS[phase], type=PHASE_SPAN)
+            await room.open(self.tg)
+            self.phases[phase] = room
+        return self.phases[phase]
+
     async def open_for(self, requests: list[Request]) -> None:
-        """Open the room of each statement or defence asked for, if not open yet."""
+        """Open the phase of each request other than an analysis (which goes where its statement is), and
+        the room of each statement or defence asked for, if not open yet."""
         for r in requests:
-            if r.action in SPEECH_ACTIONS and speech_span(r) not in self.rooms:
-                room = Room(speech_span(r))
+            if r.action in ANALYSIS_ACTIONS:
+                continue
+            phase = await self._phase(r.phase)
+            if r.action in SPEECH_ACTIONS and (r.phase, speech_span(r)) not in self.rooms:
+                room = Room(speech_span(r), parent=phase)
                 await room.open(self.tg)
-                self.rooms[room.name] = room
+                self.rooms[(r.phase, room.name)] = room
 
     def room_of(self, request: Request) -> Room | None:
-        """Where a call goes: a speech in its own room, an analysis in its statement's, the rest in the phase."""
+        """Where a call goes: a speech in its own room, an analysis in its statement's, the rest in its phase."""
         if request.action in SPEECH_ACTIONS:
-            return self.rooms.get(speech_span(request))
-        if request.action in ANALYSIS_ACTIONS and request.subject is not None:
-            return self.of_record.get(request.subject)
-        return None
+            return self.rooms.get((request.phase, speech_span(request)))
+        if request.action in ANALYSIS_ACTIONS and request.subject is not None and request.subject in self.of_record:
+            return self.of_record[request.subject]
+        return self.phases.get(request.phase)
 
     def groups(self, game: GameState, requests: list[Request]) -> list[Group]:
         """The wave's calls grouped as the outline shows them, in the order of their first request."""
@@ -140,11 +169,11 @@ class Outline:
         here = next((self.room_of(r) for r, _ in asked if r.action in SPEECH_ACTIONS), None)
         noted = iter([r for r, d in asked if d.notes and d.notes.strip()])
         for record in records:
-            if record.kind is Kind.FLOOR:  # the room of the speech it grants, if in this phase
+            if record.kind is Kind.FLOOR:  # the room of the speech it grants
                 granted = [r for r in coming if r.seat == record.actor and r.action in SPEECH_ACTIONS
-                           and (r.day, r.phase) == (asked[0][0].day, asked[0][0].phase)]
+                           and (r.day, r.phase) == (record.day, record.phase)]
                 await self.open_for(granted)
-                room = self.room_of(granted[0]) if granted else None
+                room = self.room_of(granted[0]) if granted else self.phases.get(record.phase)
             else:
                 room = self._room_of_record(record, [r for r, _ in asked], noted, here)
             if record.kind in (Kind.STATEMENT, Kind.DEFENCE, Kind.PASS) and room is not None:
@@ -155,7 +184,7 @@ class Outline:
                         here: Room | None) -> Room | None:
         d = record.data
         if isinstance(d, Deception):
-            return self.of_record.get(d.statement)
+            return self.of_record.get(d.statement, self.phases.get(d.statement_phase))
         if isinstance(d, FallbackNote):
             asked = next((r for r in requests if r.seat == record.actor and r.action.value == d.action
                           and r.subject == d.subject), None)
@@ -165,15 +194,25 @@ class Outline:
             return self.room_of(asked) if asked is not None else here
         if record.kind in (Kind.STATEMENT, Kind.DEFENCE, Kind.PASS):
             return here
-        return None
+        return self.phases.get(record.phase)  # a bid, vote, tally or exile: its phase's, if open; else the day's
 
     async def close_done(self, coming: list[Request]) -> None:
-        """Close the rooms the next wave does no work in (all of them when the phase ends)."""
-        needed = {id(self.room_of(r)) for r in coming}
-        for name, room in list(self.rooms.items()):
+        """Close the rooms the next wave does no work in (all of them when the night or day ends), each
+        turn and defence before its phase."""
+        needed: set[int] = set()
+        for r in coming:
+            room = self.room_of(r)
+            while room is not None:
+                needed.add(id(room))
+                room = room.parent
+        for key, room in list(self.rooms.items()):
             if id(room) not in needed:
                 await room.close()
-                del self.rooms[name]
+                del self.rooms[key]
+        for phase, room in list(self.phases.items()):
+            if id(room) not in needed:
+                await room.close()
+                del self.phases[phase]
 
 
 def _line(record: Record, roles: dict[str, str]) -> Callable[[], Awaitable[None]]:

@@ -7,7 +7,6 @@ where each call and line goes in the outline is ``outline.py``'s.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from contextlib import AsyncExitStack
 from typing import Any, TypeVar
 
 import anyio
@@ -29,7 +28,7 @@ from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
 from wolf_eval.solvers.outline import Group, Outline, at
-from wolf_eval.solvers.transcript import PHASE_SPANS, block_of, emit, public_chat
+from wolf_eval.solvers.transcript import block_of, emit, public_chat
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
 
@@ -141,17 +140,12 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
 
     requests = pending(game)
     while requests:
-        block, _ = block_of(game, requests)
-        async with span(block, type="phase"):
-            while requests and block_of(game, requests)[0] == block:
-                here = block_of(game, requests)
-                async with AsyncExitStack() as phase:
-                    if here[1] in PHASE_SPANS:
-                        await phase.enter_async_context(span(PHASE_SPANS[here[1]], type="phase"))
-                    outline = Outline(await phase.enter_async_context(anyio.create_task_group()))
-                    while requests and block_of(game, requests) == here:
-                        game, requests = await _wave(game, requests, agent, outline, roles)
-                    await outline.close_done([])
+        block = block_of(game, requests)
+        async with span(block, type="phase"), anyio.create_task_group() as tg:
+            outline = Outline(tg)  # the day's phases, turns and defences, each a span of its own
+            while requests and block_of(game, requests) == block:
+                game, requests = await _wave(game, requests, agent, outline, roles)
+            await outline.close_done([])
 
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls

@@ -35,10 +35,10 @@ PHASE_SPANS = {Phase.DEBATE: "debate", Phase.VOTE: "ballot", Phase.DEFENCE: "def
                Phase.EXPLANATION: "discussion", Phase.REVOTE: "revote"}
 
 
-def block_of(state: GameState, requests: list[Request]) -> tuple[str, Phase]:
-    """The span a wave belongs to: ("night N" or "day N", phase); an analysis wave belongs to its statement's phase."""
+def block_of(state: GameState, requests: list[Request]) -> str:
+    """The span a wave belongs to, "night N" or "day N" (its phases are ``outline.py``'s)."""
     phase = requests[0].phase if requests else state.phase
-    return f"{'night' if phase is Phase.NIGHT else 'day'} {state.day}", phase
+    return f"{'night' if phase is Phase.NIGHT else 'day'} {state.day}"
 
 
 def speech_span(request: Request) -> str:

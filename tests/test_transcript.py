@@ -21,9 +21,11 @@ from wolf_eval.records import PUBLIC, SPEECH_KINDS, Deception, Kind, Speech
 
 @pytest.fixture(scope="module")
 def two_days_log(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A 2-day triadic game at model length (50-word speech), analysis on, as a user would run it."""
+    """A 2-day triadic game at model length (50-word speech), analysis on, as a user would run it; with
+    room for open discussion turns after the defences, whose first bids run with the last defence's analyses."""
     log = run("triadic", "wolfbot/random", tmp_path_factory.mktemp("transcript"), model_args={"words": 50},
-              task_args={"games": 1, "max_days": 2, "seed": 3, "seating": "fixed"})  # seed 3 plays two days there
+              task_args={"games": 1, "max_days": 2, "seed": 3, "seating": "fixed",  # seed 3 plays two days there
+                         "max_explanation_turns": 12})
     assert log.status == "success"
     return log.location
 
@@ -74,6 +76,33 @@ def test_every_model_call_is_a_subtask_named_for_its_seat_role_action_and_day(tw
         assert spans[e.span_id].name == label and spans[e.span_id].type == "subtask" and label in subtasks
 
 
+#: The span of each day phase's work (a night's is the night's own span).
+PHASE_SPAN = {Phase.DEBATE: "debate", Phase.VOTE: "ballot", Phase.DEFENCE: "defences", Phase.EXPLANATION: "discussion",
+              Phase.REVOTE: "revote"}
+
+
+@pytest.mark.slow
+def test_every_call_sits_in_its_own_night_or_day_and_phase(two_days: EvalSample) -> None:
+    """A wave may belong to two phases (the last defence's analyses run with the discussion's first bids):
+    each call goes under its own phase, and each line under its record's."""
+    spans = _spans(two_days)
+    game = final_state(two_days)
+    seen: Counter[tuple[str, str]] = Counter()
+    for e in (e for e in two_days.events if e.event == "model"):
+        meta = e.input[-1].metadata["wolf_eval"]
+        chain = _chain(spans, e.span_id)
+        block = f"{'night' if meta['phase'] == 'night' else 'day'} {meta['day']}"
+        phase = PHASE_SPAN.get(Phase(meta["phase"]))
+        assert block in chain and (phase is None or chain[chain.index(block) - 1] == phase), (meta, chain)
+        seen[(meta["phase"], meta["action"])] += 1
+    assert seen[("explanation", "bid")], "the fixture has discussion bids"
+    lines = [e for e in two_days.events if e.event == "info" and (e.source or "").startswith("wolf_eval/")]
+    for r, e in zip(game.records, lines, strict=True):
+        if r.kind in (Kind.BIDS, Kind.FLOOR, Kind.VOTE, Kind.TALLY):
+            chain = _chain(spans, e.span_id)
+            assert chain[chain.index(f"day {r.day}") - 1] == PHASE_SPAN[r.phase], (r.kind, r.phase, chain)
+
+
 def _speech_spans(game: GameState) -> dict[int, str]:
     """Each statement's and defence's record index -> the name of the span it belongs in."""
     return {r.index: f"turn {r.data.turn + 1} ({r.actor})" if r.kind is Kind.STATEMENT else str(r.actor)
@@ -83,7 +112,7 @@ def _speech_spans(game: GameState) -> dict[int, str]:
 @pytest.mark.slow
 def test_each_turn_and_defence_holds_its_own_calls(two_days: EvalSample) -> None:
     """A speech's span holds its call and its analyses' (folded in one group); a turn's bids go before
-    it in the debate, never inside the turn before."""
+    it in the debate or discussion, never inside the turn before."""
     spans = _spans(two_days)
     speech_span = _speech_spans(final_state(two_days))
     seen: Counter[str] = Counter()
@@ -97,7 +126,8 @@ def test_each_turn_and_defence_holds_its_own_calls(two_days: EvalSample) -> None
         elif meta["action"] in ("self_analysis", "peer_analysis") and meta["subject"] in speech_span:
             assert chain[1].startswith("analyses of ") and chain[2] == speech_span[meta["subject"]], chain
         elif meta["action"] == "bid":
-            assert chain[1].startswith(f"bids for turn {meta['turn'] + 1} · ") and chain[2] == "debate", chain
+            assert chain[1].startswith(f"bids for turn {meta['turn'] + 1} · ") and \
+                chain[2] == PHASE_SPAN[Phase(meta["phase"])], chain
         else:
             continue
         seen[meta["action"]] += 1
