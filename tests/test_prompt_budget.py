@@ -13,8 +13,8 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.log import EvalSample, read_eval_log
 
+from wolf_eval.agents.joint import logged_sections, logged_views
 from wolf_eval.agents.observation import logged_observation
-from wolf_eval.agents.prompts import sections
 from wolf_eval.engine import Role
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
@@ -38,13 +38,14 @@ def calls(sample: EvalSample) -> list:
 
 def test_the_text_that_carries_no_game_fact_is_half_what_it_was(game: EvalSample) -> None:
     state = final_state(game)
-    fixed = []
+    fixed, decisions = [], 0
     for e in calls(game):
-        obs = logged_observation(e.input[-1].metadata["wolf_eval"], state)
-        parts = sections(obs)
+        meta = e.input[-1].metadata["wolf_eval"]
+        parts = logged_sections(meta, state)
         fixed.append(sum(len(parts[name]) for name in ("rules", "role", "instruction", "reply in words")))
-    assert len(fixed) > 300
-    assert sum(fixed) / len(fixed) <= BEFORE_FIXED_CHARS / 2
+        decisions += len(logged_views(meta, state))
+    assert len(fixed) > 200 and decisions > 500  # a two-day game, a seat's decisions of a wave in one call
+    assert sum(fixed) / decisions <= BEFORE_FIXED_CHARS / 2  # per decision: one call asked one before joint calls
 
 
 def test_a_seats_record_only_grows_block_by_block_so_its_earlier_prompt_is_a_cached_prefix(game: EvalSample) -> None:
@@ -55,7 +56,7 @@ def test_a_seats_record_only_grows_block_by_block_so_its_earlier_prompt_is_a_cac
     systems: dict[str, set[str]] = defaultdict(set)
     extended = 0
     for e in calls(game):
-        seat = e.input[-1].metadata["wolf_eval"]["seat"]
+        seat = logged_views(e.input[-1].metadata["wolf_eval"], state)[0].seat
         system, user = e.input
         systems[seat].add(system.text)
         record = [c.text for c in user.content][:-1]
@@ -73,7 +74,7 @@ def test_a_seats_record_only_grows_block_by_block_so_its_earlier_prompt_is_a_cac
 def test_without_a_response_schema_the_reply_is_spelled_out_once(game: EvalSample) -> None:
     from wolf_eval.agents.prompts import build_messages
 
-    e = next(e for e in calls(game) if e.input[-1].metadata["wolf_eval"]["action"] == "vote")
+    e = next(e for e in calls(game) if e.input[-1].metadata["wolf_eval"].get("action") == "vote")
     obs = logged_observation(e.input[-1].metadata["wolf_eval"], final_state(game))
     with_schema = build_messages(obs)[-1].text
     without = build_messages(obs, structured=False)[-1].text

@@ -68,8 +68,12 @@ RECORDED = DATA / "same_numbers.json"
 RELEASE = DATA / "release-0.1.0-triadic.eval"
 RECORD = os.environ.get("WOLF_EVAL_RECORD") == "1"
 
-#: Recorded on the fixed layout (seat i always the same name, lists in seat order), so played on it again.
-SHORT = {"games": 3, "max_debate_turns": 1, "max_explanation_turns": 1, "max_days": 2, "seating": "fixed"}
+#: Recorded on the fixed layout (seat i always the same name, lists in seat order) and with one call per
+#: decision (the only way before joint calls), so played so again: a hostile ``chaos`` reply to a joint
+#: call sinks every decision it asked, so the wolf eval's chaos games would differ under joint calls, and
+#: every call's tokens would. ``tests/test_joint.py`` shows the other players play the same games either way.
+SHORT = {"games": 3, "max_debate_turns": 1, "max_explanation_turns": 1, "max_days": 2, "seating": "fixed",
+         "calls": "per_decision"}
 #: (task, model, extra task args, extra eval args): the played logs. The lessons folder is filled in per run.
 PLAYED: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("triadic", "wolfbot/cue", {"jester_learning": True}, {"model_roles": {"judge": "wolfbot/cue"}}),

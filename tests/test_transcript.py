@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -14,6 +15,8 @@ from inspect_ai.analysis import samples_df
 from inspect_ai.event import SpanBeginEvent, SubtaskEvent
 from inspect_ai.log import EvalSample, read_eval_log
 
+from wolf_eval.agents.joint import call_of, joint_parts
+from wolf_eval.agents.observation import Observation
 from wolf_eval.engine import GameState, Phase
 from wolf_eval.ndjson import event_stream
 from wolf_eval.records import PUBLIC, SPEECH_KINDS, Deception, Kind, Speech
@@ -35,6 +38,13 @@ def two_days(two_days_log: str) -> EvalSample:
     [sample] = read_eval_log(two_days_log, resolve_attachments=True).samples or []
     assert final_state(sample).outcome.day == 2, "the fixture is meant to be a game of two days"
     return sample
+
+
+def _asked(e: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A model call's first decision's view and all its decisions' (one, or a joint call's)."""
+    meta = e.input[-1].metadata["wolf_eval"]
+    parts = joint_parts(meta) or [meta]
+    return parts[0], parts
 
 
 def _spans(sample: EvalSample) -> dict[str | None, SpanBeginEvent]:
@@ -68,12 +78,17 @@ def test_every_model_call_is_a_subtask_named_for_its_seat_role_action_and_day(tw
     subtasks = {e.name for e in two_days.events if isinstance(e, SubtaskEvent)}
     calls = [e for e in two_days.events if e.event == "model"]
     assert len(calls) > 300
+    joint = 0
     for e in calls:
-        meta = e.input[-1].metadata["wolf_eval"]
+        meta, parts = _asked(e)
         action = "revote" if (meta["action"], meta["phase"]) == ("vote", "revote") else meta["action"].replace("_", " ")
+        if len(parts) > 1:  # a joint call: what it asks, e.g. "analysis + bid" or "9 analyses"
+            joint += 1
+            action = call_of([Observation.model_validate({**p, "records": []}) for p in parts]).decision
         when = "night" if meta["phase"] == "night" else "day"
         label = f"{meta['seat']} ({roles[meta['seat']]}) · {action} · {when} {meta['day']}"
         assert spans[e.span_id].name == label and spans[e.span_id].type == "subtask" and label in subtasks
+    assert joint > 100, "a seat's decisions of a wave are one call"
 
 
 #: The span of each day phase's work (a night's is the night's own span).
@@ -89,12 +104,12 @@ def test_every_call_sits_in_its_own_night_or_day_and_phase(two_days: EvalSample)
     game = final_state(two_days)
     seen: Counter[tuple[str, str]] = Counter()
     for e in (e for e in two_days.events if e.event == "model"):
-        meta = e.input[-1].metadata["wolf_eval"]
+        meta, parts = _asked(e)  # a joint call goes with its first decision
         chain = _chain(spans, e.span_id)
         block = f"{'night' if meta['phase'] == 'night' else 'day'} {meta['day']}"
         phase = PHASE_SPAN.get(Phase(meta["phase"]))
         assert block in chain and (phase is None or chain[chain.index(block) - 1] == phase), (meta, chain)
-        seen[(meta["phase"], meta["action"])] += 1
+        seen.update((p["phase"], p["action"]) for p in parts)
     assert seen[("explanation", "bid")], "the fixture has discussion bids"
     lines = [e for e in two_days.events if e.event == "info" and (e.source or "").startswith("wolf_eval/")]
     for r, e in zip(game.records, lines, strict=True):
@@ -117,7 +132,7 @@ def test_each_turn_and_defence_holds_its_own_calls(two_days: EvalSample) -> None
     speech_span = _speech_spans(final_state(two_days))
     seen: Counter[str] = Counter()
     for e in (e for e in two_days.events if e.event == "model"):
-        meta = e.input[-1].metadata["wolf_eval"]
+        meta, _ = _asked(e)  # a joint call goes where its first decision, an analysis, goes
         chain = _chain(spans, e.span_id)  # [the call's own subtask, ...]
         if meta["action"] == "statement":
             assert chain[1] == f"turn {meta['turn'] + 1} ({meta['seat']})", chain

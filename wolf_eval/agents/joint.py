@@ -31,7 +31,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ContentText, ResponseSchema
 from inspect_ai.util import JSONSchema
 
-from wolf_eval.agents.observation import Observation, metadata_view
+from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import InvalidReply, first_json_object, interpret_analysis, interpret_object, pick
 from wolf_eval.agents.prompts import (
     METADATA_KEY,
@@ -222,6 +222,17 @@ def joint_sections(views: Sequence[Observation], structured: bool = True) -> dic
             "reply in words": "" if structured else joint_reply_format(call_of(views))}
 
 
+def logged_views(meta: dict[str, Any], game: GameState) -> list[Observation]:
+    """The views a logged prompt was built from, after the game: one, or a joint call's each."""
+    return [logged_observation(m, game) for m in joint_parts(meta) or [meta]]
+
+
+def logged_sections(meta: dict[str, Any], game: GameState, structured: bool = True) -> dict[str, str]:
+    """A logged prompt's text by section, re-rendered from the views it was built from."""
+    views = logged_views(meta, game)
+    return joint_sections(views, structured) if len(views) > 1 or joint_parts(meta) else sections(views[0], structured)
+
+
 def assemble(call_parts: Sequence[tuple[Action, dict[str, Any]]]) -> str:
     """A joint reply from each part's own reply, in call order (how ``wolfbot`` answers a joint call):
     analyses under their keys (a self-analysis given the suspicion field the shared shape asks for),
@@ -237,4 +248,4 @@ def assemble(call_parts: Sequence[tuple[Action, dict[str, Any]]]) -> str:
 
 
 __all__ = ["ANALYSES", "JointCall", "assemble", "call_of", "joint_instruction", "joint_messages", "joint_parts",
-           "joint_schema", "joint_sections", "plan", "read_joint"]
+           "joint_schema", "joint_sections", "logged_sections", "logged_views", "plan", "read_joint"]
