@@ -174,3 +174,23 @@ def test_the_instruction_quotes_each_statement_once_under_its_key() -> None:
     views = [observe(state, r) for r in call.requests]
     text = joint_instruction(views, call)
     assert text.count("I trust Ben.") == 1 and "statement_1, " in text and "Then: " in text
+
+
+@pytest.mark.parametrize("n,main", [(1, Action.BID), (9, None), (10, None), (1, Action.DEFENCE), (2, Action.BID)])
+def test_the_schema_is_strict_and_any_instance_of_it_is_read_whole(n: int, main: Action | None) -> None:
+    """OpenAI's strict rules hold, and a constrained decoder's every reply makes every decision."""
+    import random
+
+    from strict_openai import random_instance, strict_violations
+
+    schema = joint_schema(n, main, TAXONOMY)
+    dumped = schema.json_schema.model_dump(exclude_none=True)
+    assert strict_violations({"name": schema.name, "schema": dumped, "description": None, "strict": True}) == []
+    requests = [peer(30 + k) for k in range(n - 1)] + [own(29)]
+    if main is not None:
+        requests.append(bid() if main is Action.BID
+                        else Request(seat=ME, action=Action.DEFENCE, day=1, phase=Phase.DEFENCE, turn=0))
+    call = JointCall.of(requests)
+    for seed in range(25):
+        decided = read_joint(json.dumps(random_instance(dumped, random.Random(seed))), call, GAME)
+        assert [d.fallback for d in decided] == [None] * len(decided), seed

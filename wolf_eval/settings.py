@@ -123,7 +123,7 @@ class Settings(BaseModel):
     jester_learning: bool = False
     lessons_dir: str | None = None
     lessons_shown: int = Field(default=50, ge=1)
-    history: History = "full"
+    history: History = "compact"
     deception_analysis: bool = True
     seating: Seating = "shuffled"
     calls: Calls = "per_seat"
@@ -263,6 +263,7 @@ class Settings(BaseModel):
                 recorded.pop("roles", None)  # written while an empty roster meant "the task's own"
             recorded.setdefault("seating", "fixed")  # recorded before seating existed: the fixed layout
             recorded.setdefault("calls", "per_decision")  # recorded before joint calls: one call per decision
+            recorded.setdefault("history", "full")
             try:
                 return cls.model_validate(recorded)
             except ValidationError as err:
@@ -273,6 +274,7 @@ class Settings(BaseModel):
             args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
         args.setdefault("seating", "fixed")  # settings were recorded in the sample long before seating existed
         args.setdefault("calls", "per_decision")
+        args.setdefault("history", "full")  # the only history before 0.2.0, and the default until 0.4.0
         return cls.from_task_args(variant, **args)
 
 

@@ -62,7 +62,7 @@ class Agent:
 
     seats: dict[str, Seat]
     structured_output: bool = True
-    history: str = "full"
+    history: str = "compact"
     calls: int = 0
     jester_lessons: dict[str, tuple[str, ...]] = field(default_factory=dict)
     game: str = ""  # how a failure names the game, e.g. "game 3 (seed 1234)"
