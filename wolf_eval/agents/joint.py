@@ -162,16 +162,20 @@ def joint_messages(views: Sequence[Observation], refs: Sequence[str], seeds: Seq
                    structured: bool = True) -> list[ChatMessage]:
     """The seat's system prompt and record, as for any of its calls, then the joint instruction.
 
-    The metadata keeps each decision's view (records as indices) with the seed its call would have had
-    alone, under ``joint``, in the order of ``call.requests``.
+    The metadata keeps each decision's view with the seed its call would have had alone, under ``joint``,
+    in the order of ``call.requests``, and the records they share (as indices) once, under ``records``.
     """
     first = views[0]
     blocks = [f"{b}\n" for b in (RECORD_HEADING, *record_blocks(first))]
     blocks.append(f"\n{joint_instruction(views, call, structured)}")
     parts = [{**metadata_view(v, ref), "seed": seed} for v, ref, seed in zip(views, refs, seeds, strict=True)]
+    shared = parts[0]["records"]  # one seat at one moment: every part saw the same records, kept once
+    for part in parts:
+        del part["records"]
     return [
         ChatMessageSystem(content=system_prompt(first)),
-        ChatMessageUser(content=[ContentText(text=b) for b in blocks], metadata={METADATA_KEY: {"joint": parts}}),
+        ChatMessageUser(content=[ContentText(text=b) for b in blocks],
+                        metadata={METADATA_KEY: {"joint": parts, "records": shared}}),
     ]
 
 
@@ -204,9 +208,12 @@ def read_joint(raw: str, call: JointCall, state: GameState) -> list[Decision]:
 
 
 def joint_parts(meta: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """A logged prompt's parts if it asked a joint call (each a decision's view), else None."""
+    """A logged prompt's parts if it asked a joint call (each a decision's view, with the records the
+    call keeps once for all of them), else None."""
     parts = meta.get("joint")
-    return parts if isinstance(parts, list) else None
+    if not isinstance(parts, list):
+        return None
+    return [{**p, "records": meta.get("records", p.get("records"))} for p in parts]
 
 
 def call_of(views: Sequence[Observation]) -> JointCall:
