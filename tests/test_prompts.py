@@ -154,10 +154,15 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
             assert (r.text or "") not in compact
     today = full[full.index("--- Night 3 ---"):]
     assert compact.endswith(today) and "-night3" in today and "Dawn of day 3" in today
-    # each earlier night and day as a paragraph: who spoke, the ballot voter→target with its tally,
-    # moderator lines, the pack's choice and the seat's last note
-    assert "--- Night 1 and day 1, in brief ---" in compact and "--- Night 2 and day 2, in brief ---" in compact
-    for day in (1, 2):
+    # yesterday as a paragraph: who spoke, the ballot voter→target with its tally, moderator lines, the
+    # pack's choice and the seat's last note; the day before as its facts only (moderator and private lines)
+    assert "--- Night 1 and day 1, facts only ---" in compact and "--- Night 2 and day 2, in brief ---" in compact
+    before = compact[compact.index("--- Night 1 and day 1"):compact.index("--- Night 2 and day 2")]
+    day1 = [r for r in full_state.records if r.day == 1]
+    assert "Spoke: " not in before and "→" not in before and "note-" not in before
+    assert all(r.text in before for r in day1 if r.visibility == PUBLIC and r.kind in ("dawn", "exile", "tally"))
+    assert before.count("[Wolves' channel] Moderator:") == 1
+    for day in (2,):
         records = [r for r in full_state.records if r.day == day]
         speakers = [r.actor for r in records if r.kind == "statement"]
         assert "Spoke: " + ", ".join(n + (f" ×{speakers.count(n)}" if speakers.count(n) > 1 else "")
@@ -169,7 +174,7 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
             assert r.text in compact
         notes = [r for r in records if r.kind == "note" and r.actor == wolf.seat]
         assert notes and notes[-1].text in compact and all(n.text not in compact for n in notes[:-1])
-    assert compact.index("Spoke: ") < compact.index("Ballot: ") < compact.index(" is exiled")
+    assert compact.index("Spoke: ") < compact.index("Ballot: ")
     assert compact.count("[Wolves' channel] Moderator:") == 3
     assert not any(f"note-{p.name}-" in compact for p in full_state.players if p.name != wolf.seat)
     # the opening announcement is the system prompt's to state, not the record's; the seat's own

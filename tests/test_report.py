@@ -309,8 +309,8 @@ def test_condition_is_what_differs_from_the_task_defaults() -> None:
     config = {"temperature": 0.2, "max_connections": 4}
     assert report.condition_label("triadic", {}, None, config) == "--temperature=0.2"
     assert report.condition_label("triadic", {"games": 2, "jester_learning": True}) == "jester_learning=true"
-    recorded = Settings.from_task_args("triadic", max_days=3, history="compact").model_dump(mode="json")
-    assert report.condition_label("triadic", {"max_days": 3}, {"settings": recorded}) == "history=compact, max_days=3"
+    recorded = Settings.from_task_args("triadic", max_days=3, history="full").model_dump(mode="json")
+    assert report.condition_label("triadic", {"max_days": 3}, {"settings": recorded}) == "history=full, max_days=3"
     assert report.condition_label("custom", {"note": None}).startswith("unknown settings")  # not a wolf-eval task
 
 

@@ -27,6 +27,10 @@ Re-recorded for issue 29 point 5: the ``cost`` score's four metrics (``usd_per_g
 ``tokens_per_game``, ``tokens``) were added to every log's metrics (dollars null: the wolfbot players
 have no price; tokens null for the release log, which recorded no usage); nothing else changed.
 
+Re-recorded for issue 29 (0.4.0: ``history=compact`` the default): the played evals pass
+``history=full``, as recorded, and every cell's condition now names it (``history=full, ...``), the
+release log's too (it was played on full history, then the default); no other cell and no metric changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and
@@ -73,7 +77,7 @@ RECORD = os.environ.get("WOLF_EVAL_RECORD") == "1"
 #: call sinks every decision it asked, so the wolf eval's chaos games would differ under joint calls, and
 #: every call's tokens would. ``tests/test_joint.py`` shows the other players play the same games either way.
 SHORT = {"games": 3, "max_debate_turns": 1, "max_explanation_turns": 1, "max_days": 2, "seating": "fixed",
-         "calls": "per_decision"}
+         "calls": "per_decision", "history": "full"}
 #: (task, model, extra task args, extra eval args): the played logs. The lessons folder is filled in per run.
 PLAYED: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("triadic", "wolfbot/cue", {"jester_learning": True}, {"model_roles": {"judge": "wolfbot/cue"}}),

@@ -132,10 +132,11 @@ def test_condition_names_what_differs_from_the_task_defaults() -> None:
     assert condition(Settings.defaults("triadic")) == "default"
     assert condition(Settings.from_task_args("triadic", games=3, seed=9)) == "default"
     assert condition(Settings.from_task_args("triadic", roles="villager:6,doctor:1,werewolf:2,jester:1")) == "default"
-    s = Settings.from_task_args("triadic", max_days=2, history="compact", reveal_roles=True,
+    s = Settings.from_task_args("triadic", max_days=2, history="full", reveal_roles=True,
                                 roles="villager:5,doctor:1,werewolf:2,jester:1")
     assert condition(s) == \
-        "history=compact, max_days=2, reveal_roles=true, roles=villager:5,doctor:1,werewolf:2,jester:1"
+        "history=full, max_days=2, reveal_roles=true, roles=villager:5,doctor:1,werewolf:2,jester:1"
+    assert condition(Settings.from_task_args("triadic", history="compact", calls="per_decision")) == "default"
     assert condition(Settings.from_task_args("wolf", max_statement_words=50)) == "max_statement_words=50"
     assert condition(Settings.from_task_args("triadic", max_statement_words=20)) == "max_statement_words=20"
     learning = Settings.from_task_args("triadic", jester_learning=True, lessons_dir="/tmp/l", temperature=None)
@@ -148,9 +149,9 @@ def test_a_log_says_how_its_games_were_played(tmp_path) -> None:
     assert "settings" not in (old.samples[0].metadata or {})
     for name in (old.eval.task, old.eval.task.split("/")[-1]):
         assert condition(Settings.from_log(name, old.eval.task_args, old.samples[0].metadata)) == \
-            "max_days=2, max_debate_turns=2, max_explanation_turns=1"
+            "history=full, max_days=2, max_debate_turns=2, max_explanation_turns=1"  # full was the default then
     # the roster in the comma form, as Inspect hands it over, through the real task
-    given = {**SHORT, "history": "compact", "roles": ["villager:6", "doctor:1", "werewolf:2", "jester:1"]}
+    given = {**SHORT, "history": "full", "roles": ["villager:6", "doctor:1", "werewolf:2", "jester:1"]}
     [log] = inspect_eval("wolf_eval/triadic", model="wolfbot/cue", task_args=given, log_dir=str(tmp_path),
                          display="none")
     assert log.status == "success"
@@ -160,7 +161,7 @@ def test_a_log_says_how_its_games_were_played(tmp_path) -> None:
     [sample] = log.samples
     assert sample.metadata["variant"] == "triadic" and sample.metadata["game"] == 1 and sample.metadata["seed"] == 0
     assert Settings.model_validate(sample.metadata["settings"]) == expected
-    label = "deception_analysis=false, history=compact, max_days=1, max_debate_turns=1"
+    label = "deception_analysis=false, history=full, max_days=1, max_debate_turns=1"
     assert condition(Settings.from_log(log.eval.task, log.eval.task_args, sample.metadata)) == label
     assert condition(Settings.from_log(log.eval.task, log.eval.task_args)) == label  # from the task args alone
     # written while an empty roster stood for the task's own

@@ -274,7 +274,6 @@ class Settings(BaseModel):
             args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
         args.setdefault("seating", "fixed")  # settings were recorded in the sample long before seating existed
         args.setdefault("calls", "per_decision")
-        args.setdefault("history", "full")  # the only history before 0.2.0, and the default until 0.4.0
         return cls.from_task_args(variant, **args)
 
 
