@@ -190,6 +190,8 @@ def _outcome_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> li
     out = ["## Win rates", "", headline_markdown(tables["win_rates"]), ""]
     if "win_rates.png" in figures:
         out += ["![Win rates per cell](win_rates.png)", ""]
+    if "headline_scores" in tables:
+        out += _headline_scores_section(tables["headline_scores"])
 
     wl = tables["wolf_loss"]
     out += ["## Wolf-side outcomes", "",
@@ -213,6 +215,26 @@ _UNITS_NOTE = ("Each unit of analysis is a debate statement (open explanation-ro
                "or a vote reason; each cell shows all units pooled, then each kind alone. Comparable with: the "
                "WOLF paper analyses debate statements (wolf task), the Triadic paper every public statement "
                "during debate or vote-explanation, all three kinds pooled (triadic task; dyadic is its control).")
+
+
+_HEADLINE_NOTE = (
+    "The eval's headline scores that are made of per-role figures, each as its score pools the cell's games, "
+    "with those per-role figures beside it (– for a role it does not read, or one without counts). "
+    "`wolf_self_label_gap` is the werewolves' own figure (the werewolf row's Gap, all units, of the calibration "
+    "table); `self_label_agreement` is the mean, each role weighted equally, of the speaker roles' agreement with "
+    "their own labels (the Accuracy column, all units: agreement with a self-chosen label, not the truth); "
+    "`village_wolf_auroc` the equal-weight mean of the village roles' AUROC wolves against the truth (the "
+    "detection table's role rows). Fixed weights, so a longer game or a talkative role cannot move a headline "
+    "while no role's figure moves. Roles: how many role figures the value is the mean of. The other headlines "
+    "are one faction's figure (the win rates above; `day1_self_sabotage`, the wolves') or, as `fallback_rate`, "
+    "a check on the run rather than a measure of play.")
+
+
+def _headline_scores_section(scores: pd.DataFrame) -> list[str]:
+    """The role-made headlines, each beside the per-role figures it is the fixed-weight mean of."""
+    return ["## Headline scores and their roles", "", _HEADLINE_NOTE, "",
+            _render(scores, [("Headline", "figure", lambda v: f"`{v}`"), ("Value", "value", _r3),
+                             ("Roles", "roles", str), *((str(r).capitalize(), str(r), _r3) for r in ROLES)]), ""]
 
 
 def _calibration_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
