@@ -238,14 +238,16 @@ def _headline_scores_section(scores: pd.DataFrame) -> list[str]:
 
 
 def _calibration_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Calibration and detection by speaker role, observer confidence, and the deception-type yield."""
-    out = ["## Calibration and detection by speaker role", "", _UNITS_NOTE, "",
+    """Calibration and agreement with the speaker's label by speaker role, observer confidence, and the
+    deception-type yield."""
+    out = ["## Calibration and agreement with the speaker's own label, by speaker role", "", _UNITS_NOTE, "",
            "Units: the role's analysed statements; Paired: those with both the speaker's own label and at least "
            "one peer's; Coverage = Paired / Units. Self-rate (share self-tagged deceptive), observer rate (mean "
            "share of observers flagging a statement) and Gap = observer rate − self-rate are all over the paired "
            "statements, so both rates cover the same statements (Unpaired gap: each rate over every statement it "
            "has, as release 0.2's calibration_gap pooled them). Accuracy and F1: every peer flag (n) against the "
-           "speaker's self-label. Suspicion: the mean over rated statements (n) of each one's mean rating.", "",
+           "speaker's self-label, so agreement with a label the speaker chose, not detection against the truth "
+           "(that is the next section's). Suspicion: the mean over rated statements (n) of each one's mean rating.", "",
            _render_n(tables["calibration"], [
                *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
                ("Units", "statements", _n0, None), ("Paired", "paired", _n0, None),
