@@ -152,11 +152,36 @@ def test_the_leaderboard_shows_what_is_rated_not_identified_or_never_seated(tmp_
                                                         (-1.25, 5, True)), strict=True):
         row |= {label: value, f"{label}_low": value - 1, f"{label}_high": value + 1, f"{label}_games": seated,
                 f"{label}_same": same}
-    row |= dict.fromkeys(R.TRUTH_FIGURES, 0.75) | {"usd_per_game": 0.0123}
+    row |= dict.fromkeys(R.TRUTH_FIGURES, 0.75) | {f"{k}_low": 0.5 for k in R.TRUTH_FIGURES} \
+        | {f"{k}_high": 0.9 for k in R.TRUTH_FIGURES} | {"usd_per_game": 0.0123}
     board = pd.DataFrame([row, row | {"model": "b", "usd_per_game": math.nan}])
     text = "\n".join(ratings_markdown(R.Leaderboard(board, 9, 1, 0, None, 100), figure=cost_rating(board, tmp_path)))
     assert ("| a | 5 | +0.50 [-0.50, +1.50] (n=5) | not identified (n=3) | – | -1.25 [-2.25, -0.25]† (n=5) "
-            "| 0.75 | 0.75 | 0.75 | 0.75 | 0.0123 |") in text
+            "| 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.0123 |") in text
     assert "| b | 5 |" in text and text.count("n/a |") == 1  # b's price is unknown, not free
     assert "9 games with a winner are fitted; 1 draw (no faction won) left out" in text
     assert (tmp_path / "cost_rating.png").stat().st_size > 0 and "![cost against overall rating]" in text
+
+
+def test_the_leaderboards_detection_figures_resample_the_games_a_model_observed_in() -> None:
+    """Issue 26 point 3: a's ballots fell on wolves 2 of 2 in one game and 0 of 2 in the other. Resampling games,
+    a draw of the first twice gives 1 and of the second twice 0, so the interval runs from 0 to 1, where Wilson's
+    over the 4 votes as if independent gives [0.15, 0.85]; b observed in one game only, so it has no interval."""
+    import pandas as pd
+
+    from wolf_eval.analysis.markdown import _truth_cell
+    from wolf_eval.measures import truth
+
+    def seen(**models: tuple[float, float]) -> truth.GameDetection:
+        return truth.GameDetection({}, {m: truth.Detection(votes=truth.VoteCounts(v, w, 0.0, v - w))
+                                        for m, (v, w) in models.items()})
+
+    frame = pd.DataFrame({"truth": [seen(a=(2, 2), b=(1, 1)), seen(a=(2, 0))], "usage": [{}, {}]})
+    board = R._per_model(frame, ["a", "b"])
+    a, b = board.loc["a"], board.loc["b"]
+    assert (a["vote_wolves"], a["vote_wolves_low"], a["vote_wolves_high"]) == (0.5, 0.0, 1.0)
+    assert b["vote_wolves"] == 1.0 and math.isnan(b["vote_wolves_low"])
+    assert math.isnan(a["auroc_wolves"]) and math.isnan(a["auroc_wolves_low"])  # no suspicion rows: none
+    assert _truth_cell(a.to_dict(), "vote_wolves") == "0.50 [0.00, 1.00]"
+    assert _truth_cell(b.to_dict(), "vote_wolves") == "1.00 (1 game: no interval)"
+    assert _truth_cell(a.to_dict(), "auroc_wolves") == "–"

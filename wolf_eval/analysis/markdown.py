@@ -519,6 +519,14 @@ def _rating_cell(r: dict[str, Any], label: str) -> str:
     return f"{r[label]:+.2f} [{r[f'{label}_low']:+.2f}, {r[f'{label}_high']:+.2f}]{held} (n={seated})"
 
 
+def _truth_cell(r: dict[str, Any], k: str) -> str:
+    """A leaderboard's detection figure with its interval over games (none where one game defines it)."""
+    v, low, high = r[k], r.get(f"{k}_low", math.nan), r.get(f"{k}_high", math.nan)
+    if math.isnan(v):
+        return "–"
+    return f"{v:.2f} [{low:.2f}, {high:.2f}]" if not math.isnan(low) else f"{v:.2f} (1 game: no interval)"
+
+
 def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure: str | None = None) -> list[str]:
     """The leaderboard section: each model's ratings by faction and overall, its games, its detection
     against the truth and its cost per game; or, with no ratings, why there are none."""
@@ -541,11 +549,12 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
             "– never sat there; † every one of those games ended alike for its faction, so only the prior "
             f"(sd {rating_.PRIOR_SD:g}) holds the rating finite. Detection against the truth is the model's as a "
             "non-wolf observer (AUROC of its suspicion for wolves against everyone else and against the Jester, "
-            "Brier score, share of its ballots on wolves); USD/game is its own seats' cost.", ""]
+            "Brier score, share of its ballots on wolves), each with a 95% interval that resamples the games it "
+            "observed in; USD/game is its own seats' cost.", ""]
     headers = ["Model", "Games", *(c.capitalize() if c != "Jester" else c for c in rating_.RATINGS),
                "AUROC wolves", "AUROC wolves vs Jester", "Brier", "Votes on wolves", "USD/game"]
     rows = [[r["model"], str(int(r["games"])), *(_rating_cell(r, c) for c in rating_.RATINGS),
-             *(_r2(r[k]) if not math.isnan(r[k]) else "–" for k in rating_.TRUTH_FIGURES), _usd(r["usd_per_game"])]
+             *(_truth_cell(r, k) for k in rating_.TRUTH_FIGURES), _usd(r["usd_per_game"])]
             for r in ratings.board.to_dict("records")]
     out += [markdown_table(headers, rows), ""]
     out += [f"- {note}" for note in ratings.notes] + ([""] if ratings.notes else [])
