@@ -38,6 +38,20 @@ def test_overall_rating_is_the_log_odds_computed_by_hand() -> None:
     assert anchored.value == pytest.approx([2 * half, 0.0], abs=0.01)
 
 
+def test_mixed_seats_give_a_faction_the_seat_weighted_mean_of_its_models() -> None:
+    # Mixed seats (--model-role): B's village against A's wolves wins 100 of 400, so a + (tB - tA) = logit(0.25);
+    # a village of 3 A and 3 B seats against B's wolves wins 300 of 400, its strength the seats' mean, so
+    # a + (tA + tB) / 2 - tB = logit(0.75). Hence tA - tB = (2/3)(logit(0.75) - logit(0.25)) = (4/3) log 3.
+    rows = (_games({VILLAGE: "B", WOLVES: "A"}, VILLAGE, 100) + _games({VILLAGE: "B", WOLVES: "A"}, WOLVES, 300)
+            + [("wolf · default", {VILLAGE: {"A": 3, "B": 3}, WOLVES: {"B": 2}}, VILLAGE)] * 300
+            + [("wolf · default", {VILLAGE: {"A": 3, "B": 3}, WOLVES: {"B": 2}}, WOLVES)] * 100)
+    games, _ = R.games_of(rows)
+    assert games.shares[-1].tolist() == [[0.5, 0.5], [0.0, 1.0], [0.0, 0.0]]  # village half A; wolves all B
+    overall = R.rating(games, None, draws=20, seed=0, anchor=None)
+    d = 4 / 3 * math.log(3)
+    assert overall.value == pytest.approx([d / 2, -d / 2], abs=0.01)
+
+
 def test_a_faction_rating_needs_games_that_tell_it_apart_from_the_other_faction() -> None:
     # A and B in each other's seats on wolf: A's village win and B's wolves loss are the same event,
     # so only the overall difference is identified; each model's self-play tells its factions apart.
