@@ -247,7 +247,8 @@ def _calibration_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
            "statements, so both rates cover the same statements (Unpaired gap: each rate over every statement it "
            "has, as release 0.2's calibration_gap pooled them). Accuracy and F1: every peer flag (n) against the "
            "speaker's self-label, so agreement with a label the speaker chose, not detection against the truth "
-           "(that is the next section's). Suspicion: the mean over rated statements (n) of each one's mean rating.", "",
+           "(the section Detection against the truth scores that). Suspicion: the mean over rated statements (n) "
+           "of each one's mean rating.", "",
            _render_n(tables["calibration"], [
                *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
                ("Units", "statements", _n0, None), ("Paired", "paired", _n0, None),
