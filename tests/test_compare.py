@@ -127,6 +127,15 @@ def test_the_head_to_head_difference_of_a_statement_rate_resamples_seatings() ->
     assert "| +0.67 [+0.50, +0.75] |" in markdown(by_model(rows), head_to_head(rows))
 
 
+def test_the_self_label_f1_is_named_agreement_with_the_speakers_label_not_detection() -> None:
+    """Issue 26 point 1: a flag scored against the speaker's own label measures agreement with the speaker, so
+    the comparison names it for that and never "detection" (the truth's figures are the report's and rate's)."""
+    rows = pd.DataFrame([_row("a", "b", "villagers", 1, 1), _row("b", "a", "villagers", 1, 0)])
+    text = markdown(by_model(rows), head_to_head(rows))
+    assert "detection F1" not in text and "| self-label F1 |" in text and "| self-label F1 A − B |" in text
+    assert "agreement with a label the speaker chose, not with the truth" in text
+
+
 @pytest.mark.slow
 def test_compare_plays_every_seating_once_resumes_and_tabulates(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     folder = tmp_path / "cmp"

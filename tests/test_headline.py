@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
+from helpers import run
 
+from wolf_eval.analysis import markdown, tables
+from wolf_eval.analysis.corpus import load
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import truth
-from wolf_eval.measures.headline import HEADLINE, GameValues, headline_values
+from wolf_eval.measures.headline import HEADLINE, ROLE_FIGURES, GameValues, headline_values
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates
 from wolf_eval.vocabulary import Role
 
@@ -126,3 +130,48 @@ def test_the_first_explanation_covers_every_day_and_the_others_what_they_counted
         "self_label_agreement", counts, 0.7)
     assert figure_explanation("jester_win", HEADLINE["jester_win"].counts(FEW_WOLF_FLAGS[0]), math.nan) == \
         "**jester_win**: not applicable: no Jester seated"
+
+
+# --------------------------------------------------------------------------- the report shows them with their roles
+
+
+def _cell_rows(games: list[GameValues]) -> pd.DataFrame:
+    """The games as the report's corpus holds them: one cell, no fallbacks."""
+    return pd.DataFrame([{"model": "m", "task": "triadic", "condition": "default", "fallbacks": {}, "usage": {},
+                          "seat_models": ("m",)} | vars(g) for g in games])
+
+
+def test_the_report_shows_each_role_headline_beside_the_role_figures_it_is_made_of() -> None:
+    scores = tables.headline_scores(_cell_rows(MANY_WOLF_FLAGS)).set_index("figure")
+    assert list(scores.index) == list(ROLE_FIGURES)
+    for figure in ROLE_FIGURES:
+        assert scores.loc[figure, "value"] == pytest.approx(pooled(MANY_WOLF_FLAGS, figure)), figure
+    agreement = scores.loc["self_label_agreement"]
+    assert (agreement["villager"], agreement["werewolf"], agreement["jester"]) == pytest.approx((0.9, 0.5, 0.8))
+    assert agreement["roles"] == 3 and math.isnan(agreement["doctor"]) and math.isnan(agreement["seer"])
+    auroc = scores.loc["village_wolf_auroc"]
+    assert (auroc["villager"], auroc["doctor"], auroc["roles"]) == (pytest.approx(0.75), pytest.approx(0.5), 2)
+    assert math.isnan(auroc["werewolf"]) and math.isnan(auroc["jester"])  # not village roles: never read
+    gap = scores.loc["wolf_self_label_gap"]
+    assert gap["werewolf"] == pytest.approx(-0.75) and gap["roles"] == 1 and math.isnan(gap["villager"])
+    text = "\n".join(markdown._outcome_sections({"win_rates": pd.DataFrame(), "wolf_loss": pd.DataFrame(),
+                                                 "coordination": pd.DataFrame(),
+                                                 "headline_scores": tables.headline_scores(
+                                                     _cell_rows(MANY_WOLF_FLAGS))}, []))
+    assert "## Headline scores and their roles" in text
+    assert "| `self_label_agreement` | 0.733 | 3 | 0.900 | 0.500 | – | – | 0.800 |" in text
+
+
+@pytest.mark.slow
+def test_a_played_runs_report_prints_the_headlines_its_log_shows(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    short = {"games": 2, "max_debate_turns": 2, "max_explanation_turns": 1, "max_days": 3}
+    log = run("triadic", "wolfbot/cue", tmp_path, task_args=short)
+    assert log.status == "success" and log.results is not None
+    logged = {s.name: s.metrics[s.name].value for s in log.results.scores if s.name in ROLE_FIGURES}
+    scores = tables.build(load(tmp_path))["headline_scores"].set_index("figure")
+    assert set(logged) == set(ROLE_FIGURES)
+    for figure, value in logged.items():
+        assert scores.loc[figure, "value"] == pytest.approx(value, nan_ok=True), figure
+        roles = [scores.loc[figure, str(r)] for r in ROLE_FIGURES[figure]]
+        assert scores.loc[figure, "value"] == pytest.approx(sum(v for v in roles if not math.isnan(v))
+                                                            / scores.loc[figure, "roles"]), figure

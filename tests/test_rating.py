@@ -38,6 +38,20 @@ def test_overall_rating_is_the_log_odds_computed_by_hand() -> None:
     assert anchored.value == pytest.approx([2 * half, 0.0], abs=0.01)
 
 
+def test_mixed_seats_give_a_faction_the_seat_weighted_mean_of_its_models() -> None:
+    # Mixed seats (--model-role): B's village against A's wolves wins 100 of 400, so a + (tB - tA) = logit(0.25);
+    # a village of 3 A and 3 B seats against B's wolves wins 300 of 400, its strength the seats' mean, so
+    # a + (tA + tB) / 2 - tB = logit(0.75). Hence tA - tB = (2/3)(logit(0.75) - logit(0.25)) = (4/3) log 3.
+    rows = (_games({VILLAGE: "B", WOLVES: "A"}, VILLAGE, 100) + _games({VILLAGE: "B", WOLVES: "A"}, WOLVES, 300)
+            + [("wolf · default", {VILLAGE: {"A": 3, "B": 3}, WOLVES: {"B": 2}}, VILLAGE)] * 300
+            + [("wolf · default", {VILLAGE: {"A": 3, "B": 3}, WOLVES: {"B": 2}}, WOLVES)] * 100)
+    games, _ = R.games_of(rows)
+    assert games.shares[-1].tolist() == [[0.5, 0.5], [0.0, 1.0], [0.0, 0.0]]  # village half A; wolves all B
+    overall = R.rating(games, None, draws=20, seed=0, anchor=None)
+    d = 4 / 3 * math.log(3)
+    assert overall.value == pytest.approx([d / 2, -d / 2], abs=0.01)
+
+
 def test_a_faction_rating_needs_games_that_tell_it_apart_from_the_other_faction() -> None:
     # A and B in each other's seats on wolf: A's village win and B's wolves loss are the same event,
     # so only the overall difference is identified; each model's self-play tells its factions apart.
@@ -152,11 +166,36 @@ def test_the_leaderboard_shows_what_is_rated_not_identified_or_never_seated(tmp_
                                                         (-1.25, 5, True)), strict=True):
         row |= {label: value, f"{label}_low": value - 1, f"{label}_high": value + 1, f"{label}_games": seated,
                 f"{label}_same": same}
-    row |= dict.fromkeys(R.TRUTH_FIGURES, 0.75) | {"usd_per_game": 0.0123}
+    row |= dict.fromkeys(R.TRUTH_FIGURES, 0.75) | {f"{k}_low": 0.5 for k in R.TRUTH_FIGURES} \
+        | {f"{k}_high": 0.9 for k in R.TRUTH_FIGURES} | {"usd_per_game": 0.0123}
     board = pd.DataFrame([row, row | {"model": "b", "usd_per_game": math.nan}])
     text = "\n".join(ratings_markdown(R.Leaderboard(board, 9, 1, 0, None, 100), figure=cost_rating(board, tmp_path)))
     assert ("| a | 5 | +0.50 [-0.50, +1.50] (n=5) | not identified (n=3) | – | -1.25 [-2.25, -0.25]† (n=5) "
-            "| 0.75 | 0.75 | 0.75 | 0.75 | 0.0123 |") in text
+            "| 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.0123 |") in text
     assert "| b | 5 |" in text and text.count("n/a |") == 1  # b's price is unknown, not free
     assert "9 games with a winner are fitted; 1 draw (no faction won) left out" in text
     assert (tmp_path / "cost_rating.png").stat().st_size > 0 and "![cost against overall rating]" in text
+
+
+def test_the_leaderboards_detection_figures_resample_the_games_a_model_observed_in() -> None:
+    """Issue 26 point 3: a's ballots fell on wolves 2 of 2 in one game and 0 of 2 in the other. Resampling games,
+    a draw of the first twice gives 1 and of the second twice 0, so the interval runs from 0 to 1, where Wilson's
+    over the 4 votes as if independent gives [0.15, 0.85]; b observed in one game only, so it has no interval."""
+    import pandas as pd
+
+    from wolf_eval.analysis.markdown import _truth_cell
+    from wolf_eval.measures import truth
+
+    def seen(**models: tuple[float, float]) -> truth.GameDetection:
+        return truth.GameDetection({}, {m: truth.Detection(votes=truth.VoteCounts(v, w, 0.0, v - w))
+                                        for m, (v, w) in models.items()})
+
+    frame = pd.DataFrame({"truth": [seen(a=(2, 2), b=(1, 1)), seen(a=(2, 0))], "usage": [{}, {}]})
+    board = R._per_model(frame, ["a", "b"])
+    a, b = board.loc["a"], board.loc["b"]
+    assert (a["vote_wolves"], a["vote_wolves_low"], a["vote_wolves_high"]) == (0.5, 0.0, 1.0)
+    assert b["vote_wolves"] == 1.0 and math.isnan(b["vote_wolves_low"])
+    assert math.isnan(a["auroc_wolves"]) and math.isnan(a["auroc_wolves_low"])  # no suspicion rows: none
+    assert _truth_cell(a.to_dict(), "vote_wolves") == "0.50 [0.00, 1.00]"
+    assert _truth_cell(b.to_dict(), "vote_wolves") == "1.00 (1 game: no interval)"
+    assert _truth_cell(a.to_dict(), "auroc_wolves") == "–"

@@ -275,7 +275,8 @@ def test_cli_writes_markdown_and_figures(logs: Path, tmp_path: Path, capsys: pyt
     printed = capsys.readouterr().out
     assert "| wolfbot/cue | triadic | default | 0.0025 | 4 | 0.25 [" in printed  # T4's one fallback in 400 calls
     text = (tmp_path / "report.md").read_text()
-    for heading in ("Win rates", "Wolf-side outcomes", "Day-1 wolf coordination", "Calibration and detection",
+    for heading in ("Win rates", "Headline scores and their roles", "Wolf-side outcomes", "Day-1 wolf coordination",
+                    "Calibration and agreement with the speaker's own label",
                     "Observer confidence calibration", "Deception-type yield", "Suspicion attracted by role and day",
                     "position in the day", "predictors of a Jester win", "First half versus second half",
                     "Fallbacks by seat model and action",

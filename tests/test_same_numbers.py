@@ -27,6 +27,9 @@ Re-recorded for issue 29 point 5: the ``cost`` score's four metrics (``usd_per_g
 ``tokens_per_game``, ``tokens``) were added to every log's metrics (dollars null: the wolfbot players
 have no price; tokens null for the release log, which recorded no usage); nothing else changed.
 
+Re-recorded for issue 26 point 2 (the report shows each role-made headline beside its per-role figures):
+the ``headline_scores`` table was added to both corpora; no other table, cell or metric changed.
+
 Re-recorded for issue 29 (0.4.0: ``history=compact`` the default): the played evals pass
 ``history=full``, as recorded, and every cell's condition now names it (``history=full, ...``), the
 release log's too (it was played on full history, then the default); no other cell and no metric changed.

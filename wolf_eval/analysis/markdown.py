@@ -190,6 +190,8 @@ def _outcome_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> li
     out = ["## Win rates", "", headline_markdown(tables["win_rates"]), ""]
     if "win_rates.png" in figures:
         out += ["![Win rates per cell](win_rates.png)", ""]
+    if "headline_scores" in tables:
+        out += _headline_scores_section(tables["headline_scores"])
 
     wl = tables["wolf_loss"]
     out += ["## Wolf-side outcomes", "",
@@ -215,15 +217,38 @@ _UNITS_NOTE = ("Each unit of analysis is a debate statement (open explanation-ro
                "during debate or vote-explanation, all three kinds pooled (triadic task; dyadic is its control).")
 
 
+_HEADLINE_NOTE = (
+    "The eval's headline scores that are made of per-role figures, each as its score pools the cell's games, "
+    "with those per-role figures beside it (– for a role it does not read, or one without counts). "
+    "`wolf_self_label_gap` is the werewolves' own figure (the werewolf row's Gap, all units, of the calibration "
+    "table); `self_label_agreement` is the mean, each role weighted equally, of the speaker roles' agreement with "
+    "their own labels (the Accuracy column, all units: agreement with a self-chosen label, not the truth); "
+    "`village_wolf_auroc` the equal-weight mean of the village roles' AUROC wolves against the truth (the "
+    "detection table's role rows). Fixed weights, so a longer game or a talkative role cannot move a headline "
+    "while no role's figure moves. Roles: how many role figures the value is the mean of. The other headlines "
+    "are one faction's figure (the win rates above; `day1_self_sabotage`, the wolves') or, as `fallback_rate`, "
+    "a check on the run rather than a measure of play.")
+
+
+def _headline_scores_section(scores: pd.DataFrame) -> list[str]:
+    """The role-made headlines, each beside the per-role figures it is the fixed-weight mean of."""
+    return ["## Headline scores and their roles", "", _HEADLINE_NOTE, "",
+            _render(scores, [("Headline", "figure", lambda v: f"`{v}`"), ("Value", "value", _r3),
+                             ("Roles", "roles", str), *((str(r).capitalize(), str(r), _r3) for r in ROLES)]), ""]
+
+
 def _calibration_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Calibration and detection by speaker role, observer confidence, and the deception-type yield."""
-    out = ["## Calibration and detection by speaker role", "", _UNITS_NOTE, "",
+    """Calibration and agreement with the speaker's label by speaker role, observer confidence, and the
+    deception-type yield."""
+    out = ["## Calibration and agreement with the speaker's own label, by speaker role", "", _UNITS_NOTE, "",
            "Units: the role's analysed statements; Paired: those with both the speaker's own label and at least "
            "one peer's; Coverage = Paired / Units. Self-rate (share self-tagged deceptive), observer rate (mean "
            "share of observers flagging a statement) and Gap = observer rate − self-rate are all over the paired "
            "statements, so both rates cover the same statements (Unpaired gap: each rate over every statement it "
            "has, as release 0.2's calibration_gap pooled them). Accuracy and F1: every peer flag (n) against the "
-           "speaker's self-label. Suspicion: the mean over rated statements (n) of each one's mean rating.", "",
+           "speaker's self-label, so agreement with a label the speaker chose, not detection against the truth "
+           "(the section Detection against the truth scores that). Suspicion: the mean over rated statements (n) "
+           "of each one's mean rating.", "",
            _render_n(tables["calibration"], [
                *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
                ("Units", "statements", _n0, None), ("Paired", "paired", _n0, None),
@@ -495,6 +520,14 @@ def _rating_cell(r: dict[str, Any], label: str) -> str:
     return f"{r[label]:+.2f} [{r[f'{label}_low']:+.2f}, {r[f'{label}_high']:+.2f}]{held} (n={seated})"
 
 
+def _truth_cell(r: dict[str, Any], k: str) -> str:
+    """A leaderboard's detection figure with its interval over games (none where one game defines it)."""
+    v, low, high = r[k], r.get(f"{k}_low", math.nan), r.get(f"{k}_high", math.nan)
+    if math.isnan(v):
+        return "–"
+    return f"{v:.2f} [{low:.2f}, {high:.2f}]" if not math.isnan(low) else f"{v:.2f} (1 game: no interval)"
+
+
 def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure: str | None = None) -> list[str]:
     """The leaderboard section: each model's ratings by faction and overall, its games, its detection
     against the truth and its cost per game; or, with no ratings, why there are none."""
@@ -517,11 +550,12 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
             "– never sat there; † every one of those games ended alike for its faction, so only the prior "
             f"(sd {rating_.PRIOR_SD:g}) holds the rating finite. Detection against the truth is the model's as a "
             "non-wolf observer (AUROC of its suspicion for wolves against everyone else and against the Jester, "
-            "Brier score, share of its ballots on wolves); USD/game is its own seats' cost.", ""]
+            "Brier score, share of its ballots on wolves), each with a 95% interval that resamples the games it "
+            "observed in; USD/game is its own seats' cost.", ""]
     headers = ["Model", "Games", *(c.capitalize() if c != "Jester" else c for c in rating_.RATINGS),
                "AUROC wolves", "AUROC wolves vs Jester", "Brier", "Votes on wolves", "USD/game"]
     rows = [[r["model"], str(int(r["games"])), *(_rating_cell(r, c) for c in rating_.RATINGS),
-             *(_r2(r[k]) if not math.isnan(r[k]) else "–" for k in rating_.TRUTH_FIGURES), _usd(r["usd_per_game"])]
+             *(_truth_cell(r, k) for k in rating_.TRUTH_FIGURES), _usd(r["usd_per_game"])]
             for r in ratings.board.to_dict("records")]
     out += [markdown_table(headers, rows), ""]
     out += [f"- {note}" for note in ratings.notes] + ([""] if ratings.notes else [])

@@ -53,6 +53,7 @@ import pandas as pd
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import logsumexp
 
+from wolf_eval import resample
 from wolf_eval.engine import GameState
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import truth
@@ -382,13 +383,17 @@ def leaderboard(frame: pd.DataFrame, draws: int = DRAWS, seed: int = 0, anchor: 
 
 
 def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
-    """Per model: detection against the truth as a non-wolf observer, and its seats' cost per game."""
-    pooled = truth.pool(frame["truth"]).models
+    """Per model: detection against the truth as a non-wolf observer, each figure with its 95% interval from
+    resampling the games the model observed in (``_low``, ``_high``: a game's pairs and votes share its
+    seating and move together; NaN where fewer than two games define it), and its seats' cost per game."""
     costs = cost_.cost_by_model(list(frame["usage"]))
     out: dict[str, dict[str, Any]] = {}
     for m in models:
-        figures = truth.figures(pooled[m]) if m in pooled else {}
-        out[m] = {k: figures.get(k, math.nan) for k in TRUTH_FIGURES}
+        per_game = [g.models[m] for g in frame["truth"] if m in g.models]
+        spans = resample.intervals(per_game, {k: (lambda d, k=k: truth.figures(d)[k]) for k in TRUTH_FIGURES},
+                                   resample.seed_of("rating", m, len(per_game)))
+        out[m] = {f"{k}{end}": getattr(spans[k], attr) for k in TRUTH_FIGURES
+                  for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
         out[m]["usd_per_game"] = costs.get(m, {}).get("usd_per_game", math.nan)
     return pd.DataFrame.from_dict(out, orient="index")
 

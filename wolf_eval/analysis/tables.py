@@ -24,6 +24,7 @@ from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import features as feat
+from wolf_eval.measures import headline as head
 from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
@@ -110,6 +111,27 @@ def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dic
                                                           "fallback_rate": out_.fallback_rate(values(part, "outcome"))}
             out += [lead | row for row in rows_of(part)]
     return pd.DataFrame(out)
+
+
+def headline_scores(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, each headline made of per-role figures (:data:`~wolf_eval.measures.headline.ROLE_FIGURES`):
+    the figure as the eval's score pools it over the cell's games, how many role figures it is the mean of,
+    and beside it each role's figure (NaN for a role it does not read, or one without counts)."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        counts = [head.headline_counts(head.GameValues(**{f: r[f] for f in GAME_VALUE_FIELDS}))
+                  for r in df.to_dict("records")]
+        for name in head.ROLE_FIGURES:
+            logged = [c[name] for c in counts]
+            per_role = head.role_figures(name, logged)
+            yield {"figure": name, "value": head.HEADLINE[name].pool(logged),
+                   "roles": sum(not math.isnan(v) for v in per_role.values())} \
+                | {str(r): per_role.get(r, math.nan) for r in ROLES}
+
+    return per_cell(games, rows)
+
+
+#: The corpus columns a game's :class:`~wolf_eval.measures.headline.GameValues` is rebuilt from.
+GAME_VALUE_FIELDS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge", "truth")
 
 
 def win_rates(games: pd.DataFrame) -> pd.DataFrame:
@@ -488,7 +510,8 @@ def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
     if g.empty:
         return {}
     return {
-        "win_rates": win_rates(g), "wolf_loss": wolf_loss(g), "coordination": coordination(g),
+        "win_rates": win_rates(g), "headline_scores": headline_scores(g), "wolf_loss": wolf_loss(g),
+        "coordination": coordination(g),
         "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(g),
         "detection_by_role": detection_by_role(g), "detection_by_model": detection_by_model(g),
         "suspicion_by_day": suspicion_by(g, "day"), "suspicion_by_position": suspicion_by(g, "position"),

@@ -1,4 +1,5 @@
-"""Calibration and detection by speaker role (docs/design.md, § Scores; Triadic Werewolf appendix F.3, J.5).
+"""Calibration and agreement with the speaker's own label, by speaker role (docs/design.md, § Scores;
+Triadic Werewolf appendix F.3, J.5).
 
 Every analysed public statement is a :class:`StatementRow`, built from the moderator's
 ``deception`` records, so every figure reads the labels the game logged.

@@ -221,6 +221,26 @@ HEADLINE: dict[str, Figure] = {
 }
 
 
+#: The headline figures built from per-role figures, and the roles each reads: ``wolf_self_label_gap`` is the
+#: werewolves' own; the other two are the equal-weight mean of their roles' figures (the roles with counts).
+ROLE_FIGURES: dict[str, tuple[Role, ...]] = {
+    "wolf_self_label_gap": (Role.WEREWOLF,),
+    "self_label_agreement": ROLES,
+    "village_wolf_auroc": VILLAGE_ROLES,
+}
+
+
+def role_figures(figure: str, logged: Sequence[Values]) -> dict[Role, float]:
+    """The per-role figures a headline of :data:`ROLE_FIGURES` is made of, each role's counts pooled over the
+    games (NaN for a role without counts): what the report shows beside the headline."""
+    if figure == "wolf_self_label_gap":
+        return {Role.WEREWOLF: _wolf_gap(logged)}
+    make, keys, value = ((Confusion, _CONFUSION, lambda c: c.accuracy) if figure == "self_label_agreement"
+                         else (Auroc, _AUROC, lambda a: a.value))
+    pooled = {role: _sum(logged, make, keys, f"{role}_") for role in ROLE_FIGURES[figure]}
+    return {role: value(c) if c is not None else math.nan for role, c in pooled.items()}
+
+
 def headline_counts(values: GameValues) -> dict[str, dict[str, float]]:
     """Per headline figure, the counts one game adds to it (its :func:`game_values`)."""
     return {name: figure.counts(values) for name, figure in HEADLINE.items()}
