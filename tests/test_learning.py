@@ -183,6 +183,18 @@ def test_cli_tags_a_lessons_file(learning_run, capsys) -> None:  # type: ignore[
 
 
 @pytest.mark.slow
+def test_a_learning_run_exports_like_any_other(learning_run, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The lessons' own transcript notes are not game records: export writes every game, record for record."""
+    log, _ = learning_run
+    assert main(["export", log.location, "--out", str(tmp_path / "export")]) == 0
+    for sample in log.samples:
+        [stream] = (tmp_path / "export").glob(f"game{sample.id}-*.ndjson")
+        lines = [json.loads(x) for x in stream.read_text(encoding="utf-8").splitlines()]
+        records = [x for x in lines if x["event"] not in ("model_call", "model_error")]
+        assert len(records) == len(final_state(sample).records)
+
+
+@pytest.mark.slow
 def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from wolf_eval.analysis import report
 
