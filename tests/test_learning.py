@@ -243,8 +243,9 @@ def test_a_lessons_write_that_fails_mid_run_fails_the_game_loudly(tmp_path, caps
     assert f"could not be saved to {book.lessons_path(lessons, 'wolfbot/cue')}: File too large" in second.error.message
     capsys.readouterr()
     assert main(["report", log.location, "--out", str(tmp_path / "report")]) == 0
-    assert "sample 2 epoch 1: the sample failed (LessonsNotSaved(\"the Jester's lessons could not be saved" \
-        in capsys.readouterr().err
+    path = book.lessons_path(lessons, "wolfbot/cue")
+    assert (f"sample 2 epoch 1: the sample failed (LessonsNotSaved(\"the Jester's lessons could not be saved to "
+            f"{path}: File too large\"))") in capsys.readouterr().err, "the report quotes the reason in full"
 
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from inspect_ai.log import EvalSample
 
 from wolf_eval.engine import GameState
-from wolf_eval.logfiles import game_samples, is_remote, local_copies, read_game_log, written_together
+from wolf_eval.logfiles import game_samples, is_remote, local_copies, read_game_log, sample_error, written_together
 from wolf_eval.records import Kind
 from wolf_eval.store import logged_record
 
@@ -94,7 +94,7 @@ def export(log_path: str, out_dir: str | None = None) -> list[Path]:
             for sample in game_samples(path):
                 if sample.error is not None:
                     print(f"wolf-eval: {log_path}: game {sample.id} not exported, it failed "
-                          f"({sample.error.message[:120]})", file=sys.stderr)
+                          f"({sample_error(sample.error.message)})", file=sys.stderr)
                     continue
                 name = f"game{sample.id}" + (f"-epoch{sample.epoch}" if sample.epoch > 1 else "") + f"-{stem}"
                 with (stage / f"{name}.ndjson").open("w", encoding="utf-8") as f:
