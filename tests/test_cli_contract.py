@@ -266,3 +266,12 @@ def test_written_together_replaces_only_the_files_it_owns(tmp_path: Path) -> Non
         raise RuntimeError("the report failed")
     assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {"a.png": "new a", "report.md": "new",
                                                                    "mine.txt": "kept"}
+
+
+def test_a_failed_samples_error_is_quoted_whole_or_cut_at_a_word() -> None:
+    from wolf_eval.logfiles import MAX_ERROR_CHARS, sample_error
+
+    reason = 'LessonsNotSaved("the lessons could not be saved to /a/long/path/lessons.json: File too large")'
+    assert sample_error(reason + "\nTraceback (most recent call last):") == reason
+    long = "word " * MAX_ERROR_CHARS
+    assert sample_error(long).endswith("word …") and len(sample_error(long)) <= MAX_ERROR_CHARS + 2

@@ -183,6 +183,18 @@ def test_cli_tags_a_lessons_file(learning_run, capsys) -> None:  # type: ignore[
 
 
 @pytest.mark.slow
+def test_a_learning_run_exports_like_any_other(learning_run, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The lessons' own transcript notes are not game records: export writes every game, record for record."""
+    log, _ = learning_run
+    assert main(["export", log.location, "--out", str(tmp_path / "export")]) == 0
+    for sample in log.samples:
+        [stream] = (tmp_path / "export").glob(f"game{sample.id}-*.ndjson")
+        lines = [json.loads(x) for x in stream.read_text(encoding="utf-8").splitlines()]
+        records = [x for x in lines if x["event"] not in ("model_call", "model_error")]
+        assert len(records) == len(final_state(sample).records)
+
+
+@pytest.mark.slow
 def test_report_shows_the_lessons_and_the_learning_curve(learning_run, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from wolf_eval.analysis import report
 
@@ -231,8 +243,9 @@ def test_a_lessons_write_that_fails_mid_run_fails_the_game_loudly(tmp_path, caps
     assert f"could not be saved to {book.lessons_path(lessons, 'wolfbot/cue')}: File too large" in second.error.message
     capsys.readouterr()
     assert main(["report", log.location, "--out", str(tmp_path / "report")]) == 0
-    assert "sample 2 epoch 1: the sample failed (LessonsNotSaved(\"the Jester's lessons could not be saved" \
-        in capsys.readouterr().err
+    path = book.lessons_path(lessons, "wolfbot/cue")
+    assert (f"sample 2 epoch 1: the sample failed (LessonsNotSaved(\"the Jester's lessons could not be saved to "
+            f"{path}: File too large\"))") in capsys.readouterr().err, "the report quotes the reason in full"
 
 
 

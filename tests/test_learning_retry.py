@@ -136,28 +136,35 @@ CTRL_C_ENDS = tuple(map(int, re.findall(r"\d+", inspect_ai.__version__)[:3])) >=
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signal", ["SIGKILL", pytest.param("SIGINT", marks=pytest.mark.skipif(
-    not CTRL_C_ENDS, reason="a Ctrl-C here hangs the learning run on inspect-ai before 0.3.285 (README)"))])
-def test_eval_retry_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp_path, signal) -> None:  # type: ignore[no-untyped-def]
-    """Interrupted between game 3's lessons write and its log; the retry starts game 3 last of all."""
+@pytest.mark.parametrize("signal, game", [("SIGKILL", 3), *(pytest.param("SIGINT", game, marks=pytest.mark.skipif(
+    not CTRL_C_ENDS, reason="a Ctrl-C here hangs the learning run on inspect-ai before 0.3.285 (README)"))
+    for game in (3,))])
+def test_eval_retry_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp_path, signal, game) -> None:  # type: ignore[no-untyped-def]
+    """Interrupted between a game's lessons write and its log; the retry starts that game last of all.
+
+    Run from a folder of its own, a Ctrl-C here left the run waiting forever (issue 28: 3) until the failed
+    samples' hook stopped waiting on a worker thread and on a turnstile a cancelled game was waking in.
+    After game 1's write it still can (open, README), so that point is not played here.
+    """
     clean_log, clean_lessons = clean
     logs, lessons = tmp_path / "logs", tmp_path / "lessons"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_RUN, str(logs), str(lessons), "3", signal], env=env,
-                             capture_output=True, text=True, timeout=120)
+    # run from a folder of its own, as a user's eval is: from the repository's root the Ctrl-C hang never showed
+    stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_RUN, str(logs), str(lessons), str(game), signal],
+                             env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     if signal == "SIGKILL":
         assert stopped.returncode == -9, stopped.stderr[-2000:]
 
     [info] = list_eval_logs(str(logs))
     interrupted = read_eval_log(info)
     assert interrupted.status in ("started", "cancelled")
-    assert sorted(int(s.id) for s in interrupted.samples or [] if s.error is None) == [1, 2]
+    assert sorted(int(s.id) for s in interrupted.samples or [] if s.error is None) == list(range(1, game))
     before = read_lessons(lessons_path(lessons, "wolfbot/cue"))
-    assert before is not None and {x.game.step for x in before.lessons if x.game} >= {1, 2}
+    assert before is not None and {x.game.step for x in before.lessons if x.game} >= set(range(1, game))
     if signal == "SIGKILL":
-        assert 3 in {x.game.step for x in before.lessons if x.game}, "the killed attempt of game 3 left its lessons"
+        assert game in {x.game.step for x in before.lessons if x.game}, "the killed attempt left its lessons"
 
-    retry = subprocess.run([sys.executable, "-c", LATE_RETRY, info.name, str(tmp_path / "retried"), "3"], env=env,
+    retry = subprocess.run([sys.executable, "-c", LATE_RETRY, info.name, str(tmp_path / "retried"), str(game)], env=env,
                            capture_output=True, text=True, timeout=120)
     assert retry.returncode == 0, retry.stderr[-2000:]
     [retried_info] = list_eval_logs(str(tmp_path / "retried"))
@@ -173,7 +180,8 @@ def test_eval_retry_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp
     assert {int(s.id): s.uuid for s in retried.samples if int(s.id) in reused} == reused
     summary = retried.results.early_stopping
     assert summary is not None and summary.manager == "wolf_eval/learning-order" and summary.early_stops == []
-    assert {k: summary.metadata[k] for k in ("planned", "played", "reused")} == {"planned": 5, "played": 3, "reused": 2}
+    assert {k: summary.metadata[k] for k in ("planned", "played", "reused")} == \
+        {"planned": 5, "played": 6 - game, "reused": game - 1}
 
 
 @pytest.mark.slow

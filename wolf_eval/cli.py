@@ -18,6 +18,7 @@ from wolf_eval.logfiles import (
     is_remote,
     local_copies,
     read_game_log,
+    sample_error,
     written_together,
 )
 from wolf_eval.ndjson import export, game_state
@@ -117,7 +118,7 @@ def _replay_game(sample: EvalSample, release: str | None) -> bool:
     from wolf_eval.replay import replay_sample
 
     if sample.error is not None:
-        print(f"game {sample.id}: not replayed, the sample failed ({sample.error.message[:120]})")
+        print(f"game {sample.id}: not replayed, the sample failed ({sample_error(sample.error.message)})")
         return False
     try:
         logged = game_state(sample)

@@ -195,6 +195,19 @@ def _reason(err: OSError) -> str:
     return err.strerror or _first_line(err)
 
 
+#: The longest a failed sample's error is quoted: a path and an OS reason fit whole; a traceback's first line is cut.
+MAX_ERROR_CHARS = 500
+
+
+def sample_error(message: str) -> str:
+    """A failed sample's error as the commands quote it: its first line, whole up to ``MAX_ERROR_CHARS``
+    and otherwise cut at a word, with an ellipsis, never mid-word."""
+    line = (message.strip().splitlines() or ["no message"])[0]
+    if len(line) <= MAX_ERROR_CHARS:
+        return line
+    return line[:MAX_ERROR_CHARS].rsplit(" ", 1)[0] + " …"
+
+
 def _first_line(err: object) -> str:
     text = str(err).strip()
     return text.splitlines()[0][:200] if text else "no message"

@@ -16,8 +16,13 @@ from typing import Any
 from inspect_ai.log import EvalSample
 
 from wolf_eval.engine import GameState
-from wolf_eval.logfiles import game_samples, is_remote, local_copies, read_game_log, written_together
+from wolf_eval.logfiles import game_samples, is_remote, local_copies, read_game_log, sample_error, written_together
+from wolf_eval.records import Kind
 from wolf_eval.store import logged_record
+
+#: The transcript sources of game records (``solvers/transcript.py``); other ``wolf_eval/`` notes, such as
+#: a learning run's ``wolf_eval/lessons``, say something about the game and are not records of it.
+RECORD_SOURCES = frozenset(f"wolf_eval/{kind.value}" for kind in Kind)
 
 
 def game_state(sample: EvalSample) -> GameState:
@@ -40,7 +45,7 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
     records = iter(game.records)
     step = 0
     for e in sample.events:
-        if e.event == "info" and (e.source or "").startswith("wolf_eval/"):
+        if e.event == "info" and e.source in RECORD_SOURCES:
             r = next(records, None)
             if r is None or e.source != f"wolf_eval/{r.kind.value}":
                 raise ValueError(f"sample {sample.id}: transcript event {e.source} does not match game record "
@@ -98,7 +103,7 @@ def export(log_path: str, out_dir: str | None = None) -> list[Path]:
             for sample in game_samples(path):
                 if sample.error is not None:
                     print(f"wolf-eval: {log_path}: game {sample.id} not exported, it failed "
-                          f"({sample.error.message[:120]})", file=sys.stderr)
+                          f"({sample_error(sample.error.message)})", file=sys.stderr)
                     continue
                 name = f"game{sample.id}" + (f"-epoch{sample.epoch}" if sample.epoch > 1 else "") + f"-{stem}"
                 with (stage / f"{name}.ndjson").open("w", encoding="utf-8") as f:

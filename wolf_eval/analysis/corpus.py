@@ -43,7 +43,7 @@ from wolf_eval.analysis.logread import sample_stores
 from wolf_eval.analysis.rating import faction_seats
 from wolf_eval.engine import GameState
 from wolf_eval.engine.variants import VARIANTS
-from wolf_eval.logfiles import inspect_logs
+from wolf_eval.logfiles import inspect_logs, sample_error
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
 from wolf_eval.measures import lessons as les
@@ -182,7 +182,7 @@ def _games(samples: pd.DataFrame, skipped: list[str]) -> list[dict[str, Any]]:
     for s in samples.to_dict("records"):
         where = f"{s['log']} sample {s['id']} epoch {s['epoch']}"
         if isinstance(s.get("error"), str) and s["error"]:
-            skipped.append(f"{where}: the sample failed ({s['error'][:120]})")
+            skipped.append(f"{where}: the sample failed ({sample_error(s['error'])})")
             continue
         if s["log"] not in stores:
             stores[s["log"]] = sample_stores(s["log"])

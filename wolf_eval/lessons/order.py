@@ -39,7 +39,6 @@ import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import anyio
 from inspect_ai.dataset import Sample
 from inspect_ai.hooks import Hooks, SampleEnd, hooks
 from inspect_ai.log import EvalSpec
@@ -132,6 +131,10 @@ class LearningOrder:
 
     async def _notify(self) -> None:
         for changed in list(self._watchers):
+            if changed.locked():
+                # A game holds it only while it wakes to re-check (a turnstile awaits nothing else holding it),
+                # and it re-checks on its own; waiting here for it hung a run interrupted by a Ctrl-C (issue 28: 3).
+                continue
             async with changed:
                 changed.notify_all()
 
@@ -141,8 +144,11 @@ class LearningOrder:
         if plan is None:
             return
         if self.lessons_dir is not None:
+            # Called here, not in a worker thread: Inspect ends a sample cancelled by a Ctrl-C through this
+            # hook, and a worker thread awaited there left the interrupted run waiting forever (issue 28: 3).
+            # A failed sample's drop is one short, rare file change.
             game = GameKey(task=plan.task, sample=sample, epoch=epoch, step=0)
-            await anyio.to_thread.run_sync(drop_game, lessons_path(self.lessons_dir, plan.jester), plan.jester, game)
+            drop_game(lessons_path(self.lessons_dir, plan.jester), plan.jester, game)
         plan.failed.add(_key(sample, epoch))
         await self._notify()
 
