@@ -15,7 +15,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 
-from wolf_eval.agents.bindings import check_eval_seating
+from wolf_eval.agents.bindings import check_eval_seating, faction_models
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.book import check_writable, default_lessons_dir
 from wolf_eval.lessons.order import LearningOrder
@@ -73,7 +73,7 @@ def game_task(settings: Settings) -> Task:
         scorer=game_scorers(),
         **headline(),
         early_stopping=learning.order if learning else None,
-        metadata={"variant": variant, "settings": recorded},
+        metadata={"variant": variant, "settings": recorded, **faction_models(settings.rules)},
     )
 
 

@@ -208,6 +208,22 @@ def test_samples_df_groups_games_by_faction_model_without_full(two_days: EvalSam
 
 
 @pytest.mark.slow
+def test_evals_df_reads_each_factions_model_as_a_plain_column(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The eval's metadata names each faction's models as bound; ``FACTION_COLUMNS`` reads them."""
+    from inspect_ai.analysis import EvalInfo, EvalModel, evals_df
+
+    from wolf_eval.analysis.frames import FACTION_COLUMNS
+
+    log = run("dyadic", "wolfbot/cue", tmp_path, task_args={"games": 1, "max_days": 1, "deception_analysis": False},
+              model_roles={"werewolf": "wolfbot/tom"})
+    assert log.status == "success"
+    [row] = evals_df(str(tmp_path), columns=EvalInfo + EvalModel + FACTION_COLUMNS).to_dict("records")
+    assert (row["model"], row["villagers_model"], row["werewolves_model"]) == ("wolfbot/cue", "wolfbot/cue",
+                                                                             "wolfbot/tom")
+    assert pd.isna(row["jester_model"]), "the dyadic game seats no Jester"
+
+
+@pytest.mark.slow
 def test_the_messages_tab_names_every_public_statement_and_its_kind(two_days: EvalSample) -> None:
     game = final_state(two_days)
     chat = two_days.messages[1:]

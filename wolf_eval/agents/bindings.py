@@ -20,7 +20,7 @@ from inspect_ai.model import get_model, model_roles
 
 from wolf_eval.agents.role_guesses import JUDGE_ROLE
 from wolf_eval.engine.config import GameConfig
-from wolf_eval.engine.roles import role_named
+from wolf_eval.engine.roles import FACTION_OF, role_named
 from wolf_eval.lessons.model_tagger import TAGGER_ROLE
 
 #: The roles a model can be bound to that seat no player, and what reads each.
@@ -105,6 +105,22 @@ def check_eval_seating(rules: GameConfig, learning: bool = True) -> None:
     bound = list(model_roles())
     check_roles(bound, rules, learning)
     check_model(model, bound, rules)
+
+
+def faction_models(rules: GameConfig) -> dict[str, str]:
+    """Each faction's models in an eval (``<faction>_model``, models joined by " + " if its seats differ),
+    from the eval's model and its ``--model-role`` bindings, as the game will seat them; empty outside an
+    eval. For the eval's metadata, so ``evals_df`` reads them as plain columns
+    (:data:`wolf_eval.analysis.frames.FACTION_COLUMNS`)."""
+    try:
+        model = str(get_model())
+    except Exception:  # no active eval: the samples' metadata will say it
+        return {}
+    bound = {name: str(m) for name, m in model_roles().items()}
+    seated: dict[str, set[str]] = {}
+    for role in rules.roles_dealt:
+        seated.setdefault(FACTION_OF[role].value, set()).add(bound.get(role.value, model))
+    return {f"{faction}_model": " + ".join(sorted(models)) for faction, models in seated.items()}
 
 
 def check_sample_seating(rules: GameConfig, learning: bool = True) -> None:
