@@ -25,7 +25,9 @@ no tokenizer can be downloaded here), so the figures compare prompts, not bills.
 Two cache models then say how many of those tokens a provider would serve from its cache:
 
 - OpenAI caches automatically the longest prefix a request shares with an earlier one, once it is at
-  least 1,024 tokens, in steps of 128 tokens; the response schema comes first in that prefix (OpenAI's
+  least 1,024 tokens, in steps of 128 tokens; modelled conservatively as the longest prefix shared with
+  one of the same seat's last four requests (another seat's identical prefix, which OpenAI may serve
+  too, is not counted); the response schema comes first in that prefix (OpenAI's
   guide: "the structured output schema serves as a prefix to the system message"), so a call whose
   schema differs from the seat's earlier calls' is served nothing from the cache;
 - Anthropic (Inspect's ``cache_prompt=True``) writes the cache at the end of the system prompt, at the
