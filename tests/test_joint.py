@@ -12,7 +12,15 @@ import json
 import pytest
 from helpers import final_state, run
 
-from wolf_eval.agents.joint import JointCall, joint_instruction, joint_reply_format, joint_schema, plan, read_joint
+from wolf_eval.agents.joint import (
+    JointCall,
+    joint_instruction,
+    joint_parts,
+    joint_reply_format,
+    joint_schema,
+    plan,
+    read_joint,
+)
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.engine import Action, Phase, Request, new_game
 from wolf_eval.settings import rules_for
@@ -148,7 +156,7 @@ def test_every_analysis_wave_is_one_call_per_living_seat(both) -> None:  # type:
     assert asked, "the game made joint calls"
     by_wave: dict[tuple[int, str, int], set[str]] = {}
     for e in asked:
-        parts = e.input[-1].metadata["wolf_eval"]["joint"]
+        parts = joint_parts(e.input[-1].metadata["wolf_eval"])
         seat = {p["seat"] for p in parts}
         assert len(seat) == 1, "a joint call is one seat's"
         key = (parts[0]["day"], parts[0]["phase"], min(p["records"][-1] for p in parts))
