@@ -26,7 +26,7 @@ from inspect_ai.util import span
 
 from wolf_eval.engine import Action, Decision, GameState, Phase, Record, Request
 from wolf_eval.engine.state import ANALYSIS_ACTIONS, NIGHT_ACTIONS, SPEECH_ACTIONS
-from wolf_eval.records import Deception, FallbackNote, Kind
+from wolf_eval.records import Deception, FallbackNote, Kind, Vote
 from wolf_eval.solvers.transcript import PHASE_SPANS, emit, speech_span
 
 T = TypeVar("T")
@@ -231,6 +231,9 @@ def group_of(game: GameState, request: Request) -> tuple[tuple[Any, ...], str]:
     """The group a call goes in (a key) and the group's name in the outline."""
     if request.action in ANALYSIS_ACTIONS and request.subject is not None:
         said = game.records[request.subject]
+        if isinstance(said.data, Vote):  # a ballot's reasons are analysed together, a seat's all in one call
+            which = "" if said.data.ballot == "only" else f"{said.data.ballot} "
+            return ("analyses", said.day, said.data.ballot), f"analyses of the {which}ballot's vote reasons"
         kind = _KIND_WORDS.get(said.kind, said.kind.value)
         return ("analyses", request.subject), f"analyses of {said.actor}'s {kind}"
     if request.action in NIGHT_ACTIONS:
