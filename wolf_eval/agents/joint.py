@@ -23,27 +23,28 @@ prompt's prefix (OpenAI) keeps serving the seat's prompt from its cache.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ContentText, ResponseSchema
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ResponseSchema
 from inspect_ai.util import JSONSchema
 
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import InvalidReply, first_json_object, interpret_analysis, interpret_object, pick
 from wolf_eval.agents.prompts import (
     METADATA_KEY,
-    RECORD_HEADING,
     analysis_values,
     instruction,
-    record_blocks,
+    record_prompt,
     sections,
     system_prompt,
     template,
+    text_block,
 )
-from wolf_eval.agents.schemas import REPLY_SCHEMAS, response_schema
+from wolf_eval.agents.schemas import REPLY_SCHEMAS, SharedSchema, response_schema
 from wolf_eval.engine import Action, Decision, GameState, Request, fallback_decision
 from wolf_eval.engine.state import ANALYSIS_ACTIONS
 from wolf_eval.text import clean_text
@@ -124,7 +125,7 @@ def joint_schema(n_analyses: int, main: Action | None, taxonomy: tuple[str, ...]
         own = response_schema(main, taxonomy, options).json_schema
         properties.update(own.properties or {})
         required += own.required or []
-    return ResponseSchema(name="wolf_joint", json_schema=JSONSchema(
+    return SharedSchema(name="wolf_joint", json_schema=JSONSchema(
         type="object", properties=properties, required=required, additionalProperties=False), strict=True)
 
 
@@ -166,15 +167,14 @@ def joint_messages(views: Sequence[Observation], refs: Sequence[str], seeds: Seq
     in the order of ``call.requests``, and the records they share (as indices) once, under ``records``.
     """
     first = views[0]
-    blocks = [f"{b}\n" for b in (RECORD_HEADING, *record_blocks(first))]
-    blocks.append(f"\n{joint_instruction(views, call, structured)}")
+    blocks = [*record_prompt(first), text_block(f"\n{joint_instruction(views, call, structured)}")]
     parts = [{**metadata_view(v, ref), "seed": seed} for v, ref, seed in zip(views, refs, seeds, strict=True)]
     shared = parts[0]["records"]  # one seat at one moment: every part saw the same records, kept once
     for part in parts:
         del part["records"]
     return [
-        ChatMessageSystem(content=system_prompt(first)),
-        ChatMessageUser(content=[ContentText(text=b) for b in blocks],
+        ChatMessageSystem(content=sys.intern(system_prompt(first))),
+        ChatMessageUser(content=blocks,
                         metadata={METADATA_KEY: {"joint": parts, "records": shared}}),
     ]
 

@@ -9,10 +9,12 @@ decision. Only game facts and what a decision needs are per call.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from functools import cache
 from importlib.resources import files
 from string import Template
+from weakref import WeakValueDictionary
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ContentText
 
@@ -359,15 +361,46 @@ def sections(obs: Observation, structured: bool = True) -> dict[str, str]:
 RECORD_HEADING = "The game so far, as you have seen it:"
 
 
+class SharedText(ContentText):
+    """A prompt block that is never changed once made, so it is shared, not copied.
+
+    Inspect's model events keep every call's prompt for the whole game, each message deep-copied.
+    A seat's calls repeat the same blocks (and seats that saw the same wave, the same block), so a
+    block of the same text is one object for every call that sends it, and the copy an event
+    keeps is that object (``benchmarks/memory.py``). The log writes it exactly as a ``ContentText``.
+    """
+
+    def __deepcopy__(self, memo: dict[int, object]) -> SharedText:
+        return self
+
+
+#: The blocks of the prompts of calls in flight or kept by a transcript, by their text; a block goes
+#: when nothing holds it.
+_BLOCKS: WeakValueDictionary[str, SharedText] = WeakValueDictionary()
+
+
+def text_block(text: str) -> ContentText:
+    """A prompt block of ``text``: the one any call holding that text sends (see :class:`SharedText`)."""
+    block = _BLOCKS.get(text)
+    if block is None:
+        block = SharedText(text=text)
+        _BLOCKS[text] = block
+    return block
+
+
+def record_prompt(obs: Observation) -> list[ContentText]:
+    """The record heading and the record's blocks, each ending its own line, as shared prompt blocks."""
+    return [text_block(f"{b}\n") for b in (RECORD_HEADING, *record_blocks(obs))]
+
+
 def build_messages(obs: Observation, ref: str | None = None, structured: bool = True) -> list[ChatMessage]:
     """The system prompt (rules and role), then the record block by block and the instruction last.
 
     ``ref`` is the in-flight id of ``obs``; ``structured`` says a response schema goes with the call.
     """
     # each block ends its own line, so a provider that joins blocks with no separator reads lines
-    blocks = [f"{b}\n" for b in (RECORD_HEADING, *record_blocks(obs))] + [f"\n{instruction(obs, structured)}"]
     return [
-        ChatMessageSystem(content=system_prompt(obs)),
-        ChatMessageUser(content=[ContentText(text=b) for b in blocks],
+        ChatMessageSystem(content=sys.intern(system_prompt(obs))),
+        ChatMessageUser(content=[*record_prompt(obs), text_block(f"\n{instruction(obs, structured)}")],
                         metadata={METADATA_KEY: metadata_view(obs, ref)}),
     ]
