@@ -109,6 +109,19 @@ KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
+class SharedSchema(ResponseSchema):
+    """A response schema that is never changed once made, so it is shared, not copied.
+
+    Inspect deep-copies a call's settings into the call's model event, which the transcript keeps
+    for the whole game: a copy of the schema per call (a joint call's is some ten nested objects).
+    The schemas here are cached and read-only (a provider that must adapt one copies it first), so
+    every event holds the one cached schema; the log writes it exactly as a ``ResponseSchema``.
+    """
+
+    def __deepcopy__(self, memo: dict[int, object]) -> SharedSchema:
+        return self
+
+
 @lru_cache(maxsize=512)
 def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[str, ...] = ()) -> ResponseSchema:
     """Structured-output request for providers that support it, strict where the provider offers it;
@@ -125,4 +138,4 @@ def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[st
     for key in ("vote", "target"):
         if key in props and options:
             props[key].enum = list(options)
-    return ResponseSchema(name=f"wolf_{action.value}", json_schema=schema, strict=True)
+    return SharedSchema(name=f"wolf_{action.value}", json_schema=schema, strict=True)
