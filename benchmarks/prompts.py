@@ -56,9 +56,7 @@ from harness import task_args as task_args_given
 from inspect_ai.log import EvalSample, read_eval_log
 from inspect_ai.model import ChatMessage
 
-from wolf_eval.agents.joint import joint_parts, joint_sections
-from wolf_eval.agents.observation import Observation, logged_observation
-from wolf_eval.agents.prompts import sections
+from wolf_eval.agents.joint import call_parts, logged_sections
 from wolf_eval.measures.cost import usd
 from wolf_eval.ndjson import game_state
 from wolf_eval.store import TokenUsage
@@ -154,11 +152,9 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
         if not meta:
             continue
-        parts_meta = joint_parts(meta)
-        views: list[Observation] = [logged_observation(m, game) for m in (parts_meta or [meta])]
-        obs = views[0]
+        seat = call_parts(meta)[0]["seat"]
         calls += 1
-        for name, text in (joint_sections(views) if parts_meta else sections(obs)).items():
+        for name, text in logged_sections(meta, game).items():
             chars[name] += len(text)
         schema = e.config.response_schema
         shape = ""
@@ -171,9 +167,9 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
         read, wrote = anthropic_cached(parts, system, written)
         cached["anthropic"] += read
         cached["anthropic write"] += wrote
-        cached["openai"] += openai_cached(text, per_seat[obs.seat][-4:])
+        cached["openai"] += openai_cached(text, per_seat[seat][-4:])
         cached["sent"] += len(text)
-        per_seat[obs.seat].append(text)
+        per_seat[seat].append(text)
     days = game.outcome.day if game.outcome else game.day
     completion = sum(e.output.usage.output_tokens for e in sample.events if e.event == "model" and e.output.usage)
     return {"days": days, "calls": calls, "chars": chars, "cached": cached, "completion": completion}

@@ -149,7 +149,6 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
 
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
-    record.decisions = agent.decisions
     record.usage = agent.usage
     assert game.outcome is not None
     state.output = ModelOutput.from_content(

@@ -15,7 +15,7 @@ from typing import Any
 
 from inspect_ai.log import EvalSample
 
-from wolf_eval.agents.joint import joint_parts
+from wolf_eval.agents.joint import call_parts
 from wolf_eval.agents.player import decision_from_reply, decisions_from_joint_reply
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.engine import Action, Decision, GameState, Phase, Request, advance, new_game, pending
@@ -33,7 +33,9 @@ REDEFINED: dict[str, tuple[str, ...]] = {"calibration": ("suspicion_sum", "suspi
 #: ``day1_self_sabotage`` is not applicable (NaN), no longer 0, when the Jester died on night 1;
 #: ``calibration_gap`` is over the statements with both analyses. Since 0.3.0 a game's figure is logged
 #: rounded to :data:`~wolf_eval.measures.headline.DIGITS` places, so a replay compares rounded values.
-SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0"}
+#: ``fallback_rate`` is fallbacks per decision asked since 0.4.0 (per model call before; a joint call asks
+#: several decisions), which for a log written before, whose every call asked one, reads the same.
+SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0", "fallback_rate": "0.4.0"}
 
 #: Headline scores that a release replaced, with the release and what replaced them: a log written
 #: before holds them, and a replay names them as not compared. Both pooled over every speaker role,
@@ -93,7 +95,7 @@ def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
         meta = (e.input[-1].metadata or {}).get(METADATA_KEY)
         if not meta or meta.get("action") == Action.LESSONS:
             continue
-        keys = tuple(_request(m).key for m in (joint_parts(meta) or [meta]))
+        keys = tuple(_request(m).key for m in call_parts(meta))
         for key in keys:
             replies[key] = Recorded(e.output.completion or "", keys)
     return replies

@@ -55,7 +55,6 @@ class GameRecord(StoreModel):
     seat_models: dict[str, str] = Field(default_factory=dict)
     seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
     calls: int = Field(default=0)  # model calls (the lessons call included)
-    decisions: int = Field(default=0)  # game decisions asked (a joint call asks several); 0: logged before 0.4.0
     usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by seat model (the lessons call included)
     lessons_file: str | None = Field(default=None)  # jester_learning: the Jester model's lessons file
     learning_step: int | None = Field(default=None)  # this game's place in the learning sequence

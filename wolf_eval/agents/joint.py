@@ -207,6 +207,22 @@ def read_joint(raw: str, call: JointCall, state: GameState) -> list[Decision]:
     return out
 
 
+def fall_back_all(state: GameState, call: JointCall, reason: str, raw: str) -> list[Decision]:
+    """Every decision of ``call`` falls back, for one reason (a reply with nothing to read)."""
+    return [fallback_decision(state, r, reason, raw) for r in call.requests]
+
+
+def in_asked_order(call: JointCall, decided: Sequence[Decision], requests: Sequence[Request]) -> list[Decision]:
+    """``call``'s decisions (in ``call.requests`` order) in the order ``requests`` asked them."""
+    by_key = {r.key: d for r, d in zip(call.requests, decided, strict=True)}
+    return [by_key[r.key] for r in requests]
+
+
+def call_parts(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """A logged prompt's decisions' views: a joint call's parts, or the one view."""
+    return joint_parts(meta) or [meta]
+
+
 def joint_parts(meta: dict[str, Any]) -> list[dict[str, Any]] | None:
     """A logged prompt's parts if it asked a joint call (each a decision's view, with the records the
     call keeps once for all of them), else None."""
@@ -231,13 +247,13 @@ def joint_sections(views: Sequence[Observation], structured: bool = True) -> dic
 
 def logged_views(meta: dict[str, Any], game: GameState) -> list[Observation]:
     """The views a logged prompt was built from, after the game: one, or a joint call's each."""
-    return [logged_observation(m, game) for m in joint_parts(meta) or [meta]]
+    return [logged_observation(m, game) for m in call_parts(meta)]
 
 
 def logged_sections(meta: dict[str, Any], game: GameState, structured: bool = True) -> dict[str, str]:
     """A logged prompt's text by section, re-rendered from the views it was built from."""
     views = logged_views(meta, game)
-    return joint_sections(views, structured) if len(views) > 1 or joint_parts(meta) else sections(views[0], structured)
+    return joint_sections(views, structured) if "joint" in meta else sections(views[0], structured)
 
 
 def assemble(call_parts: Sequence[tuple[Action, dict[str, Any]]]) -> str:
@@ -254,5 +270,6 @@ def assemble(call_parts: Sequence[tuple[Action, dict[str, Any]]]) -> str:
     return json.dumps({ANALYSES: analyses, **reply} if analyses else reply)
 
 
-__all__ = ["ANALYSES", "JointCall", "assemble", "call_of", "joint_instruction", "joint_messages", "joint_parts",
-           "joint_schema", "joint_sections", "logged_sections", "logged_views", "plan", "read_joint"]
+__all__ = ["ANALYSES", "JointCall", "assemble", "call_of", "call_parts", "fall_back_all", "in_asked_order",
+           "joint_instruction", "joint_messages", "joint_parts", "joint_schema", "joint_sections", "logged_sections",
+           "logged_views", "plan", "read_joint"]

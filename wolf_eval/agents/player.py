@@ -14,7 +14,15 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
 
 from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, read_reply, stage
-from wolf_eval.agents.joint import JointCall, joint_messages, joint_schema, plan, read_joint
+from wolf_eval.agents.joint import (
+    JointCall,
+    fall_back_all,
+    in_asked_order,
+    joint_messages,
+    joint_schema,
+    plan,
+    read_joint,
+)
 from wolf_eval.agents.observation import Observation, RecordViews, all_in_flight, in_flight, observe
 from wolf_eval.agents.parse import interpret
 from wolf_eval.agents.prompts import build_messages
@@ -70,7 +78,6 @@ class Agent:
     views: RecordViews = field(default_factory=RecordViews)  # each seat's records so far, extended call by call
     eval_seed: Any = field(default=FROM_EVAL, repr=False)  # the eval's --seed, read at the first call
     call_plan: str = "per_seat"  # "per_decision": one call per decision (wolf_eval.agents.joint)
-    decisions: int = 0  # decisions asked (calls counts the model calls)
 
     def plan(self, requests: list[Request]) -> list[list[int]]:
         """Which of a wave's requests each call answers (indices)."""
@@ -100,7 +107,6 @@ class Agent:
 
     def _count(self, seat: Seat, decisions: int) -> None:
         self.calls += 1
-        self.decisions += decisions
         tally = self.usage.setdefault(seat.model_name, TokenUsage())
         tally.decisions += decisions
 
@@ -141,12 +147,10 @@ class Agent:
             messages = joint_messages(views, refs, seeds, call, self.structured_output)
             reply = await ask(seat.model, messages, config, self._caller(state, call.requests[0], call.decision),
                               read=lambda raw: read_joint(raw, call, state),
-                              fallback=lambda reason, raw: [fallback_decision(state, r, reason, raw)
-                                                            for r in call.requests],
+                              fallback=lambda reason, raw: fall_back_all(state, call, reason, raw),
                               usage=self.usage)
         self._count(seat, len(call.requests))
-        by_key = {r.key: d for r, d in zip(call.requests, reply.value, strict=True)}
-        return [by_key[r.key] for r in requests]
+        return in_asked_order(call, reply.value, requests)
 
 
 def decision_from_reply(state: GameState, request: Request, raw: str) -> Decision:
@@ -159,6 +163,5 @@ def decisions_from_joint_reply(state: GameState, requests: list[Request], raw: s
     """The decisions a joint call's raw reply makes, in ``requests`` order, read as in play (also used by replay)."""
     call = JointCall.of(requests)
     got = read_reply(raw, lambda text: read_joint(text, call, state),
-                     lambda reason, cut: [fallback_decision(state, r, reason, cut) for r in call.requests]).value
-    by_key = {r.key: d for r, d in zip(call.requests, got, strict=True)}
-    return [by_key[r.key] for r in requests]
+                     lambda reason, cut: fall_back_all(state, call, reason, cut)).value
+    return in_asked_order(call, got, requests)

@@ -49,7 +49,7 @@ from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import truth as tru
-from wolf_eval.measures.outcome import FACTIONS, outcome_values
+from wolf_eval.measures.outcome import FACTIONS, decisions_asked, outcome_values
 from wolf_eval.measures.pooling import Values
 from wolf_eval.measures.quality import quality_values
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, Summed, ratio
@@ -212,7 +212,7 @@ HEADLINE: dict[str, Figure] = {
         lambda logged: _role_mean(logged, VILLAGE_ROLES, Auroc, _AUROC, lambda a: a.value)),
     "fallback_rate": Figure(
         "share of decisions that fell back (a default move instead of the model's reply)",
-        lambda v: {"decisions": v.outcome.get("decisions", v.outcome["calls"]), "fallbacks": v.outcome["fallbacks"]},
+        lambda v: {"decisions": decisions_asked(v.outcome), "fallbacks": v.outcome["fallbacks"]},
         _ratio_of("fallbacks", "decisions")),
     "third_order_lessons": Figure(
         "share of the Jester's new lessons at theory-of-mind order 3 (games with jester_learning)",

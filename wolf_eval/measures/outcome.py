@@ -49,8 +49,8 @@ def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
         values["jester"] = math.nan
     values["days"] = float(game.outcome.days)
     values["calls"] = float(record.calls)
-    # before joint calls (0.4.0) every call asked one decision, and the lessons call none
-    values["decisions"] = float(record.decisions or record.calls)
+    # the seats' usage counts the decisions their calls asked; before 0.4.0 every call asked one
+    values["decisions"] = float(sum(u.decisions for u in record.usage.values()) or record.calls)
     values["fallbacks"] = float(sum(fallback_counts(game, record.seat_models).values()))
     return values
 
@@ -84,12 +84,16 @@ def calls_per_game(values: Sequence[Values]) -> float:
     return mean_where_applicable(values, "calls")
 
 
+def decisions_asked(outcome: Values) -> float:
+    """A game's decisions asked, from its outcome values; values made without them (per-game values built
+    by hand, as from a release whose every call asked one decision) count their calls."""
+    return outcome.get("decisions", outcome.get("calls", math.nan))
+
+
 def fallback_rate(values: Sequence[Values]) -> float:
     """Fallbacks per decision asked (sum of fallbacks / sum of decisions): a joint call's parts fall back
-    one by one, so its decisions, not its calls, are what can fall back. Values logged before 0.4.0 have
-    no ``decisions``: each of their calls asked one decision."""
-    return pooled_ratio([v if "decisions" in v else {**v, "decisions": v.get("calls", math.nan)} for v in values],
-                        "fallbacks", "decisions")
+    one by one, so its decisions, not its calls, are what can fall back."""
+    return pooled_ratio([{**v, "decisions": decisions_asked(v)} for v in values], "fallbacks", "decisions")
 
 
 def fallbacks_by_model_action(
