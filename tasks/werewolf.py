@@ -15,9 +15,9 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 
-from wolf_eval.agents.bindings import check_eval_seating, faction_models
+from wolf_eval.agents.bindings import check_eval_seating, eval_role_model, faction_models
 from wolf_eval.engine.variants import VARIANTS
-from wolf_eval.lessons.book import check_writable, default_lessons_dir
+from wolf_eval.lessons.book import check_lessons_file, check_writable, default_lessons_dir
 from wolf_eval.lessons.order import LearningOrder
 from wolf_eval.lessons.remote import is_remote
 from wolf_eval.lessons.turnstile import Learning
@@ -47,8 +47,8 @@ def game_task(settings: Settings) -> Task:
     With ``jester_learning`` the solver and the Task share a ``LearningOrder``: as the Task's
     early-stopping manager (it stops nothing) it learns the eval's identity and plan, which the
     solver needs to play the learning games in their place order, across ``eval-retry`` too.
-    An eval that could not seat its players as asked (no model, a role no seat takes) is refused
-    first, before any game.
+    An eval that could not seat its players as asked (no model, a role no seat takes), or whose
+    Jester's lessons folder or file cannot be used, is refused first, before any game or log.
     """
     check_eval_seating(settings.rules, settings.jester_learning)
     learning = None
@@ -59,6 +59,9 @@ def game_task(settings: Settings) -> Task:
         elif settings.lessons_dir:
             folder = Path(settings.lessons_dir).expanduser()
         check_writable(folder)
+        jester = eval_role_model("jester")
+        if jester is not None:
+            check_lessons_file(folder, jester)
         learning = Learning(folder, LearningOrder(settings.games, folder))
     variant = settings.variant
     recorded = settings.model_dump(mode="json")

@@ -258,7 +258,8 @@ def test_a_lessons_write_that_fails_mid_run_fails_the_game_loudly(tmp_path, caps
     (None, "it is a folder"),
 ])
 def test_a_lessons_file_that_is_not_this_models_stops_the_eval_before_any_game(tmp_path, content, says) -> None:  # type: ignore[no-untyped-def]
-    from wolf_eval.lessons.book import lessons_path
+    """Refused while Inspect builds the task, so no game is played and no log written."""
+    from wolf_eval.lessons.book import NotALessonsFile, lessons_path
 
     lessons = tmp_path / "lessons"
     path = lessons_path(lessons, "wolfbot/cue")
@@ -267,10 +268,11 @@ def test_a_lessons_file_that_is_not_this_models_stops_the_eval_before_any_game(t
         path.mkdir()
     else:
         path.write_text(content if isinstance(content, str) else json.dumps(content))
-    log = run("triadic", "wolfbot/cue", tmp_path / "logs",
-              task_args={"games": 1, "jester_learning": True, "lessons_dir": str(lessons), **ARGS})
-    assert log.status == "error" and not log.samples
-    assert f"{path} is not a wolf-eval lessons file: {says}" in log.error.message
+    with pytest.raises(NotALessonsFile) as refused:
+        run("triadic", "wolfbot/cue", tmp_path / "logs",
+            task_args={"games": 1, "jester_learning": True, "lessons_dir": str(lessons), **ARGS})
+    assert f"{path} is not a wolf-eval lessons file: {says}" in str(refused.value)
+    assert not (tmp_path / "logs").exists() or not list((tmp_path / "logs").iterdir())
     assert content is None or json.loads(json.dumps(content)) == content and path.read_text() == (
         content if isinstance(content, str) else json.dumps(content)), "the file is never overwritten"
 

@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import stat
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -252,3 +253,35 @@ def test_a_file_written_before_lessons_carried_their_game_still_reads_and_grows(
     assert stored.lessons[0].game is None and stored.games == []
     assert append_lessons(path, "m", [("to_do", "Bid high!")], game=game(1, "a1")) == []
     assert [x.text for x in read_lessons(path).lessons] == ["Bid high."]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("problem", ["another model's file", "a folder", "no lessons folder"])
+def test_the_inspect_command_refuses_unusable_lessons_in_one_line_before_any_log(tmp_path, problem) -> None:  # type: ignore[no-untyped-def]
+    """A lessons file of another model, a folder where the file goes, or a folder that cannot be made: ``inspect
+    eval`` exits 1 with one line naming the path and the reason, and writes no log (issue 28: 2, 6)."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    path = Path(lessons_path(folder, "wolfbot/tom"))
+    if problem == "another model's file":
+        path.write_text(json.dumps({"model": "openai/gpt-4o", "lessons": [{"list": "to_do", "text": "Theirs."}]}))
+        why = f"Error: lessons/{path.name} is not a wolf-eval lessons file: it holds the lessons of 'openai/gpt-4o', "
+    elif problem == "a folder":
+        path.mkdir()
+        why = f"Error: lessons/{path.name} is not a wolf-eval lessons file: it is a folder; "
+    else:
+        (tmp_path / "blocker").write_text("a file where a folder should be")
+        folder = tmp_path / "blocker" / "lessons"
+        why = "Error: jester_learning cannot write lessons to blocker/lessons: Not a directory; "
+    inspect = str(Path(sys.executable).parent / "inspect")
+    done = subprocess.run([inspect, "eval", "wolf_eval/triadic", "--model", "wolfbot/cue", "--model-role",
+                           "jester=wolfbot/tom", "-T", "games=1", "-T", "jester_learning=true",
+                           "-T", f"lessons_dir={folder.relative_to(tmp_path)}", "--log-dir", "logs"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done
+    assert done.stderr.startswith(why) and done.stderr.count("\n") == 1, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert not (tmp_path / "logs").exists()

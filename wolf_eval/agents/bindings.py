@@ -107,6 +107,16 @@ def check_eval_seating(rules: GameConfig, learning: bool = True) -> None:
     check_model(model, bound, rules)
 
 
+def eval_role_model(role: str) -> str | None:
+    """The model an eval seats in ``role``: its ``--model-role`` binding, else ``--model``; None outside an eval."""
+    try:
+        model = str(get_model())
+    except Exception:  # no active eval: the game checks as it starts
+        return None
+    bound = model_roles().get(role)
+    return str(bound) if bound is not None else model
+
+
 def faction_models(rules: GameConfig) -> dict[str, str]:
     """Each faction's models in an eval (``<faction>_model``, models joined by " + " if its seats differ),
     from the eval's model and its ``--model-role`` bindings, as the game will seat them; empty outside an

@@ -58,6 +58,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any, Literal
 
+import click
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -119,12 +120,25 @@ class LessonsFile(BaseModel):
     games: list[CompletedGame] = []
 
 
-class NotALessonsFile(ValueError):
-    """A path that cannot serve as a model's lessons file; ``reason`` says why in full, in one line."""
+class NotALessonsFile(ValueError, click.ClickException):
+    """A path that cannot serve as a model's lessons file; ``reason`` says why in full, in one line.
+
+    A ``ClickException`` too, so ``inspect eval`` refusing it while it builds the task prints the one
+    line and exits 1, not a traceback through Inspect's task loader.
+    """
 
     def __init__(self, path: Location, reason: str) -> None:
-        super().__init__(f"{path} is not a wolf-eval lessons file: {reason}; fix or move it, it is never overwritten")
+        message = f"{path} is not a wolf-eval lessons file: {reason}; fix or move it, it is never overwritten"
+        click.ClickException.__init__(self, message)
         self.path, self.reason = path, reason
+
+
+class LessonsDirRefused(PermissionError, click.ClickException):
+    """A lessons folder or file the learning run cannot use: one line, printed by ``inspect`` without a traceback."""
+
+    def __init__(self, message: str) -> None:
+        PermissionError.__init__(self, message)
+        click.ClickException.__init__(self, message)
 
 
 class LessonsNotSaved(RuntimeError):
@@ -244,18 +258,18 @@ def check_writable(directory: Location) -> None:
         try:
             remote.check_writable(str(directory))
         except OSError as err:
-            raise PermissionError(f"jester_learning cannot write lessons to {directory}: {err}") from err
+            raise LessonsDirRefused(f"jester_learning cannot write lessons to {directory}: {err}") from err
         return
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
-        raise PermissionError(f"jester_learning cannot write lessons to {directory}: it is a file, not a folder; "
+        raise LessonsDirRefused(f"jester_learning cannot write lessons to {directory}: it is a file, not a folder; "
                               "choose a folder with -T lessons_dir=...")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".wolf-eval-probe-"):
             pass
     except OSError as err:
-        raise PermissionError(f"jester_learning cannot write lessons to {directory}: {err.strerror or err}; "
+        raise LessonsDirRefused(f"jester_learning cannot write lessons to {directory}: {err.strerror or err}; "
                               "choose another folder with -T lessons_dir=...") from err
 
 
@@ -311,7 +325,7 @@ def check_lessons_file(directory: Location, model: str) -> None:
     try:
         read_lessons(path, model)
     except OSError as err:
-        raise PermissionError(f"jester_learning cannot read the lessons file {path}: {err.strerror or err}") from err
+        raise LessonsDirRefused(f"jester_learning cannot read the lessons file {path}: {err.strerror or err}") from err
 
 
 def append_lessons(path: Location, model: str, candidates: Iterable[tuple[str, str]],
