@@ -116,3 +116,27 @@ def test_a_learning_run_keeps_its_lessons_and_logs_in_one_bucket_and_the_report_
     assert [x.text for x in stored.lessons] == added
     assert main(["report", f"{s3}/logs", "--out", str(tmp_path / "report")]) == 0
     assert (tmp_path / "report" / "report.md").exists()
+
+
+def test_a_run_killed_after_a_lessons_write_on_s3_is_retried_into_the_games_of_a_clean_run(s3, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28: 3 and 10 together. Killed (``kill -9``) right after game 3 wrote its lessons to S3, before its
+    log; ``eval-retry`` (game 3 starting last) plays the games, and leaves the lessons in the order, of an
+    uninterrupted local run."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+    from test_learning_retry import ARGS, INTERRUPTED_RUN, LATE_RETRY, in_file_order, per_game
+
+    clean = run("triadic", "wolfbot/cue", tmp_path / "clean", task_args={**ARGS, "lessons_dir": str(tmp_path / "l")})
+    assert clean.status == "success", clean.error
+    lessons = f"{s3}/killed/lessons"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_RUN, str(tmp_path / "logs"), lessons, "3", "SIGKILL"],
+                             env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert stopped.returncode == -9, stopped.stderr[-2000:]
+    assert 3 in {x.game.step for x in read_lessons(lessons_path(lessons, "wolfbot/cue")).lessons if x.game}
+    [info] = list_eval_logs(str(tmp_path / "logs"))
+    retry = subprocess.run([sys.executable, "-c", LATE_RETRY, info.name, str(tmp_path / "retried"), "3"], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert retry.returncode == 0, retry.stderr[-2000:]
+    [done] = list_eval_logs(str(tmp_path / "retried"))
+    assert per_game(read_eval_log(done)) == per_game(clean)
+    assert in_file_order(lessons) == in_file_order(tmp_path / "l")
