@@ -111,6 +111,11 @@ def test_the_schema_is_strict_and_asks_every_part() -> None:
     part = parts.properties["statement_2"]
     assert part.properties["deception_type"].enum == list(TAXONOMY) and part.additionalProperties is False
     assert schema.properties["bid"].enum == list(range(11))
+    first, later = parts.properties["statement_1"], parts.properties["statement_3"]
+    assert first.properties["suspicion"].description and later.properties["suspicion"].description is None
+    described = {k: v.model_copy(update={"description": first.properties[k].description})
+                 for k, v in later.properties.items()}
+    assert later.model_copy(update={"properties": described}) == first, "the same shape, described once"
 
 
 def test_a_seats_joint_calls_of_one_kind_share_one_schema() -> None:

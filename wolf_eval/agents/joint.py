@@ -118,7 +118,9 @@ def joint_schema(n_analyses: int, main: Action | None, taxonomy: tuple[str, ...]
     properties: dict[str, JSONSchema] = {}
     required: list[str] = []
     if keys:
-        properties[ANALYSES] = JSONSchema(type="object", properties={k: part for k in keys}, required=keys,
+        # Each field is described once, in the first part: a ballot's nine parts would repeat some 600 tokens.
+        parts = {k: part if k == keys[0] else _undescribed(part) for k in keys}
+        properties[ANALYSES] = JSONSchema(type="object", properties=parts, required=keys,
                                           additionalProperties=False)
         required.append(ANALYSES)
     if main is not None:
@@ -127,6 +129,12 @@ def joint_schema(n_analyses: int, main: Action | None, taxonomy: tuple[str, ...]
         required += own.required or []
     return SharedSchema(name="wolf_joint", json_schema=JSONSchema(
         type="object", properties=properties, required=required, additionalProperties=False), strict=True)
+
+
+def _undescribed(schema: JSONSchema) -> JSONSchema:
+    """``schema`` without its fields' descriptions (the same shape, so the same instances)."""
+    props = {k: v.model_copy(update={"description": None}) for k, v in (schema.properties or {}).items()}
+    return schema.model_copy(update={"properties": props, "description": None})
 
 
 def joint_instruction(views: Sequence[Observation], call: JointCall, structured: bool = True) -> str:
