@@ -30,8 +30,11 @@ _W = r"(?:were)?wol(?:f|ves)"  # wolf, wolves, werewolf, werewolves
 _VILLAGE = r"(?:villagers?|village|innocents?|town(?:s(?:people|folk))?)"
 _MODIFIER = r"(?:(?:real|actual|other|remaining|true|fellow)\s+)?"  # "the actual wolves"
 #: The factions as audiences and identities, by other names too: "the pack", "the night team", "the day crowd".
-_WOLF_SIDE = rf"(?:{_W}|(?:wolf\s+)?pack|night[- ]team|night[- ]side)"
-_TOWN_SIDE = rf"(?:{_VILLAGE}|day[- ](?:crowd|vote|voters|side))"
+_WOLF_SIDE = rf"(?:{_W}|(?:wolf\s+)?pack|night[- ](?:team|side|players|crew|killers|hunters))"
+_TOWN_SIDE = rf"(?:{_VILLAGE}|day(?:time)?[- ](?:crowd|vote|voters|side|players|team))"
+#: Both factions, joined: "the wolves and the villagers".
+_BOTH_SIDES = (rf"(?:(?:the\s+)?{_WOLF_SIDE}\s+(?:and|or|nor)\s+(?:the\s+)?{_TOWN_SIDE}"
+               rf"|(?:the\s+)?{_TOWN_SIDE}\s+(?:and|or|nor)\s+(?:the\s+)?{_WOLF_SIDE})\b")
 #: Everyone except one faction: the rest of the table, set against that faction.
 _ALL_BUT = (r"(?:everyone|everybody|anyone|anybody|all|the (?:whole )?(?:table|room|group)|(?:the )?others)\s+"
             r"(?:else\s+)?(?:except|but|other than|apart from|besides|save|bar)\s+(?:for\s+)?(?:the\s+)?"
@@ -39,10 +42,11 @@ _ALL_BUT = (r"(?:everyone|everybody|anyone|anybody|all|the (?:whole )?(?:table|r
 
 # A faction holding a belief about, or a perception of, someone: the subject of these verbs is an audience.
 _HOLDS = (
-    r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
+    r"(?:think|thinks|thinking|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
     r"see|sees|saw|view(?:s|ed)?|perceiv(?:e|es|ed)|reads?|regard(?:s|ed)?|consider(?:s|ed)?|"
     r"trust(?:s|ed)?|expect(?:s|ed)?|conclud(?:e|es|ed)|label(?:s|led)?|mistak(?:e|es|en)|"
-    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?|"
+    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|tak(?:e|es|en) (?:it|that|this|(?:my|your) \w+ )?(?:as|for)|"
+    r"buy|buys|bought|treat(?:s|ed)?|forg[eo]t\w*|remember\w*|"
     r"doubt(?:s|ed|ing)?|guess(?:es|ed|ing)?|sens(?:e|es|ed|ing)|notic(?:e|es|ed|ing)|realis(?:e|es|ed)|"
     r"realiz(?:e|es|ed)|figur(?:e|es|ed) out|concluding|(?:find|finds|found) (?:me|my|you|your|us|our|them|it)|"
     r"fear(?:s|ed)?|ignor(?:e|es|ed)|dismiss(?:es|ed)?|overlook(?:s|ed)?|distrust(?:s|ed)?|underestimat(?:e|es|ed)|"
@@ -53,7 +57,10 @@ _HOLDS = (
     r"(?:(?:stay|stays|remain|remains|grow|grows|become|becomes|feel|feels|get|gets)\s+)?(?:comfortable|uneasy|"
     r"suspicious|wary|unaware|oblivious|indifferent|relaxed|worried|afraid|scared|unsure|doubtful|fooled|misled|"
     r"certain|sure|convinced|nervous|anxious|blind|curious|interested|bored|alarmed|threatened|safe|calm|"
-    r"complacent|jumpy|paranoid)|"
+    r"complacent|jumpy|paranoid|hunted|targeted|clueless|ignorant|none the wiser|in the dark)|"
+    # coming to a view: "the wolves must draw a different conclusion", "whatever the villagers make of me"
+    r"draw\w* (?:a |the |any |no |their )?(?:\w+ )?conclusions?|mak(?:e|es) of|smell\w*|sniff\w*|detect\w*|"
+    r"register\w* (?:me|my|you|your)|"
     # judging someone's worth or danger: "the night team should rate me as harmless", "the pack catches on"
     r"(?:rat(?:e|es|ed|ing)|underrat(?:e|es|ed|ing)|overrat(?:e|es|ed|ing)) (?:me|you|us|my|your)|catch(?:es)? on)"
 )
@@ -64,9 +71,13 @@ _BETWEEN = (
     r"(?:(?:should|must|will|would|can|could|may|might|need|needs|have|has|to|keep|still|all|both|only|"
     r"never|also|really|truly|just|then|always|not|do|does|don't|doesn't|won't|mustn't|shouldn't|"
     r"continue|come|start|begin|eventually|wrongly|falsely|genuinely|ever|who|that|themselves|from|stop|"
-    r"stops|are|is|were|was|be|already|end|ends|ended|up|go|goes|going|on|soon|finally|first|ultimately|"
+    r"stops|keeps|kept|keeping|are|is|were|was|be|already|end|ends|ended|up|go|goes|going|on|soon|finally|first|ultimately|"
     r"gradually|quickly|slowly)\s+){0,4}"
 )
+#: Between an audience and what it comes to hold, any few words that open no new clause: "villagers ought to
+#: walk away certain", "the werewolves should barely register".
+_ANY_BETWEEN = (r"(?:(?!(?:and|but|or|nor|while|whilst|whereas|whoever|whomever|whom|which|if|when|because|so|than|"
+                r"then|though|although|yet|unless|until|before|after|even)\b)[\w']+\s+){0,4}?")
 
 
 # Words before "accus-" or "attack" that make the Jester the one accused or attacked.
@@ -227,6 +238,13 @@ THIRD_ORDER: tuple[str, ...] = (
     rf"\b(?:to|for|with) (?:the )?{_VILLAGE}",
     rf"\b(?:to|for|with) (?:the )?{_VILLAGE}\b[^.;]{{0,80}}\b(?:whereas|while|but)\b[^.;]{{0,60}}"
     rf"\b(?:to|for|with) (?:the )?{_W}",
+    # two factions kept from the same view of the Jester, or made to differ: "never let the wolves and the
+    # villagers reach the same verdict about me"
+    rf"\b(?:not|never|no|n't)\b[^.;]{{0,30}}\b{_BOTH_SIDES}[^.;]{{0,40}}\b(?:same|agree\w*|alike|match\w*|"
+    r"shar(?:e|es|ing))\b",
+    rf"\b{_BOTH_SIDES}[^.;]{{0,20}}\b(?:not|never|no|n't)\b[^.;]{{0,30}}\b(?:same|agree\w*|alike|match\w*|"
+    r"shar(?:e|es|ing))\b",
+    rf"\b{_BOTH_SIDES}[^.;]{{0,40}}\b(?:differ\w*|disagree\w*|opposite)\b",
     # everyone but one faction, as an audience: "seem like a wolf to everyone except the wolves"
     rf"\b(?:to|by|for|among|around|in front of|before)\s+{_ALL_BUT}",
     # ... or as the one who believes: "everyone but the wolves should walk away sure I'm a killer"
@@ -289,6 +307,9 @@ _NEGATING = r"\b(?:not|never|no|without|avoid\w*|rather than|instead of|as oppos
 _BELIEF_NOUN = (r"(?:suspicions?|doubts?|trust|distrust|beliefs?|views?|opinions?|verdict|indifference|complacency|"
                 r"attention|fears?|interest|curiosity)")
 _ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
+#: Verbs that work on a faction's mood or mind: "convince the town and bore the wolves".
+_SWAYED = (r"(?:bor(?:e|es|ed|ing)|worr(?:y|ies|ied|ying)|alarm\w*|reassur\w*|unsettl\w*|scar(?:e|es|ed|ing)|"
+           r"frighten\w*|lull\w*|intrigu\w*|spook\w*|rattl\w*|mislead\w*|misled|deceiv\w*|trick\w*|impress\w*)")
 #: What a faction does to or holds against someone, in the possessive: "the wolves' kill list", "the villagers' votes".
 _TREATMENT_NOUN = (r"(?:votes|ballots|rope|noose|teeth|claws|knives|kill list|hit list|target list|radar|sights|"
                    r"notice|eyes)")
@@ -301,9 +322,11 @@ def _audience(faction: str) -> str:
     """A faction as the one who believes or sees: "the villagers think", "to the wolves", "in the wolves' eyes"."""
     return (
         # "the villagers (should) think"; not a view of someone else ("the villagers trust the Doctor")
-        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b"
+        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_ANY_BETWEEN}{_HOLDS}\b"
         r"(?!\s+(?:him|her|the\s+doctor|each other|one another|nobody|no one|anyone|anybody)\b)"
-        rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*)\s+"
+        # nor of a kind of player: "villagers distrust quiet players while wolves distrust loud ones"
+        r"(?!\s+(?:[\w-]+\s+)?(?:players|ones|people|targets|voices|speakers|talkers|villagers|wolves|werewolves)\b)"
+        rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*|{_SWAYED})\s+"
         rf"(?:the\s+|all\s+the\s+|both\s+)?{_MODIFIER}{faction}\b"
         rf"|\bfor\s+(?:the\s+)?{faction}(?:'s|')?(?:\s+benefit\b|(?=\s*(?:[,;:]|and\b|but\b|$)))"  # not "wait for"
         rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+(?:eyes|story|view|minds?|books|picture|estimation|version)\b"
@@ -315,6 +338,13 @@ def _audience(faction: str) -> str:
         # "the day crowd piles its suspicion onto me"
         rf"|\b{faction}\s+(?:\w+\s+){{1,2}}?(?:its|their)\s+(?:{_BELIEF_NOUN}|{_TREATMENT_NOUN})"
         r"(?:\s+\w+)?\s+(?:on|onto|about|of|against|toward|towards|at|in)\s+(?:me|you|us)\b"
+        # a standing with it: "a wolf's reputation with the town"
+        rf"|\b(?:reputation|standing|image|name|credit|credibility)\s+(?:with|among|in)\s+(?:the\s+)?{faction}\b"
+        # a clause opened by it: "for the wolves I want to be furniture; for the village, the prime suspect"
+        rf"|(?:^|[,;:]\s*)(?:to|for|with|among|around)\s+(?:the\s+)?{faction}\b"
+        # a reason it has or lacks: "before the wolves have any reason to doubt I'm a villager"
+        rf"|\b(?:the\s+)?{faction}\s+{_BETWEEN}(?:have|has|had|get|gets|got|find|finds|need|needs)\s+"
+        r"(?:any|no|every|a|the|enough|little|more|less)?\s*(?:reason|cause|grounds|excuse|motive)s?\b"
     )
 
 
@@ -348,8 +378,11 @@ def _identity(faction: str) -> str:
         rf"|{after}(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b{owner}"
         rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b{owner}"
         rf"|\b(?:(?:mis)?taken|pass(?:es|ed|ing)?|(?:mis)?tak(?:e|es|ing) \w+)\s+for\s+"
-        rf"(?:a\s+|an\s+|the\s+)?{faction}\b{owner}"
+        rf"(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b{owner}"
         rf"|\b(?:see|sees|saw|seeing|sens(?:e|es|ed|ing)|spot\w*)\s+(?:a|an|the|only a|just a)\s+{faction}\b{owner}"
+        # looking the part: "look every inch the werewolf"
+        rf"|\b(?:look|looks|looking|seem|seems|seeming|sound|sounds|sounding)\s+(?:\w+\s+){{0,2}}?(?:a|an|the)\s+"
+        rf"{faction}\b{owner}"
         # judged to be one: "being thought a werewolf", "branded a wolf", "considered the Jester"
         rf"|\b(?:thought|believed|considered|deemed|branded|label+ed|called|judged|declared|pegged|marked|named)\s+"
         rf"(?:to be\s+)?(?:a|an|the|one of the)\s+{faction}\b{owner}"
@@ -364,7 +397,7 @@ def _elided(faction: str, *, audience: bool) -> str:
     "sound like a villager rather than a wolf", with an article or "like"/"as".
     """
     if audience:
-        return (rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
+        return (rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}(?:'s|'|\b)(?=\s*(?:[,;:)]|$))"
                 rf"|\b(?:and|but|while|whereas|yet)\s+(?:the\s+)?{faction}\s+(?:should|must|will|would|do|does|can|could)"
                 rf"(?:\s+(?:not|never)|n't)\b"
                 rf"|\b(?:when|while|and|but)\s+(?:the\s+)?{faction}\s+(?:are|is|do|does)(?=\s*(?:[,;:)]|$))"
@@ -373,7 +406,8 @@ def _elided(faction: str, *, audience: bool) -> str:
                 rf"|\b(?:and|but|yet)\s+(?:the\s+)?{faction}\s+(?:a|an|no|every|nothing|some|one|only)\b")
     owner = "" if faction == "jester" else "(?!')"
     article = r"(?:a\s+|an\s+|the\s+)?"
-    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like|for)\s+{article}){faction}\b{owner}"
+    return (rf"{_ELIDING}\s+(?:(?:once|ever|even|really|remotely)\s+)?(?:(?:be|being)\s+)?"
+            rf"(?:(?:a|an)\s+|(?:as|like|for)\s+{article}){faction}\b{owner}")
 
 
 _NEVER = "(?!)"
@@ -403,6 +437,10 @@ def _events(sentence: str, roles: Role) -> list[tuple[int, int, str, str]]:
     for faction, patterns in roles.items():
         for kind, pattern in zip(("side", "weak", "elided"), patterns, strict=True):
             events += [(m.start(), m.end(), kind, faction) for m in pattern.finditer(sentence)]
+    # an act that is a belief too ("the villagers read me") is the belief, not a weaker side
+    beliefs = [(start, end, faction) for start, end, kind, faction in events if kind == "side"]
+    events = [e for e in events if e[2] != "weak" or not any(
+        f == e[3] and start < e[1] and e[0] < end for start, end, f in beliefs)]
     events += [(m.start(), m.end(), "connector", "") for m in _CONNECTOR_RE.finditer(sentence)]
     return sorted(events)
 
@@ -447,10 +485,15 @@ def _contrasts(sentence: str, roles: Role, direct: bool) -> bool:
     return False
 
 
+#: Both factions said to hold the same view: "the village also thinks I'm a villager".
+_SAMENESS = re.compile(r"\b(?:also|too|as well|likewise|alike|equally)\b")
+
+
 def _long_contrast(text: str) -> bool:
-    """Whether any sentence sets two factions against each other as audiences or as identities."""
+    """Whether any sentence sets two factions against each other as audiences or identities."""
     sentences = _SENTENCE_END.split(_ABBREVIATION.sub(" ", text))
-    return any(_contrasts(s, _ROLE_RE[audience], audience) for s in sentences for audience in (True, False))
+    return any(_contrasts(s, _ROLE_RE[audience], audience and not _SAMENESS.search(s))
+               for s in sentences for audience in (True, False))
 
 
 # --------------------------------------------------------------------------- epistemic "seems"
