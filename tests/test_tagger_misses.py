@@ -338,3 +338,32 @@ def test_words_about_what_the_jester_undergoes_are_not_its_tactic(lesson: str, c
 ])
 def test_categories_in_other_wordings(lesson: str, category: str) -> None:
     assert category in categories(lesson)
+
+
+# --------------------------------------------------------------------------- 3rd order: structures, not phrases
+
+@pytest.mark.parametrize("lesson", [
+    "Only the townsfolk should come away sure that I am dangerous.",  # one audience singled out
+    "Act like a wolf in front of everyone but the wolves.",  # everyone except one faction
+    "Keep the pack's claws off me while I collect the town's ballots.",  # possessive treatment nouns
+    "The night team must stay relaxed about me even as the day crowd keeps its eyes on me.",  # other faction names
+    "Hand the villagers a culprit and hand the wolves no motive to hunt me.",  # two acts on the Jester
+    "Let the wolves and the town never share one picture of me.",  # two factions kept from the same view
+    "Be branded a werewolf, never unmasked as the Jester.",  # two identities
+])
+def test_a_cross_faction_contrast_is_found_by_its_structure(lesson: str) -> None:
+    assert tom_order(lesson) == 3
+
+
+@pytest.mark.parametrize("lesson", [
+    # a belief and a consequence, no contrast: "the wolves may defend me" is what follows
+    "Once the villagers read me as a wolf, the wolves may protect me.",
+    # both factions holding the same view
+    "If the wolves think I'm harmless and the villagers think so too, I have failed.",
+    # two factions' views of other players
+    "Werewolves trust loud players whereas villagers trust quiet ones.",
+    # factions as whom the Jester sides with
+    "Stand with the village at noon and with the wolves at dusk.",
+])
+def test_near_misses_of_a_cross_faction_contrast(lesson: str) -> None:
+    assert tom_order(lesson) < 3

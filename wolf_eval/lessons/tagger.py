@@ -29,13 +29,24 @@ from dataclasses import dataclass
 _W = r"(?:were)?wol(?:f|ves)"  # wolf, wolves, werewolf, werewolves
 _VILLAGE = r"(?:villagers?|village|innocents?|town(?:s(?:people|folk))?)"
 _MODIFIER = r"(?:(?:real|actual|other|remaining|true|fellow)\s+)?"  # "the actual wolves"
+#: The factions as audiences and identities, by other names too: "the pack", "the night team", "the day crowd".
+_WOLF_SIDE = rf"(?:{_W}|(?:wolf\s+)?pack|night[- ](?:team|side|players|crew|killers|hunters))"
+_TOWN_SIDE = rf"(?:{_VILLAGE}|day(?:time)?[- ](?:crowd|vote|voters|side|players|team))"
+#: Both factions, joined: "the wolves and the villagers".
+_BOTH_SIDES = (rf"(?:(?:the\s+)?{_WOLF_SIDE}\s+(?:and|or|nor)\s+(?:the\s+)?{_TOWN_SIDE}"
+               rf"|(?:the\s+)?{_TOWN_SIDE}\s+(?:and|or|nor)\s+(?:the\s+)?{_WOLF_SIDE})\b")
+#: Everyone except one faction: the rest of the table, set against that faction.
+_ALL_BUT = (r"(?:everyone|everybody|anyone|anybody|all|the (?:whole )?(?:table|room|group)|(?:the )?others)\s+"
+            r"(?:else\s+)?(?:except|but|other than|apart from|besides|save|bar)\s+(?:for\s+)?(?:the\s+)?"
+            rf"(?:{_WOLF_SIDE}|{_TOWN_SIDE})\b")
 
 # A faction holding a belief about, or a perception of, someone: the subject of these verbs is an audience.
 _HOLDS = (
-    r"(?:think|thinks|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
+    r"(?:think|thinks|thinking|thought|believ(?:e|es|ed|ing)|suspect(?:s|ed|ing)?|assum(?:e|es|ed|ing)|"
     r"see|sees|saw|view(?:s|ed)?|perceiv(?:e|es|ed)|reads?|regard(?:s|ed)?|consider(?:s|ed)?|"
     r"trust(?:s|ed)?|expect(?:s|ed)?|conclud(?:e|es|ed)|label(?:s|led)?|mistak(?:e|es|en)|"
-    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|buy|buys|bought|treat(?:s|ed)?|"
+    r"tak(?:e|es|en) (?:me|you|us|him|her|them)|tak(?:e|es|en) (?:it|that|this|(?:my|your) \w+ )?(?:as|for)|"
+    r"buy|buys|bought|treat(?:s|ed)?|forg[eo]t\w*|remember\w*|"
     r"doubt(?:s|ed|ing)?|guess(?:es|ed|ing)?|sens(?:e|es|ed|ing)|notic(?:e|es|ed|ing)|realis(?:e|es|ed)|"
     r"realiz(?:e|es|ed)|figur(?:e|es|ed) out|concluding|(?:find|finds|found) (?:me|my|you|your|us|our|them|it)|"
     r"fear(?:s|ed)?|ignor(?:e|es|ed)|dismiss(?:es|ed)?|overlook(?:s|ed)?|distrust(?:s|ed)?|underestimat(?:e|es|ed)|"
@@ -45,7 +56,13 @@ _HOLDS = (
     # a state of mind: "the wolves stay oblivious", "the villagers uneasy about me"
     r"(?:(?:stay|stays|remain|remains|grow|grows|become|becomes|feel|feels|get|gets)\s+)?(?:comfortable|uneasy|"
     r"suspicious|wary|unaware|oblivious|indifferent|relaxed|worried|afraid|scared|unsure|doubtful|fooled|misled|"
-    r"certain|sure|convinced))"
+    r"certain|sure|convinced|nervous|anxious|blind|curious|interested|bored|alarmed|threatened|safe|calm|"
+    r"complacent|jumpy|paranoid|hunted|targeted|clueless|ignorant|none the wiser|in the dark)|"
+    # coming to a view: "the wolves must draw a different conclusion", "whatever the villagers make of me"
+    r"draw\w* (?:a |the |any |no |their )?(?:\w+ )?conclusions?|mak(?:e|es) of|smell\w*|sniff\w*|detect\w*|"
+    r"register\w* (?:me|my|you|your)|"
+    # judging someone's worth or danger: "the night team should rate me as harmless", "the pack catches on"
+    r"(?:rat(?:e|es|ed|ing)|underrat(?:e|es|ed|ing)|overrat(?:e|es|ed|ing)) (?:me|you|us|my|your)|catch(?:es)? on)"
 )
 # An aside between an audience and its belief: "the wolves, however, should believe".
 _ASIDE = r"(?:\s*,\s*(?:however|though|in turn|meanwhile|for their part|themselves)\s*,)?"
@@ -54,8 +71,13 @@ _BETWEEN = (
     r"(?:(?:should|must|will|would|can|could|may|might|need|needs|have|has|to|keep|still|all|both|only|"
     r"never|also|really|truly|just|then|always|not|do|does|don't|doesn't|won't|mustn't|shouldn't|"
     r"continue|come|start|begin|eventually|wrongly|falsely|genuinely|ever|who|that|themselves|from|stop|"
-    r"stops|are|is|were|was|be)\s+){0,4}"
+    r"stops|keeps|kept|keeping|are|is|were|was|be|already|end|ends|ended|up|go|goes|going|on|soon|finally|first|ultimately|"
+    r"gradually|quickly|slowly)\s+){0,4}"
 )
+#: Between an audience and what it comes to hold, any few words that open no new clause: "villagers ought to
+#: walk away certain", "the werewolves should barely register".
+_ANY_BETWEEN = (r"(?:(?!(?:and|but|or|nor|while|whilst|whereas|whoever|whomever|whom|which|if|when|because|so|than|"
+                r"then|though|although|yet|unless|until|before|after|even)\b)[\w']+\s+){0,4}?")
 
 
 # Words before "accus-" or "attack" that make the Jester the one accused or attacked.
@@ -216,6 +238,18 @@ THIRD_ORDER: tuple[str, ...] = (
     rf"\b(?:to|for|with) (?:the )?{_VILLAGE}",
     rf"\b(?:to|for|with) (?:the )?{_VILLAGE}\b[^.;]{{0,80}}\b(?:whereas|while|but)\b[^.;]{{0,60}}"
     rf"\b(?:to|for|with) (?:the )?{_W}",
+    # two factions kept from the same view of the Jester, or made to differ: "never let the wolves and the
+    # villagers reach the same verdict about me"
+    rf"\b(?:not|never|no|n't)\b[^.;]{{0,30}}\b{_BOTH_SIDES}[^.;]{{0,40}}\b(?:same|agree\w*|alike|match\w*|"
+    r"shar(?:e|es|ing))\b",
+    rf"\b{_BOTH_SIDES}[^.;]{{0,20}}\b(?:not|never|no|n't)\b[^.;]{{0,30}}\b(?:same|agree\w*|alike|match\w*|"
+    r"shar(?:e|es|ing))\b",
+    rf"\b{_BOTH_SIDES}[^.;]{{0,40}}\b(?:differ\w*|disagree\w*|opposite)\b",
+    # everyone but one faction, as an audience: "seem like a wolf to everyone except the wolves"
+    rf"\b(?:to|by|for|among|around|in front of|before)\s+{_ALL_BUT}",
+    # ... or as the one who believes: "everyone but the wolves should walk away sure I'm a killer"
+    rf"(?:^|[,;:]\s*|\b(?:let|make|have|get|and|while|but|so)\s+){_ALL_BUT}(?:\s+themselves)?,?\s+"
+    r"(?:should|must|will|would|can|could|may|might|has to|have to|needs? to|is|are|to)\b",
 )
 
 SECOND_ORDER: tuple[str, ...] = (
@@ -238,6 +272,11 @@ SECOND_ORDER: tuple[str, ...] = (
     r"peg(?:s|ged)?|tak(?:e|es|ing)|mistak(?:e|es|ing)|misjudg(?:e|es|ed|ing)|present(?:s|ed|ing)?) "
     r"(?:me|you|us|myself|yourself|oneself|ourselves|(?:my|your) [\w-]+) (?:as|for)\b",
     r"\b(?:see|sees|saw|seeing) through (?:me|my|you|your|us|our|the jester)\b",
+    # the Jester's words heard a certain way: "let my alibi sound just shy of believable"
+    r"\b(?:my|your|our) [\w-]+ sound(?:s|ed)?\b",
+    # the others judging the Jester or its moves some way: "the table has to find my reasons flimsy"
+    r"\b(?:find|finds|found|finding) (?:me|you|us|(?:my|your|our) [\w-]+) "
+    r"(?!(?:out|in|at|on|with|to|for|and|or|a|an|the|when|if|before|after|because)\b)[\w-]+",
     r"\b(?:see|sees|saw|seeing|spot\w*|notic\w*|sens(?:e|es|ed|ing)) (?:a |the )?jester\b",
     # the others' eyes on the Jester: the Triadic paper's Table 9 tags "avoid being the center of attention" 2nd order
     r"\b(?:be|being|been|is|am|are|was|were|become|becoming|becomes|stay|staying|remain|remaining|get|getting) "
@@ -256,30 +295,70 @@ _SECOND_RE = [re.compile(p) for p in SECOND_ORDER]
 # audience, or both an identity the Jester takes on) and a contrasting word lies between them; two
 # faction names that merely share a long sentence are not a contrast.
 
-_FACTIONS = {"wolves": _W, "village": _VILLAGE}
+_FACTIONS = {"wolves": _WOLF_SIDE, "village": _TOWN_SIDE}
 #: As audiences, "the others" set against the wolves are the village.
-_AUDIENCES = {"wolves": _W, "village": rf"(?:{_VILLAGE}|others|everyone else|the rest)"}
-_IDENTITIES = {**_FACTIONS, "jester": r"jester"}  # the Jester is a faction one may be taken for, not an audience
+_AUDIENCES = {"wolves": _WOLF_SIDE,
+              "village": rf"(?:{_TOWN_SIDE}|others|everyone else|the rest(?: of (?:the )?(?:table|players|room))?)"}
+#: The Jester is a faction one may be taken for, not an audience; "one of their own" is the audience's own
+#: faction, set against whatever else the Jester is taken for ("reads me as wolf-aligned and not as one of their own").
+_IDENTITIES = {**_FACTIONS, "jester": r"jester", "own": r"one of (?:their|its) own"}
 _CONTRAST = r"\b(?:while|whilst|whereas|but|yet|though|although|the other)\b|;"
 _NEGATING = r"\b(?:not|never|no|without|avoid\w*|rather than|instead of|as opposed to|unlike|nor|neither)\b"
 _BELIEF_NOUN = (r"(?:suspicions?|doubts?|trust|distrust|beliefs?|views?|opinions?|verdict|indifference|complacency|"
                 r"attention|fears?|interest|curiosity)")
 _ELIDING = r"\b(?:not|never|rather than|instead of|as opposed to|unlike|nor)\b"
+#: Verbs that work on a faction's mood or mind: "convince the town and bore the wolves".
+_SWAYED = (r"(?:bor(?:e|es|ed|ing)|worr(?:y|ies|ied|ying)|alarm\w*|reassur\w*|unsettl\w*|scar(?:e|es|ed|ing)|"
+           r"frighten\w*|lull\w*|intrigu\w*|spook\w*|rattl\w*|mislead\w*|misled|deceiv\w*|trick\w*|impress\w*)")
+#: What a faction does to or holds against someone, in the possessive: "the wolves' kill list", "the villagers' votes".
+_TREATMENT_NOUN = (r"(?:votes|ballots|rope|noose|teeth|claws|knives|kill list|hit list|target list|radar|sights|"
+                   r"notice|eyes)")
+#: A faction as the subject, not a preposition's object ("vote with the wolves", "turn on the village").
+_NOT_OBJECT = "".join(f"(?<!{w} )(?<!{w} the )" for w in ("with", "against", "on", "at", "like", "as", "of", "from",
+                                                          "for", "help", "helping", "accuse", "accusing"))
 
 
 def _audience(faction: str) -> str:
     """A faction as the one who believes or sees: "the villagers think", "to the wolves", "in the wolves' eyes"."""
     return (
         # "the villagers (should) think"; not a view of someone else ("the villagers trust the Doctor")
-        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_BETWEEN}{_HOLDS}\b"
+        rf"\b(?:the\s+)?{faction}{_ASIDE}\s+{_ANY_BETWEEN}{_HOLDS}\b"
         r"(?!\s+(?:him|her|the\s+doctor|each other|one another|nobody|no one|anyone|anybody)\b)"
-        rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*)\s+"
+        # nor of a kind of player: "villagers distrust quiet players while wolves distrust loud ones"
+        r"(?!\s+(?:[\w-]+\s+)?(?:players|ones|people|targets|voices|speakers|talkers|villagers|wolves|werewolves)\b)"
+        rf"|\b(?:to|by|among|around|in front of|in the eyes of|convinc\w*|persuad\w*|fool\w*|{_SWAYED})\s+"
         rf"(?:the\s+|all\s+the\s+|both\s+)?{_MODIFIER}{faction}\b"
         rf"|\bfor\s+(?:the\s+)?{faction}(?:'s|')?(?:\s+benefit\b|(?=\s*(?:[,;:]|and\b|but\b|$)))"  # not "wait for"
         rf"|\bin\s+(?:the\s+)?{faction}(?:'s|')?\s+(?:eyes|story|view|minds?|books|picture|estimation|version)\b"
         rf"|\b{_BELIEF_NOUN}\s+(?:from|among|by)\s+(?:the\s+)?{faction}\b"  # "suspicion from the village"
         rf"|\b{faction}(?:'s|')\s+{_BELIEF_NOUN}\b"  # "the village's suspicion", "the wolves' indifference"
         rf"|\b(?=(?:villager|village|town|werewolf|wolf)\s){faction}\s+{_BELIEF_NOUN}\b"  # "werewolf complacency"
+        rf"|\b{faction}(?:'s|')\s+{_TREATMENT_NOUN}\b"  # "the wolves' kill list", "the villagers' votes"
+        # its belief about the Jester in its own words: "the wolves keep their doubts about me",
+        # "the day crowd piles its suspicion onto me"
+        rf"|\b{faction}\s+(?:\w+\s+){{1,2}}?(?:its|their)\s+(?:{_BELIEF_NOUN}|{_TREATMENT_NOUN})"
+        r"(?:\s+\w+)?\s+(?:on|onto|about|of|against|toward|towards|at|in)\s+(?:me|you|us)\b"
+        # a standing with it: "a wolf's reputation with the town"
+        rf"|\b(?:reputation|standing|image|name|credit|credibility)\s+(?:with|among|in)\s+(?:the\s+)?{faction}\b"
+        # a clause opened by it: "for the wolves I want to be furniture; for the village, the prime suspect"
+        rf"|(?:^|[,;:]\s*)(?:to|for|with|among|around)\s+(?:the\s+)?{faction}\b"
+        # a reason it has or lacks: "before the wolves have any reason to doubt I'm a villager"
+        rf"|\b(?:the\s+)?{faction}\s+{_BETWEEN}(?:have|has|had|get|gets|got|find|finds|need|needs)\s+"
+        r"(?:any|no|every|a|the|enough|little|more|less)?\s*(?:reason|cause|grounds|excuse|motive)s?\b"
+    )
+
+
+def _treated(faction: str) -> str:
+    """A faction acting on the Jester rather than believing something of it: "the wolves kill you", "the pack
+    should shrug me off", "give the village a wolf to hang". Weaker than a belief: it is set against another
+    faction only past a contrasting word, or against another such act ("give the village a wolf to hang and
+    give the wolves no reason to kill me"), so a consequence ("if the villagers see a wolf, the wolves may
+    defend me") is no contrast.
+    """
+    return (
+        rf"\b{_NOT_OBJECT}(?:the\s+)?{faction}\s+{_BETWEEN}\w+\s+(?:\w+\s+)?(?:me|myself|you|yourself)\b"
+        rf"|\b(?:give|gives|giving|gave|show|shows|showing|showed|offer\w*|hand|hands|leave|leaves|leaving|deny|denies)"
+        rf"\s+(?:the\s+)?{faction}\b(?!')"
     )
 
 
@@ -299,8 +378,14 @@ def _identity(faction: str) -> str:
         rf"|{after}(?:as|like)\s+(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b{owner}"
         rf"|(?:\b(?:am|is|are|be|being|been|was|were)|'m|'re)\s+(?:a|an|the|one of the)\s+{faction}\b{owner}"
         rf"|\b(?:(?:mis)?taken|pass(?:es|ed|ing)?|(?:mis)?tak(?:e|es|ing) \w+)\s+for\s+"
-        rf"(?:a\s+|an\s+|the\s+)?{faction}\b{owner}"
+        rf"(?:a\s+|an\s+|the\s+|one of the\s+)?{faction}\b{owner}"
         rf"|\b(?:see|sees|saw|seeing|sens(?:e|es|ed|ing)|spot\w*)\s+(?:a|an|the|only a|just a)\s+{faction}\b{owner}"
+        # looking the part: "look every inch the werewolf"
+        rf"|\b(?:look|looks|looking|seem|seems|seeming|sound|sounds|sounding)\s+(?:\w+\s+){{0,2}}?(?:a|an|the)\s+"
+        rf"{faction}\b{owner}"
+        # judged to be one: "being thought a werewolf", "branded a wolf", "considered the Jester"
+        rf"|\b(?:thought|believed|considered|deemed|branded|label+ed|called|judged|declared|pegged|marked|named)\s+"
+        rf"(?:to be\s+)?(?:a|an|the|one of the)\s+{faction}\b{owner}"
     )
 
 
@@ -312,70 +397,103 @@ def _elided(faction: str, *, audience: bool) -> str:
     "sound like a villager rather than a wolf", with an article or "like"/"as".
     """
     if audience:
-        return (rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}\b(?=\s*(?:[,;:)]|$))"
+        return (rf"{_ELIDING}\s+(?:(?:to|by)\s+)?(?:the\s+)?{faction}(?:'s|'|\b)(?=\s*(?:[,;:)]|$))"
                 rf"|\b(?:and|but|while|whereas|yet)\s+(?:the\s+)?{faction}\s+(?:should|must|will|would|do|does|can|could)"
                 rf"(?:\s+(?:not|never)|n't)\b"
-                rf"|\b(?:when|while|and|but)\s+(?:the\s+)?{faction}\s+(?:are|is|do|does)(?=\s*(?:[,;:)]|$))")
+                rf"|\b(?:when|while|and|but)\s+(?:the\s+)?{faction}\s+(?:are|is|do|does)(?=\s*(?:[,;:)]|$))"
+                # the second of two things shown or given: "show the village a suspicious face and the wolves a
+                # friendly one"
+                rf"|\b(?:and|but|yet)\s+(?:the\s+)?{faction}\s+(?:a|an|no|every|nothing|some|one|only)\b")
     owner = "" if faction == "jester" else "(?!')"
     article = r"(?:a\s+|an\s+|the\s+)?"
-    return rf"{_ELIDING}\s+(?:(?:be|being)\s+)?(?:(?:a|an)\s+|(?:as|like|for)\s+{article}){faction}\b{owner}"
+    return (rf"{_ELIDING}\s+(?:(?:once|ever|even|really|remotely)\s+)?(?:(?:be|being)\s+)?"
+            rf"(?:(?:a|an)\s+|(?:as|like|for)\s+{article}){faction}\b{owner}")
 
 
+_NEVER = "(?!)"
+#: role -> faction -> (a side, a weaker side, an elided side); identities have no weaker side
 _ROLE_RE = {
     audience: {
-        name: (re.compile(_audience(f) if audience else _identity(f)), re.compile(_elided(f, audience=audience)))
+        name: tuple(re.compile(p) for p in (_audience(f) if audience else _identity(f),
+                                            _treated(f) if audience else _NEVER, _elided(f, audience=audience)))
         for name, f in (_AUDIENCES if audience else _IDENTITIES).items()
     }
     for audience in (True, False)
 }
+#: An audience singled out: "only the villagers should be convinced", "appear wolfish to villagers only".
+_ONLY_BEFORE = re.compile(r"\bonly\s+$")
+_ONLY_AFTER = re.compile(r"\s+(?:only|alone)\b")
 _CONNECTOR_RE = re.compile(f"{_CONTRAST}|{_NEGATING}")
 _SENTENCE_END = re.compile(r"[.!?\n]+")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc)\.")
 
 
-def _contrasts(sentence: str, roles: dict[str, tuple[re.Pattern[str], re.Pattern[str]]], direct: bool) -> bool:
+Role = dict[str, tuple[re.Pattern[str], ...]]
+
+
+def _events(sentence: str, roles: Role) -> list[tuple[int, int, str, str]]:
+    """Every side, weaker side, elided side and contrasting word of a sentence, in order."""
+    events: list[tuple[int, int, str, str]] = []
+    for faction, patterns in roles.items():
+        for kind, pattern in zip(("side", "weak", "elided"), patterns, strict=True):
+            events += [(m.start(), m.end(), kind, faction) for m in pattern.finditer(sentence)]
+    # an act that is a belief too ("the villagers read me") is the belief, not a weaker side
+    beliefs = [(start, end, faction) for start, end, kind, faction in events if kind == "side"]
+    events = [e for e in events if e[2] != "weak" or not any(
+        f == e[3] and start < e[1] and e[0] < end for start, end, f in beliefs)]
+    events += [(m.start(), m.end(), "connector", "") for m in _CONNECTOR_RE.finditer(sentence)]
+    return sorted(events)
+
+
+def _singled_out(sentence: str, start: int, end: int) -> bool:
+    """Whether an audience is the only one: "only the villagers should...", "... to villagers only"."""
+    return bool(_ONLY_BEFORE.search(sentence[:start]) or _ONLY_AFTER.match(sentence, end))
+
+
+def _contrasts(sentence: str, roles: Role, direct: bool) -> bool:
     """Whether one faction in a role is followed, past a contrasting word, by another in the same role.
 
     ``direct``: two audiences need no word between them; what two factions each believe or see of the
     Jester, in one sentence, is already one audience set against another ("the village sees a wolf,
-    the wolves see a villager"). A side set aside first ("Unlike the village, the wolves should...")
-    counts before the side it is contrasted with.
+    the wolves see a villager"); so are two factions each acting on the Jester (weaker sides), but not one
+    belief and one act. A side set aside first ("Unlike the village, the wolves should...") counts before the
+    side it is contrasted with, and an audience singled out ("only the villagers") is set against the rest.
     """
-    events: list[tuple[int, int, str, str]] = []
-    for faction, (full, elided) in roles.items():
-        events += [(m.start(), m.end(), "side", faction) for m in full.finditer(sentence)]
-        events += [(m.start(), m.end(), "elided", faction) for m in elided.finditer(sentence)]
-    events += [(m.start(), m.end(), "connector", "") for m in _CONNECTOR_RE.finditer(sentence)]
-    events.sort()
-    seen_end: dict[str, int] = {}  # the earliest end of a side of each faction
+    never = len(sentence) + 1
+    seen_end: dict[tuple[str, str], int] = {}  # the earliest end of a (weaker) side of each faction
     armed_from: dict[str, int] = {}  # the earliest end of a connector that follows such a side
     leading: set[str] = set()  # factions set aside before any side: "unlike the village, ..."
-    for start, end, kind, faction in events:
+    for start, end, kind, faction in _events(sentence, roles):
         if kind == "connector":
-            for f, side_end in seen_end.items():
+            for (f, _), side_end in seen_end.items():
                 if side_end <= start:
                     armed_from[f] = min(armed_from.get(f, end), end)
             continue
         others = [f for f in roles if f != faction]
-        if kind == "side" and any(armed_from.get(f, len(sentence) + 1) <= start for f in others):
+        if kind in ("side", "weak") and any(armed_from.get(f, never) <= start for f in others):
             return True
-        if kind == "side" and direct and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
+        if kind in ("side", "weak") and direct and any(seen_end.get((f, kind), never) <= start for f in others):
             return True
-        if kind == "elided" and any(seen_end.get(f, len(sentence) + 1) <= start for f in others):
+        if kind == "elided" and any(seen_end.get((f, k), never) <= start for f in others for k in ("side", "weak")):
             return True
         if kind == "elided" and sentence[start:end].startswith(("unlike", "as opposed to")):
             leading.add(faction)
-        if kind == "side" and leading - {faction}:
+        if kind == "side" and (leading - {faction} or (direct and _singled_out(sentence, start, end))):
             return True
-        if kind == "side":
-            seen_end[faction] = min(seen_end.get(faction, end), end)
+        if kind in ("side", "weak"):
+            seen_end[(faction, kind)] = min(seen_end.get((faction, kind), end), end)
     return False
 
 
+#: Both factions said to hold the same view: "the village also thinks I'm a villager".
+_SAMENESS = re.compile(r"\b(?:also|too|as well|likewise|alike|equally)\b")
+
+
 def _long_contrast(text: str) -> bool:
-    """Whether any sentence sets two factions against each other as audiences or as identities."""
+    """Whether any sentence sets two factions against each other as audiences or identities."""
     sentences = _SENTENCE_END.split(_ABBREVIATION.sub(" ", text))
-    return any(_contrasts(s, _ROLE_RE[audience], audience) for s in sentences for audience in (True, False))
+    return any(_contrasts(s, _ROLE_RE[audience], audience and not _SAMENESS.search(s))
+               for s in sentences for audience in (True, False))
 
 
 # --------------------------------------------------------------------------- epistemic "seems"
@@ -403,6 +521,8 @@ _CLAUSE_START = frozenset(
 _EPISTEMIC_ADJECTIVES = frozenset(
     "likely unlikely clear obvious certain probable true possible evident safe wise best better reasonable".split()
 )
+#: A player who "seems" is perceived, as the Jester's rule for itself; a villager or wolf who seems is observed.
+_PERCEIVED_PLAYERS = frozenset("jester player players someone somebody anyone anybody one you".split())
 _CLAUSE_PRONOUNS = frozenset("it they he she we i you everyone everybody nobody someone there".split())
 #: A faction or the Doctor as the subject: "the village seems split" is the writer's reading of the village.
 _THIRD_PARTIES = frozenset("village villagers villager town wolves wolf werewolves werewolf doctor".split())
@@ -444,6 +564,8 @@ def _is_hedge(lesson: str, text: str, verb: re.Match[str]) -> bool:
         return bool(name and name.group(1).istitle())  # "it seems Ben is the wolf", not "IT SEEMS WOLF-LIKE"
     if prev is None or prev in _SELF_OR_IMPERATIVE:
         return False
+    if prev in {"who", "that"} and len(words) >= 2 and words[-2] in _PERCEIVED_PLAYERS:
+        return False  # "a Jester who seems to want exile", "a player who seems desperate"
     if prev in _THIRD_PARTIES and nxt not in {"like", "as"}:
         return True
     if nxt == "to":
