@@ -57,12 +57,13 @@ def test_precision_and_recall_of_confusion_counts() -> None:
 
 def test_the_gold_set_covers_every_order_and_category_and_holds_out_enough() -> None:
     gold = agreement.load_gold()
-    held = [g for g in gold if g.split == "heldout"]
-    assert len(gold) >= 100 and len(held) >= 0.4 * len(gold)
-    for part in (held, [g for g in gold if g.split == "dev"]):
+    fresh = agreement.load_gold(agreement.FRESH)
+    assert len(gold) >= 100 and len(fresh) >= 100 and {g.split for g in fresh} == {"fresh"}
+    for part in (fresh, [g for g in gold if g.split == "dev"]):
         assert set(Counter(g.order for g in part)) == {1, 2, 3}
-    assert {c for g in gold for c in g.categories} == set(CATEGORIES)
-    assert len({g.text for g in gold}) == len(gold)
+        assert {c for g in part for c in g.categories} == set(CATEGORIES)
+    texts = [g.text for g in gold + fresh]
+    assert len(set(texts)) == len(texts), "no lesson is in both sets"
 
 
 def test_a_label_the_tagger_cannot_give_is_refused_with_its_line(tmp_path: Path) -> None:
@@ -73,13 +74,12 @@ def test_a_label_the_tagger_cannot_give_is_refused_with_its_line(tmp_path: Path)
 
 
 #: part -> (kappa on order, micro F1 over categories): floors a little below today's figures
-FLOORS = {"heldout": (0.97, 0.74), "whole": (0.98, 0.83)}
+FLOORS = {"fresh": (0.70, 0.70), "whole": (0.98, 0.83)}
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))
 def test_the_taggers_agreement_with_the_labels_stays_above_its_floor(part: str) -> None:
-    gold = agreement.load_gold()
-    lessons = gold if part == "whole" else [g for g in gold if g.split == part]
+    lessons = agreement.load_gold(agreement.FRESH) if part == "fresh" else agreement.load_gold()
     measured = agreement.measure(lessons)
     kappa, f1 = FLOORS[part]
     assert measured.order_kappa >= kappa
@@ -89,8 +89,9 @@ def test_the_taggers_agreement_with_the_labels_stays_above_its_floor(part: str) 
 def test_the_script_prints_every_part(capsys: pytest.CaptureFixture[str]) -> None:
     assert agreement.main([]) == 0
     out = capsys.readouterr().out
-    assert all(f"## {part}" in out for part in ("held out: 115", "development: 171", "whole set: 286"))
-    assert "Cohen's kappa" in out and "development misses" not in out
+    assert all(f"## {part}" in out for part in ("fresh, held out: 130", "development: 171",
+                                                 "labelled set, whole (fitted since round 4): 286"))
+    assert "Cohen's kappa" in out and "misses" not in out
 
 
 # --------------------------------------------------------------------------- the optional model-based tagger
