@@ -133,7 +133,8 @@ class LearningOrder:
         for changed in list(self._watchers):
             if changed.locked():
                 # A game holds it only while it wakes to re-check (a turnstile awaits nothing else holding it),
-                # and it re-checks on its own; waiting here for it hung a run interrupted by a Ctrl-C (issue 28: 3).
+                # and it re-checks on its own. (A Ctrl-C hung a run here while the turnstile's asyncio.wait_for could
+                # leave this lock held by a task that had ended; issue 28: 3, fixed in the turnstile.)
                 continue
             async with changed:
                 changed.notify_all()

@@ -32,6 +32,7 @@ process, and their lessons carry no game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -163,10 +164,13 @@ async def turnstile(path: Path | str, game: GameKey | None = None, order: Learni
                 if not run.playing and (not missing or _give_up(run, game, missing, order)):
                     break
                 idle = loop.time() - run.last_progress
-                try:
-                    await asyncio.wait_for(run.changed.wait(), timeout=max(0.05, STALL_SECONDS - idle))
-                except TimeoutError:
-                    pass
+                # In this task, not asyncio.wait_for's: on Python 3.11 wait_for runs the wait in a task of its own
+                # and, cancelled again while cancelling it (as Inspect's task groups do, every loop turn), returns
+                # before that task has the lock back; the lock is then released here by a task that does not hold
+                # it, the Condition breaks and a Ctrl-C left the run waiting for ever (issue 28: 3).
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(max(0.05, STALL_SECONDS - idle)):
+                        await run.changed.wait()
             run.playing = True
             _note_failed(game, earlier, order)
         except BaseException:
