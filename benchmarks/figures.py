@@ -524,7 +524,7 @@ def timed_pytest(*args: str) -> tuple[float, str]:
     out = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=ROOT,
                          capture_output=True, text=True)
     wall = time.perf_counter() - start
-    summary = re.findall(r"=+ (.*(?:passed|failed).*?) in [\d.]+s", out.stdout)
+    summary = re.findall(r"^=*\s*(\d+ (?:passed|failed).*?) in [\d.]+s", out.stdout, re.M)
     if out.returncode != 0 or not summary:
         raise SystemExit(f"pytest {' '.join(args)} failed:\n{out.stdout[-3000:]}")
     return wall, summary[-1]
