@@ -29,8 +29,20 @@ def one_run(games: int, days: int, extra: dict[str, object]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         log, wall = play("triadic", tmp, model=get_model("mockllm/model", custom_outputs=stall, memoize=False),
                          task_args=args, max_samples=games)
-    print(json.dumps({"games": games, "wall": wall,
-                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    print(json.dumps({"games": games, "wall": wall, "peak_mb": peak_mb()}))
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory in MB: Linux's ``VmHWM``, else ``ru_maxrss``.
+
+    On Linux ``ru_maxrss`` keeps the high-water mark of the process that started this one (it survives
+    ``fork`` and ``exec``), so a run started by a larger process would report that process's peak.
+    """
+    try:
+        status = open("/proc/self/status").read()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))) / 1024
 
 
 def main() -> None:

@@ -94,14 +94,18 @@ def sample_sizes(path: str) -> dict[str, int]:
                 for i in z.infolist() if i.filename.startswith("samples/")}
 
 
-def sample_breakdown(path: str) -> dict[str, float]:
-    """Where the bytes of the log's first sample go (uncompressed KB): prompts, message pool, events, store."""
+def sample_breakdown(path: str, sample_id: object = None) -> dict[str, float]:
+    """Where the bytes of a sample go (uncompressed KB): prompts, message pool, events, store.
+
+    The sample ``sample_id``, or the first the log holds (the first game to finish).
+    """
     import json
 
     from wolf_eval.analysis.logread import member_chunks
 
+    prefix = "samples/" if sample_id is None else f"samples/{sample_id}_epoch_"
     with zipfile.ZipFile(path) as z, open(path, "rb") as handle:
-        info = next(i for i in z.infolist() if i.filename.startswith("samples/"))
+        info = next(i for i in z.infolist() if i.filename.startswith(prefix))
         sample = json.loads(b"".join(member_chunks(handle, info)))
     def size(x: Any) -> int:
         return len(json.dumps(x, separators=(",", ":"), ensure_ascii=False).encode())

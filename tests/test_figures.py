@@ -1,0 +1,96 @@
+"""``benchmarks/figures.py`` writes the README's performance figures: its markers, its commands, one block's shape.
+
+The script itself is slow (it plays every benchmark behind the figures) and is not run here; ``python
+benchmarks/figures.py --check`` says which blocks are stale.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _load():  # type: ignore[no-untyped-def]
+    # figures.py imports its sibling scripts by name, so benchmarks/ is on sys.path while it loads
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("figures", BENCHMARKS / "figures.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["figures"] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+figures = _load()
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_markers_are_well_formed_and_known() -> None:
+    found = figures.blocks_in(README)
+    assert set(found) == set(figures.BLOCKS)
+    for name, (frozen, body) in found.items():
+        block = figures.BLOCKS[name]
+        assert frozen == (block.render is None), name
+        assert "<!--" not in body, f"{name}: a marker inside the block"
+        # each block says under it what made it, in its last paragraph
+        last = " ".join(body.strip().split("\n\n")[-1].split())
+        assert last.startswith(f"*Block `{name}`"), f"{name}: its last paragraph does not name it: {last}"
+        assert "python benchmarks/figures.py" in last, name
+        if block.render is not None and not block.slow:
+            assert block.command in last
+
+
+def test_a_malformed_marker_is_caught() -> None:
+    with pytest.raises(ValueError):
+        figures.blocks_in("<!-- figures:a -->\nx\n<!-- /figures:b -->\n")
+    with pytest.raises(ValueError):
+        figures.blocks_in("<!-- figures:a -->\nx\n<!-- /figures:a -->\n<!-- figures:a -->\n<!-- /figures:a -->\n")
+
+
+def test_every_block_names_commands_that_exist() -> None:
+    for block in figures.BLOCKS.values():
+        assert block.commands, block.name
+        assert block.render is not None or block.note, f"{block.name}: a frozen block says what it records"
+        for command in block.commands:
+            words = shlex.split(command.replace("cd benchmarks && ", ""))
+            if words[0] == "pytest":
+                continue
+            assert words[0] == "python", command
+            script = words[1] if "/" in words[1] else f"benchmarks/{words[1]}"
+            assert (ROOT / script).is_file(), command
+
+
+def test_replace_rewrites_one_block_only() -> None:
+    text = "a\n<!-- figures:x -->\nold\n<!-- /figures:x -->\nb\n<!-- figures:y frozen -->\nkept\n<!-- /figures:y -->\n"
+    out = figures.replace(text, "x", "new")
+    assert out == text.replace("old", "new")
+    assert figures.blocks_in(out) == {"x": (False, "new"), "y": (True, "kept")}
+
+
+@pytest.mark.slow
+def test_the_by_day_block_renders_as_a_table() -> None:
+    small = {"games": 1, "seed": 3, "max_days": 2, "max_debate_turns": 2, "max_explanation_turns": 1}
+    new = figures.measure("triadic", "random", 50, **small)
+    old = figures.measure("triadic", "random", 50, **small, **figures.OLD)
+    text = figures.by_day_table(new, old)
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    header = rows[0].strip("|").split("|")
+    assert [h.strip() for h in header[:4]] == ["game-day", "games", "calls, 0.3.0", f"calls, {figures.VERSION}"]
+    assert rows[1] == "|" + "---|" * len(header)
+    assert len(rows) >= 3
+    for row in rows[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) == len(header)
+        assert all(re.fullmatch(r"[\d,.]+", c) for c in cells), row
+    # the joint calls ask fewer calls than the decisions, on the same games
+    assert new.days[1]["calls"] < old.days[1]["calls"] == new.days[1]["decisions"]
