@@ -94,3 +94,21 @@ def test_the_by_day_block_renders_as_a_table() -> None:
         assert all(re.fullmatch(r"[\d,.]+", c) for c in cells), row
     # the joint calls ask fewer calls than the decisions, on the same games
     assert new.days[1]["calls"] < old.days[1]["calls"] == new.days[1]["decisions"]
+
+
+@pytest.mark.slow
+def test_speed_reads_a_game_played_at_the_defaults(tmp_path: Path) -> None:
+    """``benchmarks/speed.py`` read every call as asking one decision, so at 0.4.0's joint calls it stopped
+    with a KeyError; a joint call is counted by what it asks and re-rendered under either history."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import speed
+        from harness import play
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    log, _ = play("triadic", str(tmp_path), model="wolfbot/random", model_args={"words": 50},
+                  task_args={"games": 1, "seed": 3, "max_days": 1, "max_debate_turns": 2, "max_explanation_turns": 1})
+    [sample] = speed.read_eval_log(log.location).samples
+    row = speed.game_row(sample, 0.0, {})
+    assert row["by_action"]["bid+peer_analysis"] > 0 and row["calls"] == sum(row["by_action"].values())
+    assert 0 < row["compact_ratio"] <= 1 and 0 < row["fixed"] < 1 and 0 < row["prefix"] < 1
