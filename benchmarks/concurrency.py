@@ -94,10 +94,9 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from wolf_eval.agents.call import decision_stages
-from wolf_eval.agents.player import decision_from_reply
 from wolf_eval.engine import advance, new_game, pending
 from wolf_eval.ndjson import game_state
-from wolf_eval.replay import recorded_replies
+from wolf_eval.replay import recorded_decisions, recorded_replies
 from wolf_eval.tasks.werewolf import triadic, wolf
 
 STUB = Path(__file__).resolve().parents[1] / "tests" / "strict_openai.py"
@@ -303,12 +302,14 @@ def replay_waves(sample: EvalSample, times: GameTimes) -> None:
     requests = pending(state)
     engine = cpu() - t0
     while requests:
-        decisions = [decision_from_reply(state, r, replies[r.key]) for r in requests]
+        decisions = recorded_decisions(state, requests, replies)
         t0 = cpu()
         state = advance(state, decisions)
+        engine += cpu() - t0
+        times.waves.append(len({replies[r.key].keys for r in requests}))  # calls: a joint call asks several
+        t0 = cpu()
         requests = pending(state)
         engine += cpu() - t0
-        times.waves.append(len(decisions))
     if state != logged:
         raise SystemExit(f"game {sample.id}: the replay of its replies does not reach the logged game")
     if len(times.waves) != logged.waves or sum(times.waves) != times.calls:

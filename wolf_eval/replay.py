@@ -101,7 +101,7 @@ def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
     return replies
 
 
-def _decisions(state: GameState, requests: list[Request], replies: dict[str, Recorded]) -> list[Decision]:
+def recorded_decisions(state: GameState, requests: list[Request], replies: dict[str, Recorded]) -> list[Decision]:
     """A wave's decisions from the recorded replies, each read as in play: alone, or with its joint call."""
     out: dict[str, Decision] = {}
     for request in requests:
@@ -139,7 +139,7 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
             out.problems.append(f"no recorded reply for {missing}: the log is missing a call")
             return out
         used.update(r.key for r in requests)
-        state = advance(state, _decisions(state, requests, replies))
+        state = advance(state, recorded_decisions(state, requests, replies))
         n = len(state.records)
         if state.records != logged.records[:n]:
             # not strict: the replay may have run past the log's last record, or stopped short of it
