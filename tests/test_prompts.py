@@ -225,3 +225,24 @@ def test_a_seats_compact_prompts_share_one_prefix_all_day():
         state = advance(state, decisions)
         if state.over:
             break
+
+
+def test_a_prompt_block_condensed_for_the_log_is_one_copy_written_as_a_plain_text_block() -> None:
+    from inspect_ai.log._condense import WalkContext, walk_content
+    from inspect_ai.model import ContentText
+
+    from wolf_eval.agents.prompts import text_block
+
+    block = text_block("The game so far, as you have seen it: " * 4)
+    attach: dict[str, str] = {}
+
+    def to_ref(text: str) -> str:
+        attach[text] = "attachment://abc"
+        return attach[text]
+
+    first = walk_content(block, to_ref, WalkContext(message_cache={}, only_core=False))
+    again = walk_content(block, to_ref, WalkContext(message_cache={}, only_core=False))
+    assert first is again  # every event's condensed copy shares the block's one copy
+    assert first.model_dump() == ContentText(text="attachment://abc").model_dump()
+    assert block.text.startswith("The game so far")  # the block itself is unchanged
+    assert block.model_copy(update={"text": "other"}).text == "other"

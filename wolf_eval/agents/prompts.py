@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.resources import files
 from string import Template
+from typing import Any
 from weakref import WeakValueDictionary
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ContentText
+from pydantic import PrivateAttr
 
 from wolf_eval.agents.observation import Observation, metadata_view
 from wolf_eval.agents.schemas import REPLY_SCHEMAS
@@ -370,8 +372,29 @@ class SharedText(ContentText):
     keeps is that object (``benchmarks/memory.py``). The log writes it exactly as a ``ContentText``.
     """
 
+    _copied: tuple[str, SharedText] | None = PrivateAttr(default=None)
+
     def __deepcopy__(self, memo: dict[int, object]) -> SharedText:
         return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> SharedText:
+        """A copy, except that a copy with only a new text is made once per text and then shared.
+
+        Inspect writes a finished sample by copying every event with each prompt block's text
+        replaced by its attachment reference (``condense_sample``): a copy of a block per call
+        that sent it, some twenty thousand in a five-day game. Each block's copy is the same
+        block with the same reference, so it is made once and every event's copy shares it.
+        """
+        if deep or not update or update.keys() != {"text"}:
+            return super().model_copy(update=update, deep=deep)
+        text = update["text"]
+        if text == self.text:
+            return self
+        if self._copied is None or self._copied[0] != text:
+            copy = super().model_copy(update=update)
+            copy._copied = None
+            self._copied = (text, copy)
+        return self._copied[1]
 
 
 #: The blocks of the prompts of calls in flight or kept by a transcript, by their text; a block goes
