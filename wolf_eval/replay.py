@@ -35,7 +35,10 @@ REDEFINED: dict[str, tuple[str, ...]] = {"calibration": ("suspicion_sum", "suspi
 #: rounded to :data:`~wolf_eval.measures.headline.DIGITS` places, so a replay compares rounded values.
 #: ``fallback_rate`` is fallbacks per decision asked since 0.4.0 (per model call before; a joint call asks
 #: several decisions), which for a log written before, whose every call asked one, reads the same.
-SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0", "fallback_rate": "0.4.0"}
+#: ``third_order_lessons`` is read by the tagger's rules of round 4 since 0.4.1 (issue 28: 5), which call
+#: more lessons 3rd order than 0.4.0's did; a game's tags are logged as it was played.
+SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0", "fallback_rate": "0.4.0",
+                                "third_order_lessons": "0.4.1"}
 
 #: Headline scores that a release replaced, with the release and what replaced them: a log written
 #: before holds them, and a replay names them as not compared. Both pooled over every speaker role,
