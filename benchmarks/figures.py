@@ -55,8 +55,6 @@ import speed as speed_bench  # noqa: E402
 from harness import logged_games, play  # noqa: E402
 
 import wolf_eval  # noqa: E402
-from wolf_eval.measures.cost import usd  # noqa: E402
-from wolf_eval.store import TokenUsage  # noqa: E402
 
 #: 0.3.0's protocol: one call per decision, every prompt the seat's whole record.
 OLD = {"calls": "per_decision", "history": "full"}
@@ -155,22 +153,8 @@ def dollars(x: float) -> str:
     return f"${x:,.2f}"
 
 
-def cost(g: dict[str, Any], model: str, cached: bool) -> float:
-    """One game's list-price cost on ``model`` (prompts.py's cache models for OpenAI and Anthropic)."""
-    t = prompts_bench.tokens
-    sent, out = t(g["cached"]["sent"]), g["completion"]
-    if not cached:
-        return usd(model, TokenUsage(input=int(sent), output=out))
-    if model.startswith("anthropic/"):
-        read, wrote = t(g["cached"]["anthropic"]), t(g["cached"]["anthropic write"])
-        return usd(model, TokenUsage(input=int(sent - read - wrote), cache_read=int(read), cache_write=int(wrote),
-                                     output=out))
-    read = t(g["cached"]["openai"])
-    return usd(model, TokenUsage(input=int(sent - read), cache_read=int(read), output=out))
-
-
 def per_game(run: Run, model: str, cached: bool) -> float:
-    return statistics.fmean(cost(g, model, cached) for g in run.games)
+    return statistics.fmean(prompts_bench.game_cost(g, model, cached) for g in run.games)
 
 
 def per_day(run: Run, model: str, cached: bool) -> float:

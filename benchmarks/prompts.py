@@ -175,17 +175,24 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
     return {"days": days, "calls": calls, "chars": chars, "cached": cached, "completion": completion}
 
 
+def game_cost(g: dict[str, Any], model: str, cached: bool) -> float:
+    """One game's estimated list-price cost on ``model``, without or with its provider's cache as modelled
+    (Anthropic's for ``anthropic/`` models, OpenAI's for the rest)."""
+    sent, out = tokens(g["cached"]["sent"]), g["completion"]
+    if not cached:
+        return usd(model, TokenUsage(input=int(sent), output=out))
+    if model.startswith("anthropic/"):
+        read, wrote = tokens(g["cached"]["anthropic"]), tokens(g["cached"]["anthropic write"])
+        return usd(model, TokenUsage(input=int(sent - read - wrote), cache_read=int(read), cache_write=int(wrote),
+                                     output=out))
+    read = tokens(g["cached"]["openai"])
+    return usd(model, TokenUsage(input=int(sent - read), cache_read=int(read), output=out))
+
+
 def game_costs(g: dict[str, Any]) -> dict[str, float]:
     """One game's estimated list-price cost on each priced model, without and with its prompt cache."""
-    sent, out = tokens(g["cached"]["sent"]), g["completion"]
-    oa, an, wr = (tokens(g["cached"][k]) for k in ("openai", "anthropic", "anthropic write"))
-    return {
-        f"{OPENAI}, uncached": usd(OPENAI, TokenUsage(input=int(sent), output=out)),
-        f"{OPENAI}, cached": usd(OPENAI, TokenUsage(input=int(sent - oa), cache_read=int(oa), output=out)),
-        f"{ANTHROPIC}, uncached": usd(ANTHROPIC, TokenUsage(input=int(sent), output=out)),
-        f"{ANTHROPIC}, cached": usd(ANTHROPIC, TokenUsage(input=int(sent - an - wr), cache_read=int(an),
-                                                          cache_write=int(wr), output=out)),
-    }
+    return {f"{model}, {'cached' if cached else 'uncached'}": game_cost(g, model, cached)
+            for model in (OPENAI, ANTHROPIC) for cached in (False, True)}
 
 
 def report(label: str, games: list[dict[str, Any]]) -> None:

@@ -122,14 +122,12 @@ def faction_models(rules: GameConfig) -> dict[str, str]:
     from the eval's model and its ``--model-role`` bindings, as the game will seat them; empty outside an
     eval. For the eval's metadata, so ``evals_df`` reads them as plain columns
     (:data:`wolf_eval.analysis.frames.FACTION_COLUMNS`)."""
-    try:
-        model = str(get_model())
-    except Exception:  # no active eval: the samples' metadata will say it
-        return {}
-    bound = {name: str(m) for name, m in model_roles().items()}
     seated: dict[str, set[str]] = {}
     for role in rules.roles_dealt:
-        seated.setdefault(FACTION_OF[role].value, set()).add(bound.get(role.value, model))
+        model = eval_role_model(role.value)
+        if model is None:  # no active eval: the samples' metadata will say it
+            return {}
+        seated.setdefault(FACTION_OF[role].value, set()).add(model)
     return {f"{faction}_model": " + ".join(sorted(models)) for faction, models in seated.items()}
 
 
