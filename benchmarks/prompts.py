@@ -141,19 +141,23 @@ def _common(a: str, b: str) -> int:
 
 
 def game_prompts(sample: EvalSample) -> dict[str, Any]:
-    """A game's prompt characters per section and the characters each cache model serves."""
+    """A game's prompt characters per section, the characters each cache model serves, and how many
+    calls ask each kind of decision (``asks``: a joint call counts once for each kind it asks)."""
     game = game_state(sample)
     chars: Counter[str] = Counter()
     per_seat: dict[str, list[str]] = defaultdict(list)
     written: set[str] = set()
     cached = Counter()
+    asks: Counter[str] = Counter()
     calls = 0
     for e in sample.events:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
         if not meta:
             continue
-        seat = call_parts(meta)[0]["seat"]
+        asked = call_parts(meta)
+        seat = asked[0]["seat"]
         calls += 1
+        asks.update({p["action"] for p in asked})
         for name, text in logged_sections(meta, game).items():
             chars[name] += len(text)
         schema = e.config.response_schema
@@ -172,7 +176,7 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
         per_seat[seat].append(text)
     days = game.outcome.day if game.outcome else game.day
     completion = sum(e.output.usage.output_tokens for e in sample.events if e.event == "model" and e.output.usage)
-    return {"days": days, "calls": calls, "chars": chars, "cached": cached, "completion": completion}
+    return {"days": days, "calls": calls, "chars": chars, "cached": cached, "completion": completion, "asks": asks}
 
 
 def game_cost(g: dict[str, Any], model: str, cached: bool) -> float:

@@ -112,3 +112,32 @@ def test_speed_reads_a_game_played_at_the_defaults(tmp_path: Path) -> None:
     row = speed.game_row(sample, 0.0, {})
     assert row["by_action"]["bid+peer_analysis"] > 0 and row["calls"] == sum(row["by_action"].values())
     assert 0 < row["compact_ratio"] <= 1 and 0 < row["fixed"] < 1 and 0 < row["prefix"] < 1
+
+
+def test_the_cost_floors_are_the_papers_prices_of_the_tokens_that_cannot_be_cut() -> None:
+    """1M prompt tokens and 10k out on gpt-4.1 ($2 in, $0.50 cached, $8 out a million): all cached is
+    $0.50 + $0.08; a 500k-token record cached and a 100k-token instruction paid is $0.25 + $0.20 + $0.08."""
+    game = {"cached": {"sent": 4_000_000}, "completion": 10_000,
+            "chars": {"record": 2_000_000, "instruction": 400_000}}
+    run = figures.Run("triadic", "random", 50, {}, games=[game, game], game_days=[3, 4])
+    every, facts = figures.floors(run)
+    assert every == pytest.approx(0.58)
+    assert facts == pytest.approx(0.53)
+
+
+@pytest.mark.slow
+def test_a_played_game_counts_the_calls_that_ask_a_bid(tmp_path: Path) -> None:
+    """Every living seat's bid before every turn goes in exactly one of its calls, so the calls that ask a
+    bid are as many as the bids the game's record holds."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from harness import logged_games, play
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    from wolf_eval.ndjson import game_state
+
+    log, _ = play("triadic", str(tmp_path), model="wolfbot/random", model_args={"words": 20},
+                  task_args={"games": 1, "seed": 3, "max_days": 2, "max_debate_turns": 3, "max_explanation_turns": 1})
+    sample = logged_games(log)[0]
+    bids = sum(len(r.data.bids) for r in game_state(sample).records if r.kind.value == "bids")
+    assert figures.prompts_bench.game_prompts(sample)["asks"]["bid"] == bids > 0
