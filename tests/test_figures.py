@@ -6,6 +6,7 @@ benchmarks/figures.py --check`` says which blocks are stale.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import re
 import shlex
@@ -100,14 +101,8 @@ def test_the_by_day_block_renders_as_a_table() -> None:
 def test_speed_reads_a_game_played_at_the_defaults(tmp_path: Path) -> None:
     """``benchmarks/speed.py`` read every call as asking one decision, so at 0.4.0's joint calls it stopped
     with a KeyError; a joint call is counted by what it asks and re-rendered under either history."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import speed
-        from harness import play
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    log, _ = play("triadic", str(tmp_path), model="wolfbot/random", model_args={"words": 50},
-                  task_args={"games": 1, "seed": 3, "max_days": 1, "max_debate_turns": 2, "max_explanation_turns": 1})
+    speed = _benchmark("speed")
+    log = _small_game(tmp_path, words=50, max_days=1, max_debate_turns=2)
     [sample] = speed.read_eval_log(log.location).samples
     row = speed.game_row(sample, 0.0, {})
     assert row["by_action"]["bid+peer_analysis"] > 0 and row["calls"] == sum(row["by_action"].values())
@@ -129,15 +124,27 @@ def test_the_cost_floors_are_the_papers_prices_of_the_tokens_that_cannot_be_cut(
 def test_a_played_game_counts_the_calls_that_ask_a_bid(tmp_path: Path) -> None:
     """Every living seat's bid before every turn goes in exactly one of its calls, so the calls that ask a
     bid are as many as the bids the game's record holds."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        from harness import logged_games, play
-    finally:
-        sys.path.remove(str(BENCHMARKS))
     from wolf_eval.ndjson import game_state
 
-    log, _ = play("triadic", str(tmp_path), model="wolfbot/random", model_args={"words": 20},
-                  task_args={"games": 1, "seed": 3, "max_days": 2, "max_debate_turns": 3, "max_explanation_turns": 1})
-    sample = logged_games(log)[0]
+    log = _small_game(tmp_path, words=20, max_days=2, max_debate_turns=3)
+    sample = _benchmark("harness").logged_games(log)[0]
     bids = sum(len(r.data.bids) for r in game_state(sample).records if r.kind.value == "bids")
     assert figures.prompts_bench.game_prompts(sample)["asks"]["bid"] == bids > 0
+
+
+def _benchmark(name: str):  # type: ignore[no-untyped-def]
+    """One of the scripts in ``benchmarks/``, imported as they import each other."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def _small_game(tmp_path: Path, words: int, max_days: int, max_debate_turns: int):  # type: ignore[no-untyped-def]
+    """The log of one short seeded ``random`` triadic game at ``words``-word speech."""
+    log, _ = _benchmark("harness").play(
+        "triadic", str(tmp_path), model="wolfbot/random", model_args={"words": words},
+        task_args={"games": 1, "seed": 3, "max_days": max_days, "max_debate_turns": max_debate_turns,
+                   "max_explanation_turns": 1})
+    return log
