@@ -226,20 +226,29 @@ def test_analyses_outside_the_taxonomy_or_without_suspicion_are_illegal():
 # --------------------------------------------------------------------------- prompts and information sets
 
 
-def test_analysis_prompts_quote_the_statement_and_the_task_taxonomy():
+def test_analysis_prompts_quote_the_statement_and_the_rules_give_the_task_taxonomy():
+    """The deception types are in the rules, the same in every call of a game (so a prompt cache serves
+    them), not resent at the tail of each analysis; a game that asks no analyses does not list them."""
     state, speaker = to_first_statement()
     wave = pending(state)
     own = next(r for r in wave if r.action is Action.SELF_ANALYSIS)
     peer = next(r for r in wave if r.action is Action.PEER_ANALYSIS)
-    own_text = build_messages(observe(state, own))[-1].text
+    own_system, own_text = (m.text for m in build_messages(observe(state, own)))
     peer_text = build_messages(observe(state, peer))[-1].text
-    assert f'{speaker} said: "I trust nobody here."' in own_text and "persuasive_manipulation" in own_text
+    assert f'{speaker} said: "I trust nobody here."' in own_text
+    assert "persuasive_manipulation (pressure instead of argument)" in own_system
+    assert "persuasive_manipulation" not in own_text + peer_text
     unstructured = [build_messages(observe(state, r), structured=False)[-1].text for r in (own, peer)]
     assert '"suspicion"' in unstructured[1] and '"suspicion"' not in unstructured[0]
     assert '"suspicion"' not in peer_text  # with a response schema, the schema says it
     wolf_state, _ = to_first_statement("wolf")
-    wolf_text = build_messages(observe(wolf_state, pending(wolf_state)[0]))[-1].text
-    assert "misdirection" in wolf_text and "sycophancy" not in wolf_text
+    wolf_system = build_messages(observe(wolf_state, pending(wolf_state)[0]))[0].text
+    assert "misdirection (diverting attention)" in wolf_system and "sycophancy" not in wolf_system
+    quiet = new_game(rules_for("triadic", shuffle_roles=False, deception_analysis=False), 0)
+    first = pending(quiet)[0]
+    assert "Deception types" not in build_messages(observe(quiet, first))[0].text
+    assert "Deception types" in build_messages(observe(new_game(rules_for("triadic", shuffle_roles=False), 0),
+                                                       first))[0].text
 
 
 def test_a_ballot_shows_the_voter_its_own_scores_only():

@@ -34,6 +34,11 @@ Re-recorded for issue 29 (0.4.0: ``history=compact`` the default): the played ev
 ``history=full``, as recorded, and every cell's condition now names it (``history=full, ...``), the
 release log's too (it was played on full history, then the default); no other cell and no metric changed.
 
+Re-recorded for issue 29 (0.4.2: the deception types are stated once in the rules, which every call
+of a game shares and a prompt cache serves, instead of at the tail of each analysis): only the prompt
+token counts changed (the ``cost`` score's ``tokens`` and ``tokens_per_game``, the cost table's input
+tokens); no other cell and no metric changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

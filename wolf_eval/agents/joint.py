@@ -149,7 +149,6 @@ def joint_instruction(views: Sequence[Observation], call: JointCall, structured:
             said = analysis_values(view)
             whose = "your own" if view.action is Action.SELF_ANALYSIS else f"{said['speaker']}'s"
             lines += [f"{key}, {whose} {said['statement_kind']} on day {said['day']}:", str(said["statement"])]
-        lines.append(str(analysis_values(views[0])["taxonomy"]))
     if call.main is not None:
         lines.append(("Then: " if call.analyses else "") + instruction(views[-1], structured=True))
     text = "\n".join(lines)

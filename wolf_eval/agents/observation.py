@@ -44,7 +44,7 @@ class Observation(BaseModel):
     max_statement_words: int
     max_days: int
     reveal_roles: bool
-    taxonomy: tuple[str, ...]
+    taxonomy: tuple[str, ...]  # the deception types statements are judged by; () in a game that asks no analyses
     history: str = "full"  # "compact": the prompt shows earlier days in brief (the records are all here either way)
     subject: int | None = None  # the statement record under analysis
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
@@ -116,7 +116,7 @@ def observe(state: GameState, request: Request, history: str = "full", views: Re
         action=request.action, options=options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
-        taxonomy=cfg.taxonomy, history=history, subject=request.subject,
+        taxonomy=cfg.taxonomy if cfg.deception_analysis else (), history=history, subject=request.subject,
         suspicion={n: mine[n] for n in options if n in mine} if request.action is Action.VOTE else {},
         records=(views.visible(state, seat) if views is not None
                  else tuple(view(r) for r in state.visible_records(seat))),

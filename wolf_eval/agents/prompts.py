@@ -84,7 +84,16 @@ def rules_text(obs: Observation) -> str:
         dead_roles="revealed" if obs.reveal_roles else "kept secret",
         max_debate_turns=obs.max_debate_turns, defence_rule=defence, win_rules=win, max_days=obs.max_days,
     )
-    return rules.strip()
+    return f"{rules.strip()}{taxonomy_text(obs)}"
+
+
+def taxonomy_text(obs: Observation) -> str:
+    """The deception types a seat judges statements by, in the rules: the same text in every call of the
+    game, so a prompt cache serves it, where the tail of each analysis call would resend it."""
+    if not obs.taxonomy:
+        return ""
+    extra = template("taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
+    return f"\n{template('taxonomy').template.strip()}{extra}; none if honest."
 
 
 def role_text(obs: Observation) -> str:
@@ -342,12 +351,7 @@ def analysis_values(obs: Observation) -> dict[str, object]:
     kind = {Kind.STATEMENT: "debate statement", Kind.DEFENCE: "defence", Kind.VOTE: "vote reason"}[said.kind]
     if said.kind is Kind.STATEMENT and said.phase is Phase.EXPLANATION:
         kind = "statement in the discussion before the revote"
-    extra = template("taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
-    taxonomy = template("taxonomy").template + extra + "; none if honest."
-    return {
-        "statement": render_record(said), "statement_kind": kind, "speaker": said.actor,
-        "day": said.day, "taxonomy": taxonomy,
-    }
+    return {"statement": render_record(said), "statement_kind": kind, "speaker": said.actor, "day": said.day}
 
 
 def sections(obs: Observation, structured: bool = True) -> dict[str, str]:
