@@ -378,23 +378,17 @@ def cost_block() -> str:
     return table(header, rows) + "\n\n" + where
 
 
-def floor_tokens(run: Run) -> tuple[float, float, float, float]:
-    """A mean game's prompt tokens, completion tokens, and the prompt's record and instruction tokens."""
-    def mean(tokens: Callable[[dict[str, Any]], float]) -> float:
-        return statistics.fmean(tokens(g) for g in run.games)
-
-    return (mean(lambda g: prompts_bench.tokens(g["cached"]["sent"])), mean(lambda g: g["completion"]),
-            mean(lambda g: prompts_bench.tokens(g["chars"]["record"])),
-            mean(lambda g: prompts_bench.tokens(g["chars"]["instruction"])))
-
-
-def floors(run: Run, model: str = GPT) -> tuple[float, float]:
-    """Two lower bounds on a game's cost on ``model``: every prompt token served from the cache; and only
-    the record, served from the cache, with the instruction (a call's tail, never a cached prefix) and the
-    reply paid in full."""
-    sent, out, record, instruction = floor_tokens(run)
-    return (usd(model, TokenUsage(cache_read=int(sent), output=int(out))),
-            usd(model, TokenUsage(input=int(instruction), cache_read=int(record), output=int(out))))
+def cost_under(run: Run, served: str, model: str = GPT) -> float:
+    """A mean game's cost on ``model`` when its cache serves ``served``: ``"as modelled"`` (a seat's last
+    four requests), ``"every earlier call"`` (the seat's every earlier request, all game) or ``"all"``
+    (every prompt token)."""
+    def one(g: dict[str, Any]) -> float:
+        sent = prompts_bench.tokens(g["cached"]["sent"])
+        read = {"as modelled": prompts_bench.tokens(g["cached"]["openai"]),
+                "every earlier call": prompts_bench.tokens(g["cached"]["openai, every earlier call"]),
+                "all": sent}[served]
+        return usd(model, TokenUsage(input=int(sent - read), cache_read=int(read), output=int(g["completion"])))
+    return statistics.fmean(one(g) for g in run.games)
 
 
 HALF_TURNS = {"max_debate_turns": 6, "max_explanation_turns": 3}
@@ -404,40 +398,48 @@ HALF_TURNS_T = " ".join(f"-T {k}={v}" for k, v in HALF_TURNS.items())
 @block("cost_floor", [PROMPTS_RANDOM, f"{PROMPTS_RANDOM} -T deception_analysis=false",
                       f"{PROMPTS_RANDOM} {HALF_TURNS_T}", "python benchmarks/by_day.py"])
 def cost_floor() -> str:
-    """What no cache or prompt trimming gets below, at the papers' protocol, against issue 29's $0.60 a game."""
+    """What a game costs under ever kinder caches, at the papers' protocol and two cheaper settings,
+    against issue 29's $0.60 a game."""
     rnd, bare, short = random_triadic(), random_triadic(deception_analysis=False), random_triadic(**HALF_TURNS)
-    sent, out, record, instruction = floor_tokens(rnd)
-    every, facts = floors(rnd)
+    runs = [(f"defaults ({days_label(rnd)})", rnd), (f"`-T deception_analysis=false` ({days_label(bare)})", bare),
+            (f"`{HALF_TURNS_T}` ({days_label(short)})", short)]
+    served = ("as modelled", "every earlier call", "all")
+    rows = [[label, *(dollars(cost_under(run, s)) for s in served)] for label, run in runs]
+    header = ["`random` games, gpt-4.1", "cache as modelled (a seat's last four calls)",
+              "cache keeping every earlier call of the seat", "every prompt token from the cache"]
+    sent, out = prompt_tokens(rnd), statistics.fmean(g["completion"] for g in rnd.games)
     bids = sum(g["asks"]["bid"] for g in rnd.games) / sum(rnd.game_days)
     waves = [v["waves"] for v in rnd.days.values() if v["played"]]
+    every = {label: cost_under(run, "every earlier call") for label, run in runs}
     return f"""\
 **How far a default game can come down, and what $0.60 would take.** Issue 29 asks for $0.60 a
-default triadic game on gpt-4.1 with caching. On the `random` games of the `cost` table ({days_label(rnd)}, at
-the papers' protocol: a bid from every living seat before every turn, a label of every public statement from
-its speaker and every other living seat) a game sends {n(sent)} prompt tokens and gets {n(out)} back. At
-gpt-4.1's list prices:
+default triadic game on gpt-4.1 with caching. The `random` games of the `cost` table, at the papers'
+protocol (a bid from every living seat before every turn, a label of every public statement from its
+speaker and every other living seat), send {n(sent)} prompt tokens a game and get {n(out)} back ({n(bids)} of a
+game-day's {n(calls_per_day(rnd))} calls ask a seat's bid, each with its record). What a game costs depends on
+how much of its prompt a cache serves:
 
-- if a cache served every prompt token: **{dollars(every)} a game**;
-- if the rules, the role and the response schema cost nothing, the record (the facts a seat is shown,
-  {n(record)} tokens a game) came wholly from the cache, and only the instruction ({n(instruction)} tokens, each
-  call's tail, which no prefix cache can serve) and the reply were paid: **{dollars(facts)} a game**;
-- the same games without any deception analysis (`-T deception_analysis=false`, which drops the measures
-  the benchmark exists for) still cost {dollars(per_game(bare, GPT, True))} cached: {n(bids)} of a game-day's
-  {n(calls_per_day(rnd))} calls ask a seat's bid, each with its whole record; with half the turns
-  (`{HALF_TURNS_T}`, games of {days_label(short)}) a game costs
-  {dollars(per_game(short, GPT, True))} cached.
+{table(header, rows)}
 
-So no cache and no trimming of the prompt's text reaches $0.60 at the papers' protocol: below it a game must
-ask less than the papers do, in more than one of these ways: fewer turns, bids not asked of every seat at
-every turn, labels from fewer observers. Each would be a documented condition, not the default, as the papers'
-figures could no longer be compared; none is built. At the same protocol a cheaper model is what costs less:
-gpt-4.1-mini, {dollars(per_game(rnd, MINI, True))} a game cached on the same tokens (a different model plays
-differently). The waves per triadic game-day (block `by_day`, {min(waves):.0f}–{max(waves):.0f}) stand against the
-issue's 20 for a like reason: the default 12 debate turns are 24 waves on their own (a bid must see the
-statement before it, and the speech waits for the bids), before the ballots, the defences and the
-explanation turns; a bid and a drafted speech asked in one call would make a turn one wave, but would leave
-20–25 (the ballots, their analyses and the defences stay), and every seat would write a statement that only
-one of them gets to say."""
+The last column is out of reach. OpenAI serves a prefix that begins with the call's response schema, so a
+seat's vote, a ballot's analyses or a defence, each with a schema of its own (a decision's schema admits
+only its legal actions), is never served from the prefix of its bids, and no call's instruction, its tail, is
+ever served. Even a cache that kept every prefix of a seat all game leaves a default game at
+{dollars(every[runs[0][0]])}, half the turns at {dollars(every[runs[2][0]])}, and a game with no deception
+label at all at {dollars(every[runs[1][0]])}. So $0.60 on gpt-4.1 needs the default to ask less than the
+papers do, in more than one way (fewer turns, bids not asked of every seat at every turn, labels from fewer
+observers): a choice of what the benchmark measures, not built here. Trimming the prompt's text does not
+close the gap: the deception types, once at the tail of every analysis, are in the rules since 0.4.2, and
+what is left at the tail is the instruction itself and the statements it quotes. At the same protocol, a
+cheaper model is what costs less: gpt-4.1-mini, {dollars(per_game(rnd, MINI, True))} a game cached on the same
+tokens (a different model plays differently).
+
+The waves per triadic game-day (block `by_day`, {min(waves):.0f}–{max(waves):.0f}) stand against the issue's 20
+for a like reason: the default 12 debate turns are up to 24 waves on their own (a bid must see the
+statement before it, and the speech waits for the bids; a debate ends early only if every bid is 0),
+before the ballots, the defences and the explanation turns. A bid and a drafted speech asked in one call
+would make a turn one wave, but would leave 20–25 (the ballots, their analyses and the defences stay),
+and every seat would write a statement that only one of them gets to say."""
 
 
 @block("memory", ["cd benchmarks && python memory.py --games 1,4",

@@ -29,7 +29,9 @@ Two cache models then say how many of those tokens a provider would serve from i
   one of the same seat's last four requests (another seat's identical prefix, which OpenAI may serve
   too, is not counted); the response schema comes first in that prefix (OpenAI's
   guide: "the structured output schema serves as a prefix to the system message"), so a call whose
-  schema differs from the seat's earlier calls' is served nothing from the cache;
+  schema differs from the seat's earlier calls' is served nothing from the cache (``openai``; and,
+  as an upper bound for a cache that kept every prefix all game, against every earlier request of
+  the seat: ``openai, every earlier call``);
 - Anthropic (Inspect's ``cache_prompt=True``) writes the cache at the end of the system prompt, at the
   second-to-last content block and at the last block of each request; a later request reads the
   longest prefix that ends on one of its own block boundaries at most 20 blocks before one of its
@@ -172,6 +174,7 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
         cached["anthropic"] += read
         cached["anthropic write"] += wrote
         cached["openai"] += openai_cached(text, per_seat[seat][-4:])
+        cached["openai, every earlier call"] += openai_cached(text, per_seat[seat])
         cached["sent"] += len(text)
         per_seat[seat].append(text)
     days = game.outcome.day if game.outcome else game.day

@@ -109,15 +109,15 @@ def test_speed_reads_a_game_played_at_the_defaults(tmp_path: Path) -> None:
     assert 0 < row["compact_ratio"] <= 1 and 0 < row["fixed"] < 1 and 0 < row["prefix"] < 1
 
 
-def test_the_cost_floors_are_the_papers_prices_of_the_tokens_that_cannot_be_cut() -> None:
-    """1M prompt tokens and 10k out on gpt-4.1 ($2 in, $0.50 cached, $8 out a million): all cached is
-    $0.50 + $0.08; a 500k-token record cached and a 100k-token instruction paid is $0.25 + $0.20 + $0.08."""
-    game = {"cached": {"sent": 4_000_000}, "completion": 10_000,
-            "chars": {"record": 2_000_000, "instruction": 400_000}}
+def test_a_game_costs_its_tokens_at_the_list_prices_under_each_cache() -> None:
+    """1M prompt tokens and 10k out on gpt-4.1 ($2 in, $0.50 cached, $8 out a million): with 400k tokens
+    served, $1.20 + $0.20 + $0.08; with 600k, $0.80 + $0.30 + $0.08; with all, $0.50 + $0.08."""
+    game = {"cached": {"sent": 4_000_000, "openai": 1_600_000, "openai, every earlier call": 2_400_000},
+            "completion": 10_000}
     run = figures.Run("triadic", "random", 50, {}, games=[game, game], game_days=[3, 4])
-    every, facts = figures.floors(run)
-    assert every == pytest.approx(0.58)
-    assert facts == pytest.approx(0.53)
+    assert figures.cost_under(run, "as modelled") == pytest.approx(1.48)
+    assert figures.cost_under(run, "every earlier call") == pytest.approx(1.18)
+    assert figures.cost_under(run, "all") == pytest.approx(0.58)
 
 
 @pytest.mark.slow
