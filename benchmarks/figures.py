@@ -55,8 +55,6 @@ import speed as speed_bench  # noqa: E402
 from harness import logged_games, play  # noqa: E402
 
 import wolf_eval  # noqa: E402
-from wolf_eval.measures.cost import usd  # noqa: E402
-from wolf_eval.store import TokenUsage  # noqa: E402
 
 #: 0.3.0's protocol: one call per decision, every prompt the seat's whole record.
 OLD = {"calls": "per_decision", "history": "full"}
@@ -378,17 +376,15 @@ def cost_block() -> str:
     return table(header, rows) + "\n\n" + where
 
 
+#: The OpenAI cache models of ``cost_floor``, each by its counter in ``prompts.game_prompts``.
+SERVED = {"as modelled": "openai", "every earlier call": "openai, every earlier call", "all": "sent"}
+
+
 def cost_under(run: Run, served: str, model: str = GPT) -> float:
     """A mean game's cost on ``model`` when its cache serves ``served``: ``"as modelled"`` (a seat's last
     four requests), ``"every earlier call"`` (the seat's every earlier request, all game) or ``"all"``
     (every prompt token)."""
-    def one(g: dict[str, Any]) -> float:
-        sent = prompts_bench.tokens(g["cached"]["sent"])
-        read = {"as modelled": prompts_bench.tokens(g["cached"]["openai"]),
-                "every earlier call": prompts_bench.tokens(g["cached"]["openai, every earlier call"]),
-                "all": sent}[served]
-        return usd(model, TokenUsage(input=int(sent - read), cache_read=int(read), output=int(g["completion"])))
-    return statistics.fmean(one(g) for g in run.games)
+    return statistics.fmean(prompts_bench.game_cost(g, model, True, SERVED[served]) for g in run.games)
 
 
 HALF_TURNS = {"max_debate_turns": 6, "max_explanation_turns": 3}
@@ -403,14 +399,14 @@ def cost_floor() -> str:
     rnd, bare, short = random_triadic(), random_triadic(deception_analysis=False), random_triadic(**HALF_TURNS)
     runs = [(f"defaults ({days_label(rnd)})", rnd), (f"`-T deception_analysis=false` ({days_label(bare)})", bare),
             (f"`{HALF_TURNS_T}` ({days_label(short)})", short)]
-    served = ("as modelled", "every earlier call", "all")
-    rows = [[label, *(dollars(cost_under(run, s)) for s in served)] for label, run in runs]
+    costs = {label: {s: cost_under(run, s) for s in SERVED} for label, run in runs}
+    rows = [[label, *map(dollars, c.values())] for label, c in costs.items()]
     header = ["`random` games, gpt-4.1", "cache as modelled (a seat's last four calls)",
               "cache keeping every earlier call of the seat", "every prompt token from the cache"]
     sent, out = prompt_tokens(rnd), statistics.fmean(g["completion"] for g in rnd.games)
     bids = sum(g["asks"]["bid"] for g in rnd.games) / sum(rnd.game_days)
     waves = [v["waves"] for v in rnd.days.values() if v["played"]]
-    every = {label: cost_under(run, "every earlier call") for label, run in runs}
+    every = {label: c["every earlier call"] for label, c in costs.items()}
     return f"""\
 **How far a default game can come down, and what $0.60 would take.** Issue 29 asks for $0.60 a
 default triadic game on gpt-4.1 with caching. The `random` games of the `cost` table, at the papers'

@@ -182,17 +182,18 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
     return {"days": days, "calls": calls, "chars": chars, "cached": cached, "completion": completion, "asks": asks}
 
 
-def game_cost(g: dict[str, Any], model: str, cached: bool) -> float:
+def game_cost(g: dict[str, Any], model: str, cached: bool, served: str = "openai") -> float:
     """One game's estimated list-price cost on ``model``, without or with its provider's cache as modelled
-    (Anthropic's for ``anthropic/`` models, OpenAI's for the rest)."""
-    sent, out = tokens(g["cached"]["sent"]), g["completion"]
+    (Anthropic's for ``anthropic/`` models, OpenAI's for the rest). ``served``: which OpenAI cache model
+    (``openai``, ``openai, every earlier call``, or ``sent`` for every prompt token)."""
+    sent, out = tokens(g["cached"]["sent"]), int(g["completion"])
     if not cached:
         return usd(model, TokenUsage(input=int(sent), output=out))
     if model.startswith("anthropic/"):
         read, wrote = tokens(g["cached"]["anthropic"]), tokens(g["cached"]["anthropic write"])
         return usd(model, TokenUsage(input=int(sent - read - wrote), cache_read=int(read), cache_write=int(wrote),
                                      output=out))
-    read = tokens(g["cached"]["openai"])
+    read = tokens(g["cached"][served])
     return usd(model, TokenUsage(input=int(sent - read), cache_read=int(read), output=out))
 
 
