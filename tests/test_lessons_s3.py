@@ -19,7 +19,14 @@ import pytest
 from helpers import run, store_field
 
 from wolf_eval.lessons import remote
-from wolf_eval.lessons.book import GameKey, append_lessons, lessons_path, read_lessons
+from wolf_eval.lessons.book import (
+    GameKey,
+    LessonsDirRefused,
+    append_lessons,
+    check_writable,
+    lessons_path,
+    read_lessons,
+)
 
 pytest.importorskip("moto")
 pytestmark = pytest.mark.slow  # each test talks to a server started for this module
@@ -97,6 +104,16 @@ def test_a_change_refused_because_another_writer_came_first_is_made_again_on_its
     remote.update(url, change)
     assert seen == [b"start", b"start+other"]
     assert remote.read(url)[1] == b"start+other+mine"
+
+
+def test_a_lessons_folder_in_a_missing_bucket_is_one_line_naming_the_bucket(s3, capsys) -> None:  # type: ignore[no-untyped-def]
+    check_writable(f"{s3}/jester")  # the bucket that exists
+    with pytest.raises(LessonsDirRefused) as refused:
+        check_writable("s3://no-such-bucket/jester")
+    refused.value.show()  # as the inspect command prints it
+    assert capsys.readouterr().err == (
+        "Error: jester_learning cannot write lessons to s3://no-such-bucket/jester: no bucket named 'no-such-bucket' "
+        "at this endpoint: create it, or check the name and AWS_ENDPOINT_URL\n")
 
 
 def test_a_learning_run_keeps_its_lessons_and_logs_in_one_bucket_and_the_report_reads_them(s3, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -44,6 +44,9 @@ BAD = [
     ("triadic", {"deception_analysis": 1}, "deception_analysis=1 is not accepted: true or false"),
     ("triadic", {"lessons_dir": "/tmp/x"},
      "lessons_dir='/tmp/x' is not accepted: it is only read with jester_learning=true"),
+    ("triadic", {"lessons_shown": 5}, "lessons_shown=5 is not accepted: it is only read with jester_learning=true"),
+    ("triadic", {"jester_learning": True, "lessons_dir": "s3://"},
+     "lessons_dir='s3://' is not accepted: an s3:// URL names its bucket"),
     ("triadic", {"game": 5}, "game=5 is not a wolf_eval/triadic parameter; did you mean games?"),
     ("dyadic", {"jester_learning": True}, "jester_learning=true is not accepted: it needs a Jester"),
     ("wolf", {"max_explanation_turns": 0},
@@ -73,16 +76,18 @@ def test_the_task_refuses_it_before_any_game(tmp_path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("arg,last", [
-    ("games=abc", "wolf_eval.settings.SettingsError: games='abc' is not accepted: a whole number of games, 1 or more"),
-    ("game=5", "wolf_eval.settings.SettingsError: game=5 is not a wolf_eval/triadic parameter; did you mean games?"),
+    ("games=abc", "Error: games='abc' is not accepted: a whole number of games, 1 or more"),
+    ("game=5", "Error: game=5 is not a wolf_eval/triadic parameter; did you mean games?"),
 ])
 def test_the_command_line_ends_on_the_refusal_and_exits_non_zero(tmp_path, arg, last) -> None:
+    """The one line and no traceback above it (``--traceback-locals`` would show one: tests/test_one_line_errors.py)."""
     inspect = Path(sys.executable).with_name("inspect")
     done = subprocess.run([str(inspect), "eval", "wolf_eval/triadic", "--model", "wolfbot/cue", "-T", arg,
                            "--log-dir", str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     assert done.returncode == 1
     assert lines[-1] == last
+    assert not any("Traceback" in line for line in lines), "\n".join(lines)
     assert not list(tmp_path.glob("*.eval"))
 
 

@@ -17,11 +17,13 @@ from wolf_eval.logfiles import (
     game_samples,
     is_remote,
     local_copies,
+    not_a_file,
     read_game_log,
     sample_error,
     written_together,
 )
 from wolf_eval.ndjson import export, game_state
+from wolf_eval.refusal import one_line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,8 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     except NoResult as err:
         return _fail(args, str(err), 1)
     except Exception as err:  # anything else is still one line, unless --debug asks for the traceback
-        first = (str(err).strip().splitlines() or [""])[0][:200]
-        return _fail(args, f"{type(err).__name__}: {first} (--debug shows the traceback)", 1)
+        return _fail(args, f"{type(err).__name__}: {one_line(err)} (--debug shows the traceback)", 1)
 
 
 def _add_rate(commands: Any) -> None:
@@ -144,9 +145,8 @@ def _tag_lessons(file: str, model: str | None = None) -> int:
     from wolf_eval.lessons.book import NotALessonsFile, read_lessons
     from wolf_eval.lessons.tagger import tag
 
-    path = Path(file)
-    if path.is_dir():
-        raise BadInput(f"{file}: a folder, not a lessons file")
+    if (kind := not_a_file(Path(file), "lessons file")) is not None:  # a named pipe would hang the read
+        raise BadInput(f"{file}: {kind}")
     try:
         stored = read_lessons(file)
     except NotALessonsFile as err:

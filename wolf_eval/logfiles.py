@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -83,6 +84,25 @@ def _fetch(location: str, into: Path) -> Path:
         raise BadInput(f"{location}: cannot be read ({type(err).__name__}: {_first_line(err)})") from err
 
 
+#: What a path that is not a regular file is, by ``stat``'s test of its mode.
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def not_a_file(path: Path, what: str = "file") -> str | None:
+    """Why ``path`` is not the ``what`` to read ("no such file", "a folder, not a log file", ...); None when it
+    is a regular file."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a broken link" if path.is_symlink() else "no such file"
+    except OSError as err:
+        return f"cannot be looked at ({err.strerror or type(err).__name__})"
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "something") + f", not a {what}"
+
+
 def read_game_log(path: Path, shown: str | None = None) -> EvalLog:
     """The header of a finished wolf-eval log with at least one finished game, or the reason it is not one.
 
@@ -91,10 +111,8 @@ def read_game_log(path: Path, shown: str | None = None) -> EvalLog:
     more events than fit in memory at once.
     """
     name = shown or str(path)
-    if path.is_dir():
-        raise BadInput(f"{name}: a folder, not a log file")
-    if not path.is_file():
-        raise BadInput(f"{name}: no such file")
+    if (kind := not_a_file(path, "log file")) is not None:
+        raise BadInput(f"{name}: {kind}")
     if not os.access(path, os.R_OK):
         raise BadInput(f"{name}: not readable (permission denied)")
     try:

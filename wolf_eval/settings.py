@@ -22,6 +22,7 @@ from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import parse_roster, validate_roster
 from wolf_eval.engine.seating import Seating
 from wolf_eval.engine.variants import VARIANTS, VariantName
+from wolf_eval.refusal import ValueRefused
 from wolf_eval.vocabulary import Role
 
 History = Literal["full", "compact"]
@@ -45,7 +46,8 @@ ACCEPTED: dict[str, str] = {
     "structured_output": "true or false",
     "jester_learning": "true or false",
     "lessons_dir": "a folder path or an s3:// URL (with jester_learning=true)",
-    "lessons_shown": "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries",
+    "lessons_shown": "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries "
+                     "(with jester_learning=true)",
     "history": "'full' or 'compact'",
     "deception_analysis": "true or false",
     "seating": "'shuffled' (names drawn per game, lists rotated) or 'fixed' (seat i is always the same name)",
@@ -71,8 +73,9 @@ def task_defaults(variant: str) -> dict[str, Any]:
             "max_explanation_turns": game.max_explanation_turns or 0}
 
 
-class SettingsError(ValueError):
-    """A task parameter that cannot be used; the message is one line a user can act on."""
+class SettingsError(ValueRefused):
+    """A task parameter that cannot be used; the message is one line a user can act on (``inspect eval`` prints
+    it as ``Error: <message>``, without a traceback: ``wolf_eval.refusal``)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -163,6 +166,8 @@ class Settings(BaseModel):
                 and scheme[1] != "s3":
             raise ValueError(_OWN + f"{scheme[1]}:// is not supported: lessons are kept in a local or mounted "
                              "folder (file lock and atomic rename) or on s3:// (conditional writes)")
+        if isinstance(value, str) and value.startswith("s3://") and not value[5:].partition("/")[0]:
+            raise ValueError(_OWN + "an s3:// URL names its bucket, e.g. s3://my-bucket/lessons")
         return value
 
     @field_validator("roles", mode="before")
@@ -242,9 +247,13 @@ class Settings(BaseModel):
                                     f"it does not apply to wolf_eval/{variant} (one ballot, no defence)")
             del given["max_explanation_turns"]
         try:
-            return cls.model_validate({**given, "variant": variant})
+            settings = cls.model_validate({**given, "variant": variant})
         except ValidationError as err:
             raise SettingsError(_one_line(err, given)) from None
+        if "lessons_shown" in given and not settings.jester_learning:  # given alone it would only split a report cell
+            raise SettingsError(f"lessons_shown={_shown(given['lessons_shown'])} is not accepted: "
+                                "it is only read with jester_learning=true")
+        return settings
 
     @classmethod
     def from_log(cls, task_name: str, task_args: dict[str, Any] | None,
@@ -264,6 +273,7 @@ class Settings(BaseModel):
             recorded.setdefault("seating", "fixed")  # recorded before seating existed: the fixed layout
             recorded.setdefault("calls", "per_decision")  # recorded before joint calls: one call per decision
             recorded.setdefault("history", "full")
+            _unread_learning(recorded)
             try:
                 return cls.model_validate(recorded)
             except ValidationError as err:
@@ -274,7 +284,16 @@ class Settings(BaseModel):
             args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
         args.setdefault("seating", "fixed")  # settings were recorded in the sample long before seating existed
         args.setdefault("calls", "per_decision")
+        _unread_learning(args)
         return cls.from_task_args(variant, **args)
+
+
+def _unread_learning(logged: dict[str, Any]) -> None:
+    """Drop from a logged eval's settings the learning parameters it was given without ``jester_learning``
+    (written before they were refused): unread, they changed no game, so they name no condition."""
+    if not logged.get("jester_learning"):
+        logged.pop("lessons_shown", None)
+        logged.pop("lessons_dir", None)
 
 
 #: How a task's signature types each parameter (Inspect shows these; the check is ``Settings``'s).

