@@ -191,11 +191,11 @@ async def _decide(agent: Agent, game: GameState, calls: list[list[Request]], nam
     """A group's calls, each one seat's decisions; a group of more than one call is a subtask the viewer
     shows folded."""
     if len(calls) == 1:
-        return [await agent.decide_together(game, calls[0])]
+        return [await agent.decide(game, calls[0])]
     decided: list[list[Decision]] = []
 
     async def group() -> str:
-        decided.extend(await together([agent.decide_together(game, c) for c in calls]))
+        decided.extend(await together([agent.decide(game, c) for c in calls]))
         fell = list(dict.fromkeys(d.seat for ds in decided for d in ds if d.fallback is not None))
         return f"fell back: {', '.join(fell)}" if fell else "every reply read"
 

@@ -22,7 +22,7 @@ from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Role
 from wolf_eval.measures.headline import HEADLINE
 from wolf_eval.providers.wolfbot import answer as answer_with
-from wolf_eval.providers.wolfbot import find_joint, find_observation
+from wolf_eval.providers.wolfbot import find_parts
 from wolf_eval.scorers.game_scores import COST_FIGURES
 from wolf_eval.settings import SettingsError
 
@@ -155,8 +155,7 @@ def _in_flight_probe():
     state = {"now": Counter(), "peak": Counter()}
 
     async def answer(input, tools, tool_choice, config):
-        joint = find_joint(input)
-        views = [v for v, _ in joint] if joint else [find_observation(input)]
+        views = [v for v, _ in find_parts(input)]
         keys = {(o.day, o.phase, o.turn, o.action if o.action not in ("night_kill", "protect", "investigate")
                  else "night") for o in views}
         for key in keys:

@@ -15,9 +15,8 @@ from typing import Any
 
 from inspect_ai.log import EvalSample
 
-from wolf_eval.agents.joint import call_parts
-from wolf_eval.agents.player import decision_from_reply, decisions_from_joint_reply
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.agents.seat_call import decisions_from_reply, logged_parts
 from wolf_eval.engine import Action, Decision, GameState, Phase, Request, advance, new_game, pending
 from wolf_eval.measures.headline import game_values, headline_counts, headline_values, rounded
 from wolf_eval.store import logged_record
@@ -78,7 +77,7 @@ def redefined_since(score: str, release: str | None) -> str | None:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A recorded reply and the decisions its call answered (one, or a seat's joint call's)."""
+    """A recorded reply and the decisions its call answered."""
 
     raw: str
     keys: tuple[str, ...]
@@ -96,26 +95,24 @@ def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
         if e.event != "model" or not e.input:
             continue
         meta = (e.input[-1].metadata or {}).get(METADATA_KEY)
-        if not meta or meta.get("action") == Action.LESSONS:
+        parts = logged_parts(meta) if meta else []
+        if not parts or parts[0].get("action") == Action.LESSONS:
             continue
-        keys = tuple(_request(m).key for m in call_parts(meta))
+        keys = tuple(_request(m).key for m in parts)
         for key in keys:
             replies[key] = Recorded(e.output.completion or "", keys)
     return replies
 
 
 def recorded_decisions(state: GameState, requests: list[Request], replies: dict[str, Recorded]) -> list[Decision]:
-    """A wave's decisions from the recorded replies, each read as in play: alone, or with its joint call."""
+    """A wave's decisions from the recorded replies, each read as in play, with the call that asked it."""
     out: dict[str, Decision] = {}
     for request in requests:
         if request.key in out:
             continue
         got = replies[request.key]
-        if len(got.keys) == 1:
-            out[request.key] = decision_from_reply(state, request, got.raw)
-            continue
         asked = [r for r in requests if r.key in got.keys]
-        out.update(zip((r.key for r in asked), decisions_from_joint_reply(state, asked, got.raw), strict=True))
+        out.update(zip((r.key for r in asked), decisions_from_reply(state, asked, got.raw), strict=True))
     return [out[r.key] for r in requests]
 
 

@@ -11,7 +11,7 @@ the decision), for an in-process provider to read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -124,20 +124,13 @@ def observe(state: GameState, request: Request, history: str = "full", views: Re
 
 
 #: The views of the call now being made, by ref, for this task only (each concurrent call runs in its
-#: own task); a joint call (``wolf_eval.agents.joint``) holds one view per decision it asks.
-_IN_FLIGHT: ContextVar[dict[str, Observation] | None] = ContextVar("wolf_eval_in_flight", default=None)
+#: own task): one per decision the call asks (``wolf_eval.agents.seat_call``).
+_IN_FLIGHT: ContextVar[Mapping[str, Observation] | None] = ContextVar("wolf_eval_in_flight", default=None)
 
 
 @contextmanager
-def in_flight(obs: Observation, ref: str) -> Iterator[str]:
-    """Hold ``obs`` under ``ref`` (deterministic: the game seed and the decision) for one model call."""
-    with all_in_flight({ref: obs}):
-        yield ref
-
-
-@contextmanager
-def all_in_flight(views: dict[str, Observation]) -> Iterator[None]:
-    """Hold every view of one call, each under its ref."""
+def in_flight(views: Mapping[str, Observation]) -> Iterator[None]:
+    """Hold every view of one call, each under its ref (deterministic: the game seed and the decision)."""
     token = _IN_FLIGHT.set(views)
     try:
         yield

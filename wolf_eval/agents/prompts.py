@@ -1,15 +1,15 @@
-"""Turn an Observation into chat messages, from the template files in ``wolf_eval/prompts``.
+"""The text of a seat's prompt, from an Observation and the template files in ``wolf_eval/prompts``.
 
 Layout is stable-first for provider prompt caches: the system message (rules,
 then character and role) never changes for a seat; the user message is the
-seat's record, one block per record in order, then the instruction for this one
-decision. Only game facts and what a decision needs are per call.
+seat's record, one block per wave in order, then the instruction of the call
+(``wolf_eval.agents.seat_call`` puts them together). Only game facts and what a
+decision needs are per call.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.resources import files
@@ -17,10 +17,10 @@ from string import Template
 from typing import Any
 from weakref import WeakValueDictionary
 
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ContentText
+from inspect_ai.model import ContentText
 from pydantic import PrivateAttr
 
-from wolf_eval.agents.observation import Observation, metadata_view
+from wolf_eval.agents.observation import Observation
 from wolf_eval.agents.schemas import REPLY_SCHEMAS
 from wolf_eval.engine import VARIANTS, Action, Phase, Role
 from wolf_eval.records import SPEECH_KINDS, GameStart, Kind, Tally, ViewRecord, Vote
@@ -354,14 +354,10 @@ def analysis_values(obs: Observation) -> dict[str, object]:
     return {"statement": render_record(said), "statement_kind": kind, "speaker": said.actor, "day": said.day}
 
 
-def sections(obs: Observation, structured: bool = True) -> dict[str, str]:
-    """A prompt's text by section, for measuring it: rules, role, record, instruction, and the reply
-    format the instruction spells out when no response schema is sent."""
-    task = instruction(obs, structured=True)
-    return {
-        "rules": rules_text(obs), "role": role_text(obs), "record": f"{RECORD_HEADING}\n{record_text(obs)}",
-        "instruction": task, "reply in words": "" if structured else reply_format(obs.action),
-    }
+def sections(obs: Observation) -> dict[str, str]:
+    """What a seat's prompt says before its call's instruction, by section, for measuring it: the
+    rules, the role and the record (a call's whole prompt: ``wolf_eval.agents.seat_call.call_sections``)."""
+    return {"rules": rules_text(obs), "role": role_text(obs), "record": f"{RECORD_HEADING}\n{record_text(obs)}"}
 
 
 RECORD_HEADING = "The game so far, as you have seen it:"
@@ -418,16 +414,3 @@ def text_block(text: str) -> ContentText:
 def record_prompt(obs: Observation) -> list[ContentText]:
     """The record heading and the record's blocks, each ending its own line, as shared prompt blocks."""
     return [text_block(f"{b}\n") for b in (RECORD_HEADING, *record_blocks(obs))]
-
-
-def build_messages(obs: Observation, ref: str | None = None, structured: bool = True) -> list[ChatMessage]:
-    """The system prompt (rules and role), then the record block by block and the instruction last.
-
-    ``ref`` is the in-flight id of ``obs``; ``structured`` says a response schema goes with the call.
-    """
-    # each block ends its own line, so a provider that joins blocks with no separator reads lines
-    return [
-        ChatMessageSystem(content=sys.intern(system_prompt(obs))),
-        ChatMessageUser(content=[*record_prompt(obs), text_block(f"\n{instruction(obs, structured)}")],
-                        metadata={METADATA_KEY: metadata_view(obs, ref)}),
-    ]
