@@ -13,7 +13,7 @@ import pytest
 from helpers import final_state, game_scores, run, scripted_model
 
 from wolf_eval.agents.observation import observe
-from wolf_eval.agents.seat_call import call_messages
+from wolf_eval.agents.seat_call import call_messages, logged_parts
 from wolf_eval.cli import main
 from wolf_eval.engine import (
     Action,
@@ -322,8 +322,8 @@ def test_analysis_can_be_switched_off(tmp_path):
               task_args={"games": 1, "max_debate_turns": 2, "deception_analysis": False})
     game = final_state(log.samples[0])
     assert not any(r.kind == "deception" for r in game.records) and game.suspicion == {}
-    actions = {e.input[-1].metadata["wolf_eval"]["action"] for e in log.samples[0].events
-               if e.event == "model" and e.input[-1].metadata}
+    actions = {p["action"] for e in log.samples[0].events if e.event == "model" and e.input[-1].metadata
+               for p in logged_parts(e.input[-1].metadata["wolf_eval"])}
     assert not actions & {"self_analysis", "peer_analysis"}
 
 

@@ -13,8 +13,7 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.log import EvalSample, read_eval_log
 
-from wolf_eval.agents.observation import logged_observation
-from wolf_eval.agents.seat_call import call_messages, call_sections, logged_views
+from wolf_eval.agents.seat_call import call_messages, call_sections, logged_parts, logged_views
 from wolf_eval.engine import Role
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
@@ -73,8 +72,9 @@ def test_a_seats_record_only_grows_block_by_block_so_its_earlier_prompt_is_a_cac
 
 def test_without_a_response_schema_the_reply_is_spelled_out_once(game: EvalSample) -> None:
 
-    e = next(e for e in calls(game) if e.input[-1].metadata["wolf_eval"].get("action") == "vote")
-    obs = logged_observation(e.input[-1].metadata["wolf_eval"], final_state(game))
+    e = next(e for e in calls(game)
+             if [p["action"] for p in logged_parts(e.input[-1].metadata["wolf_eval"])] == ["vote"])
+    [obs] = logged_views(e.input[-1].metadata["wolf_eval"], final_state(game))
     with_schema = call_messages([obs])[-1].text
     without = call_messages([obs], structured=False)[-1].text
     assert "Reply with only a JSON object" not in with_schema

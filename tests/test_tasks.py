@@ -18,6 +18,7 @@ from helpers import final_state, game_scores, run, store_field
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Role
 from wolf_eval.measures.headline import HEADLINE
@@ -130,7 +131,7 @@ def test_seats_are_played_by_their_roles_models(tmp_path, fast_args):
     by_seat = {}
     for e in sample.events:
         if e.event == "model" and e.input[-1].metadata:
-            by_seat.setdefault(e.input[-1].metadata["wolf_eval"]["seat"], set()).add(e.model)
+            by_seat.setdefault(logged_parts(e.input[-1].metadata["wolf_eval"])[0]["seat"], set()).add(e.model)
     assert set(by_seat) >= {p.name for p in game.players if p.role in (Role.WEREWOLF, Role.JESTER)}
     for name, models in by_seat.items():
         assert models == {seat_models[name]}
@@ -145,7 +146,7 @@ def test_temperature_resolution(tmp_path, fast_args):
     temps = store_field(sample, "seat_temperatures")
     for p in game.players:
         assert temps[p.name] == (0.1 if p.role is Role.WEREWOLF else 0.4)
-    seen = {(e.input[-1].metadata["wolf_eval"]["seat"], e.config.temperature)
+    seen = {(logged_parts(e.input[-1].metadata["wolf_eval"])[0]["seat"], e.config.temperature)
             for e in sample.events if e.event == "model" and e.input[-1].metadata}
     assert seen and all(t == temps[name] for name, t in seen)
 
