@@ -20,7 +20,7 @@ from inspect_ai.log import resolve_sample_attachments
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.observation import logged_observation
-from wolf_eval.agents.seat_call import call_of, logged_parts
+from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.chaos import HOSTILE, INJECTIONS, chaos_reply
 from wolf_eval.engine.game import MAX_WORD_CHARS, NOTE_WORDS
 from wolf_eval.text import clean_text
@@ -54,7 +54,7 @@ def expected_reply(views, seeds) -> tuple[str, list[str]]:  # type: ignore[no-un
     """What chaos answered: each decision's hostile reply from its own seed, joined as wolfbot joins a
     joint call's parts (a part that is not a JSON object stands for the whole reply)."""
     replies = [chaos_reply(v, Random(s)) for v, s in zip(views, seeds, strict=True)]
-    return call_of(views).assemble([raw for raw, _ in replies]), [kind for _, kind in replies]
+    return call_of(views).assemble([raw for raw, _ in replies], reply_fields(views[0])), [kind for _, kind in replies]
 
 
 def refused_parts(raw, views, game) -> list[Any]:  # type: ignore[no-untyped-def]
@@ -102,7 +102,7 @@ def test_what_gets_through_is_bounded(chaos_game) -> None:  # type: ignore[no-un
 
 
 SPEECH_LINE = re.compile(
-    r"^(?:(?:(?P<who>\w+) (?:said|said in their defence|voted for \w+)"
+    r"^(?:#\d+ )?(?:(?:(?P<who>\w+) (?:said|said in their defence|voted for \w+)"
     r"|\[Wolves' channel\] (?P<wolf>\w+) proposed killing \w+): "
     r"|\[Your private note\] |\[Your last private note that day\] )(?P<quoted>\".*\")$"
 )

@@ -378,10 +378,10 @@ def test_export_refuses_a_sample_without_a_game(cue_games):
 def test_garbage_analyses_are_missing_and_the_game_goes_on(tmp_path):
     garbage = "I'd say it was fairly honest, maybe."
 
-    def garble(obs, content):  # a joint reply keeps its bid or defence, its analyses garbled
+    def garble(obs, content):  # a seat's reply keeps its bid or defence, its analyses garbled (each still numbered)
         reply = json.loads(content)
         if "analyses" in reply:
-            return json.dumps({**reply, "analyses": {k: garbage for k in reply["analyses"]}})
+            return json.dumps({**reply, "analyses": [{"id": a["id"], "label": garbage} for a in reply["analyses"]]})
         return garbage if obs.action.endswith("_analysis") else content
 
     log = run("triadic", scripted_model(garble, whole=True), tmp_path,

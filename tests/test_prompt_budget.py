@@ -75,6 +75,7 @@ def test_without_a_response_schema_the_reply_is_spelled_out_once(game: EvalSampl
     e = next(e for e in calls(game)
              if [p["action"] for p in logged_parts(e.input[-1].metadata["wolf_eval"])] == ["vote"])
     [obs] = logged_views(e.input[-1].metadata["wolf_eval"], final_state(game))
+    obs = obs.model_copy(update={"calls": "per_decision"})  # a vote's own layout, as the papers asked it
     with_schema = call_messages([obs])[-1].text
     without = call_messages([obs], structured=False)[-1].text
     assert "Reply with only a JSON object" not in with_schema

@@ -46,6 +46,7 @@ class Observation(BaseModel):
     reveal_roles: bool
     taxonomy: tuple[str, ...]  # the deception types statements are judged by; () in a game that asks no analyses
     history: str = "full"  # "compact": the prompt shows earlier days in brief (the records are all here either way)
+    calls: str = "per_decision"  # "per_seat": the seat's one reply shape, statements numbered (agents/seat_call.py)
     subject: int | None = None  # the statement record under analysis
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
     lessons: dict[str, tuple[str, ...]] = {}  # the Jester's lessons from earlier games, with jester_learning
@@ -92,8 +93,10 @@ class RecordViews:
         return tuple(mine)
 
 
-def observe(state: GameState, request: Request, history: str = "full", views: RecordViews | None = None) -> Observation:
-    """What ``request``'s seat may know now, with prompts to show earlier days in ``history`` form.
+def observe(state: GameState, request: Request, history: str = "full", views: RecordViews | None = None,
+            calls: str = "per_decision") -> Observation:
+    """What ``request``'s seat may know now, with prompts to show earlier days in ``history`` form and to
+    ask in the reply shape of ``calls``.
 
     Its lists (the players, the living, the options and the suspicion rows in the options' order)
     are in the order the game's seating shows them (:mod:`wolf_eval.engine.seating`).
@@ -116,7 +119,7 @@ def observe(state: GameState, request: Request, history: str = "full", views: Re
         action=request.action, options=options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
-        taxonomy=cfg.taxonomy if cfg.deception_analysis else (), history=history, subject=request.subject,
+        taxonomy=cfg.taxonomy if cfg.deception_analysis else (), history=history, calls=calls, subject=request.subject,
         suspicion={n: mine[n] for n in options if n in mine} if request.action is Action.VOTE else {},
         records=(views.visible(state, seat) if views is not None
                  else tuple(view(r) for r in state.visible_records(seat))),

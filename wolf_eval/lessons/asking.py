@@ -76,7 +76,7 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], stru
     call = call_of([obs])
     seed = call_seed(game.seed, "lessons", eval_config().seed)
     config = GenerateConfig(temperature=seat.temperature, seed=seed,
-                            response_schema=call.schema(()) if structured_output else None)
+                            response_schema=call.schema(game, [obs]) if structured_output else None)
     caller = Caller(game_name or f"the game of seed {game.seed}", "lessons", game.day, seat.name, seat.role.value)
     ref = f"{game.seed}:lessons:{seat.name}"
     with in_flight({ref: obs}):

@@ -34,7 +34,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
-from wolf_eval.agents.seat_call import call_of, logged_parts
+from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
 from wolf_eval.providers.padding import lengthen
 
@@ -66,7 +66,8 @@ def answer(reply_for: Callable[[Observation, int], str], messages: list[ChatMess
     if parts is None:
         return None
     views = [obs for obs, _ in parts]
-    return call_of(views).assemble([reply_for(obs, seed if own is None else own) for obs, own in parts])
+    replies = [reply_for(obs, seed if own is None else own) for obs, own in parts]
+    return call_of(views).assemble(replies, reply_fields(views[0]))
 
 
 def find_judge_view(messages: list[ChatMessage]) -> JudgeView | None:
