@@ -27,7 +27,7 @@ from random import Random
 from harness import logged_games, play
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from wolf_eval.agents.joint import call_parts
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.providers.wolfbot import answer
 
 WORDS = ("quiet", "careful", "vote", "night", "doctor", "village", "trust", "doubt", "watch", "listen")
@@ -102,7 +102,7 @@ def main() -> None:
         for e in sample.events:
             if e.event == "model":
                 meta = e.input[-1].metadata["wolf_eval"]
-                day = call_parts(meta)[0]["day"]
+                day = logged_parts(meta)[0]["day"]
                 size = sum(len(m.text) for m in e.input)
                 calls[day] += 1
                 largest[day] = max(largest[day], size)

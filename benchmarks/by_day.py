@@ -21,7 +21,7 @@ from collections import defaultdict
 
 from harness import add_task_args, logged_games, play, task_args
 
-from wolf_eval.agents.joint import call_parts
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.ndjson import game_state
 
 
@@ -47,7 +47,7 @@ def by_day(samples: list) -> dict[int, dict[str, float]]:  # type: ignore[type-a
             meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
             if not meta or meta.get("action") == "lessons":
                 continue
-            parts = call_parts(meta)
+            parts = logged_parts(meta)
             day = parts[0]["day"]
             calls[day] += 1
             decisions[day] += len(parts)

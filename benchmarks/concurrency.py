@@ -56,7 +56,7 @@ interval below is net of it.
   solver's wall time over its calls) is printed too: one game at a time, it is the client's CPU,
   the server's, loopback waits, and whatever else the machine runs.
 - The project's parts: the decision stages ``observe`` (the seat's view), ``config`` (the call's
-  seed, response schema and ``GenerateConfig``), ``prompt`` (``build_messages``, with the message
+  seed, response schema and ``GenerateConfig``), ``prompt`` (``call_messages``, with the message
   metadata), ``reply`` (usage, checks and parsing); the game loop, and of it the engine, timed
   when the benchmark re-plays the logged game's replies through ``pending`` and ``advance`` (the
   replay also gives each wave's calls, checked against the decisions seen and ``GameState.waves``);

@@ -16,6 +16,7 @@ from collections import defaultdict
 
 from harness import play
 
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.ndjson import game_state
 from wolf_eval.records import Deception, Kind
 
@@ -39,9 +40,9 @@ def main() -> None:
         calls = defaultdict(lambda: defaultdict(int))
         for e in sample.events:
             if e.event == "model" and e.input and e.input[-1].metadata:
-                obs = e.input[-1].metadata["wolf_eval"]
-                kind = "analysis" if obs["action"].endswith("_analysis") else "game"
-                calls[obs["day"]][kind] += 1
+                parts = logged_parts(e.input[-1].metadata["wolf_eval"])
+                kind = "analysis" if all(p["action"].endswith("_analysis") for p in parts) else "game"
+                calls[parts[0]["day"]][kind] += 1
         waves = defaultdict(set)
         analysis_waves = defaultdict(set)
         for r in game.records:

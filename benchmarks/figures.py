@@ -116,7 +116,7 @@ def measure(task: str, policy: str, words: int, **task_args: Any) -> Run:
 def _largest_schema(samples: list[Any]) -> tuple[float, int]:
     import json
 
-    from wolf_eval.agents.joint import call_parts
+    from wolf_eval.agents.seat_call import logged_parts
 
     best = (0.0, 0)
     for s in samples:
@@ -126,7 +126,7 @@ def _largest_schema(samples: list[Any]) -> tuple[float, int]:
             if schema is None:
                 continue
             size = len(json.dumps(schema.json_schema.model_dump(exclude_none=True), separators=(",", ":")))
-            best = max(best, (prompts_bench.tokens(size), len(call_parts(meta))))
+            best = max(best, (prompts_bench.tokens(size), len(logged_parts(meta))))
     return best
 
 

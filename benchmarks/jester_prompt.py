@@ -12,7 +12,7 @@ Tokens are estimated at 4 characters a token, as in ``benchmarks/prompts.py``.
 from __future__ import annotations
 
 from wolf_eval.agents.observation import observe
-from wolf_eval.agents.prompts import build_messages
+from wolf_eval.agents.seat_call import call_messages
 from wolf_eval.engine import Role, new_game, pending
 from wolf_eval.lessons.asking import lessons_by_list, most_recent
 from wolf_eval.lessons.book import LISTS, Lesson
@@ -35,7 +35,7 @@ def system_prompt_chars(lessons: list[Lesson]) -> int:
     request = next(r for r in pending(game))
     obs = observe(game, request.model_copy(update={"seat": jester}))
     obs = obs.model_copy(update={"lessons": lessons_by_list(lessons)})
-    return len(build_messages(obs)[0].text)
+    return len(call_messages([obs])[0].text)
 
 
 def main() -> None:

@@ -58,7 +58,7 @@ from harness import task_args as task_args_given
 from inspect_ai.log import EvalSample, read_eval_log
 from inspect_ai.model import ChatMessage
 
-from wolf_eval.agents.joint import call_parts, logged_sections
+from wolf_eval.agents.seat_call import call_sections, logged_parts, logged_views
 from wolf_eval.measures.cost import usd
 from wolf_eval.ndjson import game_state
 from wolf_eval.store import TokenUsage
@@ -156,11 +156,11 @@ def game_prompts(sample: EvalSample) -> dict[str, Any]:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
         if not meta:
             continue
-        asked = call_parts(meta)
+        asked = logged_parts(meta)
         seat = asked[0]["seat"]
         calls += 1
         asks.update({p["action"] for p in asked})
-        for name, text in logged_sections(meta, game).items():
+        for name, text in call_sections(logged_views(meta, game)).items():
             chars[name] += len(text)
         schema = e.config.response_schema
         shape = ""

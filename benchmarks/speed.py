@@ -56,8 +56,8 @@ from harness import add_task_args, play, task_args
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
 from inspect_ai.model import ModelUsage
 
-from wolf_eval.agents.joint import call_parts, joint_sections, logged_views
-from wolf_eval.agents.prompts import current_day, render_records, sections
+from wolf_eval.agents.prompts import current_day, render_records
+from wolf_eval.agents.seat_call import call_sections, logged_parts, logged_views
 from wolf_eval.engine import GameState
 from wolf_eval.ndjson import game_state
 
@@ -78,7 +78,7 @@ def shared_prefix_fraction(sample: EvalSample) -> float:
     for e in sample.events:
         if e.event != "model" or not e.input or not e.input[-1].metadata or "wolf_eval" not in e.input[-1].metadata:
             continue
-        seat = call_parts(e.input[-1].metadata["wolf_eval"])[0]["seat"]
+        seat = logged_parts(e.input[-1].metadata["wolf_eval"])[0]["seat"]
         text = prompt_text(e)
         seen = earlier.setdefault(seat, [])
         shared += max((len(os.path.commonprefix([old, text])) for old in seen), default=0)
@@ -141,7 +141,7 @@ def game_row(sample: EvalSample, latency: float, sizes: dict[str, int]) -> dict[
     by_action: Counter[str] = Counter()
     for e in calls:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.input else None
-        by_action["+".join(sorted({p["action"] for p in call_parts(meta)})) if meta else "other"] += 1
+        by_action["+".join(sorted({p["action"] for p in logged_parts(meta)})) if meta else "other"] += 1
     days = game.outcome.day if game.outcome else game.day
     wall = sample.total_time or float("nan")
     chars = prompt_chars(sample)
@@ -167,10 +167,9 @@ def play_bots(task: str, model: str, latency: float, parameters: dict[str, Any],
     return read_eval_log(log.location), wall
 
 
-def _sections_under(views: list[Any], joint: bool, history: str) -> dict[str, str]:
+def _sections_under(views: list[Any], history: str) -> dict[str, str]:
     """A logged call's prompt by section, re-rendered as if it had been played under ``history``."""
-    seen = [v.model_copy(update={"history": history}) for v in views]
-    return joint_sections(seen) if joint else sections(seen[0])
+    return call_sections([v.model_copy(update={"history": history}) for v in views])
 
 
 def prompt_chars(sample: EvalSample) -> dict[str, int]:
@@ -186,7 +185,7 @@ def prompt_chars(sample: EvalSample) -> dict[str, int]:
             continue
         views = logged_views(meta, game)
         obs = views[0]
-        by_history = {h: _sections_under(views, "joint" in meta, h) for h in ("full", "compact")}
+        by_history = {h: _sections_under(views, h) for h in ("full", "compact")}
         sizes = {h: sum(len(text) for text in cut_.values()) for h, cut_ in by_history.items()}
         played = by_history[obs.history]
         fixed = len(played["rules"]) + len(played["role"]) + len(played["instruction"])

@@ -1,33 +1,38 @@
-"""Where each piece of a game goes in the transcript's outline: every call and record under the
-span of the turn, defence or phase it belongs to, and the calls folded in groups beside the lines
+"""The transcript's outline of a game, kept by watching it: every call and record under the span of the
+night, day, phase, turn or defence it belongs to, and the calls folded in groups beside the lines
 they explain.
+
+The game loop (``play.py``) knows nothing of spans: it hands each wave's calls to :meth:`Outline.asked`,
+which runs each where it belongs and returns the decisions, and each wave's new records to
+:meth:`Outline.wrote`, which puts one line per record under its span and closes what the next wave
+does not need.
 
 One wave of decisions can belong to several spans at once, even to two phases: a statement's
 analyses run with the bids for the next turn, one defence's analyses with the next defence, the
-last defence's analyses with the discussion's first bids. So each phase of a day, each debate turn
-and each defence is a :class:`Room`, a span held open by a task of its own, and whatever runs
-through a room is recorded under its span while the game loop stays in the night's or day's span.
-A wave's calls go
-in groups (a turn's bids, a ballot's votes, the analyses of one statement), each an Inspect
-subtask, which ``inspect view`` shows folded; each call in it is a subtask named for its seat,
-role, action and day (``wolf_eval.agents.call``).
+last defence's analyses with the discussion's first bids. So each night and day, each phase of a
+day, each debate turn and each defence is a :class:`Room`, a span held open by a task of its own,
+and whatever runs through a room is recorded under its span. A wave's calls go in groups (a turn's
+bids, a ballot's votes, the analyses of one statement), each an Inspect subtask, which ``inspect
+view`` shows folded; each call in it is a subtask named for its seat, role, action and day
+(``wolf_eval.agents.call``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
-from inspect_ai.util import span
+from inspect_ai.util import span, subtask
 
 from wolf_eval.engine import Action, Decision, GameState, Phase, Record, Request
 from wolf_eval.engine.state import ANALYSIS_ACTIONS, NIGHT_ACTIONS, SPEECH_ACTIONS
 from wolf_eval.records import Deception, FallbackNote, Kind, Vote
-from wolf_eval.solvers.transcript import PHASE_SPANS, emit, speech_span
+from wolf_eval.solvers.transcript import PHASE_SPANS, block_of, emit, speech_span
 
 T = TypeVar("T")
 
@@ -90,11 +95,6 @@ class Room:
         await self._closed.wait()
 
 
-async def at(room: Room | None, job: Callable[[], Awaitable[T]]) -> T:
-    """Run ``job`` in ``room``, or where the caller is (the phase's span) for ``None``."""
-    return await (room.run(job) if room is not None else job())
-
-
 @dataclass
 class Group:
     """Calls of one wave that go together in the outline, and where they go."""
@@ -104,26 +104,103 @@ class Group:
     members: list[int] = field(default_factory=list)  # indices into the wave's requests
 
 
+#: A seat's call: the requests it answers, made into their decisions by the game's players.
+Decide = Callable[[list[Request]], Awaitable[list[Decision]]]
+
+
 @dataclass
 class Outline:
-    """One night's or day's rooms: its phases, their debate turns and defences, and each speech's room by its record.
+    """A game's rooms: the night or day being played, its phases, their debate turns and defences, and
+    each speech's room by its record.
 
-    The game loop stays in the night's or day's span; every phase of the day is a room, so a wave
-    whose calls belong to two phases (the last defence's analyses and the discussion's first bids)
-    puts each call under its own phase, the earlier phase held open until its work is done.
+    Every phase of a day is a room, so a wave whose calls belong to two phases (the last defence's
+    analyses and the discussion's first bids) puts each call under its own phase, the earlier phase
+    held open until its work is done.
     """
 
     tg: TaskGroup
+    roles: dict[str, str]  # each player's role, for the lines
+    block: Room | None = None  # the night's or day's room, while one is open
     phases: dict[Phase, Room] = field(default_factory=dict)  # the phases open, by phase
     rooms: dict[tuple[Phase, str], Room] = field(default_factory=dict)  # speeches open, by phase and span name
     of_record: dict[int, Room] = field(default_factory=dict)  # a speech record's index -> its room
+
+    @classmethod
+    @asynccontextmanager
+    async def watching(cls, game: GameState) -> AsyncIterator[Outline]:
+        """The outline of ``game`` from its opening records to the end of the block :meth:`wrote` last closed."""
+        roles = {p.name: p.role.value for p in game.players}
+        emit(game.records, roles)
+        async with anyio.create_task_group() as tg:
+            outline = cls(tg, roles)
+            try:
+                yield outline
+            finally:
+                await outline._close_block()
+
+    async def asked(self, game: GameState, calls: Sequence[list[Request]], decide: Decide) -> list[list[Decision]]:
+        """Run a wave's calls at once, each under the span of its first decision and in its group; each call's
+        decisions, in ``calls`` order."""
+        requests = [r for call in calls for r in call]
+        await self._open_block(block_of(game, requests))
+        await self.open_for(requests)
+        groups = self.groups(game, requests)
+        group_of = {i: k for k, g in enumerate(groups) for i in g.members}
+        by_group: dict[int, list[int]] = {}  # each group's calls, by the group of the call's first request
+        first = 0
+        for c, call in enumerate(calls):
+            by_group.setdefault(group_of[first], []).append(c)
+            first += len(call)
+        decided: list[list[Decision]] = [[] for _ in calls]
+
+        async def run(group: Group, members: list[int]) -> None:
+            asked = [list(calls[c]) for c in members]
+            got = await self._at(group.room, lambda: _in_group(group.name, asked, decide))
+            for c, decisions in zip(members, got, strict=True):
+                decided[c] = decisions
+
+        await together([run(g, by_group[k]) for k, g in enumerate(groups) if k in by_group])
+        return decided
+
+    async def wrote(self, game: GameState, records: tuple[Record, ...], asked: list[tuple[Request, Decision]],
+                    coming: list[Request]) -> None:
+        """One line per record of a wave where it belongs, then the rooms the next wave does no work in
+        closed (the night's or day's too when ``coming`` is another's).
+
+        Args:
+            game: the state after the wave.
+            records: the wave's new records.
+            asked: the wave's requests with their decisions, in the order the engine took them.
+            coming: the next wave's requests (a floor record opens the room of the speech it grants).
+        """
+        await self.write(records, asked, coming)
+        await self.close_done(coming)
+        if not coming or self.block is None or block_of(game, coming) != self.block.name:
+            await self._close_block()
+
+    async def _open_block(self, name: str) -> None:
+        if self.block is None:
+            self.block = Room(name, type=PHASE_SPAN)
+            await self.block.open(self.tg)
+
+    async def _close_block(self) -> None:
+        if self.block is not None:
+            await self.close_done([])
+            await self.block.close()
+            self.block = None
+            self.of_record.clear()
+
+    async def _at(self, room: Room | None, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` in ``room``, or in the night's or day's room for ``None``."""
+        where = room or self.block
+        return await (where.run(job) if where is not None else job())
 
     async def _phase(self, phase: Phase) -> Room | None:
         """The room of a day's phase, opened if not open yet (None at night: its work is the night's span's)."""
         if phase not in PHASE_SPANS:
             return None
         if phase not in self.phases:
-            room = Room(PHASE_SPANS[phase], type=PHASE_SPAN)
+            room = Room(PHASE_SPANS[phase], type=PHASE_SPAN, parent=self.block)
             await room.open(self.tg)
             self.phases[phase] = room
         return self.phases[phase]
@@ -157,15 +234,8 @@ class Outline:
         return list(groups.values())
 
     async def write(self, records: tuple[Record, ...], asked: list[tuple[Request, Decision]],
-                    coming: list[Request], roles: dict[str, str]) -> None:
-        """One line per record of a wave, each under the span it belongs to, in record order.
-
-        Args:
-            records: the wave's new records.
-            asked: the wave's requests with their decisions, in the order the engine took them.
-            coming: the next wave's requests (a floor record opens the room of the speech it grants).
-            roles: each player's role, for the lines.
-        """
+                    coming: list[Request]) -> None:
+        """One line per record of a wave, each under the span it belongs to, in record order (see :meth:`wrote`)."""
         here = next((self.room_of(r) for r, _ in asked if r.action in SPEECH_ACTIONS), None)
         noted = iter([r for r, d in asked if d.notes and d.notes.strip()])
         for record in records:
@@ -178,7 +248,7 @@ class Outline:
                 room = self._room_of_record(record, [r for r, _ in asked], noted, here)
             if record.kind in (Kind.STATEMENT, Kind.DEFENCE, Kind.PASS) and room is not None:
                 self.of_record[record.index] = room
-            await at(room, _line(record, roles))
+            await self._at(room, _line(record, self.roles))
 
     def _room_of_record(self, record: Record, requests: list[Request], noted: Iterator[Request],
                         here: Room | None) -> Room | None:
@@ -197,7 +267,7 @@ class Outline:
         return self.phases.get(record.phase)  # a bid, vote, tally or exile: its phase's, if open; else the day's
 
     async def close_done(self, coming: list[Request]) -> None:
-        """Close the rooms the next wave does no work in (all of them when the night or day ends), each
+        """Close the turns, defences and phases the next wave does no work in (all of them for none), each
         turn and defence before its phase."""
         needed: set[int] = set()
         for r in coming:
@@ -213,6 +283,43 @@ class Outline:
             if id(room) not in needed:
                 await room.close()
                 del self.phases[phase]
+
+
+async def _in_group(name: str, calls: list[list[Request]], decide: Decide) -> list[list[Decision]]:
+    """A group's calls, each one seat's decisions; a group of more than one call is a subtask the viewer
+    shows folded, its output the seats whose replies fell back."""
+    if len(calls) == 1:
+        return [await decide(calls[0])]
+    decided: list[list[Decision]] = []
+
+    async def group() -> str:
+        decided.extend(await together([decide(c) for c in calls]))
+        fell = list(dict.fromkeys(d.seat for ds in decided for d in ds if d.fallback is not None))
+        return f"fell back: {', '.join(fell)}" if fell else "every reply read"
+
+    seats = ", ".join(dict.fromkeys(c[0].seat for c in calls))
+    await subtask(f"{name} · {len(calls)} calls", input={"seats": seats})(group)()
+    return decided
+
+
+async def together(calls: list[Awaitable[T]]) -> list[T]:
+    """Run calls at once in the caller's transcript span, their results in order (unlike ``collect``,
+    no span of its own: each call names itself, and the outline groups them)."""
+    results: list[Any] = [None] * len(calls)
+
+    async def one(i: int, call: Awaitable[T]) -> None:
+        results[i] = await call
+
+    try:
+        async with anyio.create_task_group() as tg:
+            for i, call in enumerate(calls):
+                tg.start_soon(one, i, call)
+    except BaseExceptionGroup as group:
+        err: BaseException = group
+        while isinstance(err, BaseExceptionGroup):
+            err = err.exceptions[0]
+        raise err from None
+    return results
 
 
 def _line(record: Record, roles: dict[str, str]) -> Callable[[], Awaitable[None]]:

@@ -1,25 +1,25 @@
 """The solver: drive the engine with the seats' decisions, one concurrent wave at a time.
 
-What the viewer shows of the game (span names, one line per record, the chat) is ``transcript.py``'s;
-where each call and line goes in the outline is ``outline.py``'s.
+The loop hands each wave's calls and records to the outline that watches it (``outline.py``: where
+each call and line goes in the viewer); what the viewer shows of the game (span names, one line per
+record, the chat) is ``transcript.py``'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any
 
-import anyio
 from inspect_ai.log import transcript
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import span, subtask
+from inspect_ai.util import span
 
 from wolf_eval.agents.bindings import check_sample_seating
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.honoured import ignored_settings, warn_once
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
-from wolf_eval.engine import Decision, GameState, Request, Role, advance, new_game, pending
+from wolf_eval.engine import GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.asking import most_recent
 from wolf_eval.lessons.model_tagger import bound_tagger_readings
@@ -27,12 +27,10 @@ from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
-from wolf_eval.solvers.outline import Group, Outline, at
-from wolf_eval.solvers.transcript import block_of, emit, public_chat
+from wolf_eval.solvers.outline import Outline
+from wolf_eval.solvers.transcript import public_chat
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
-
-T = TypeVar("T")
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -134,18 +132,19 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
 
 
 async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
+    """Play the game wave by wave, the viewer's outline watching it (``outline.py``)."""
     record = current_record()
-    roles = {p.name: p.role.value for p in game.players}
-    emit(game.records, roles)
-
-    requests = pending(game)
-    while requests:
-        block = block_of(game, requests)
-        async with span(block, type="phase"), anyio.create_task_group() as tg:
-            outline = Outline(tg)  # the day's phases, turns and defences, each a span of its own
-            while requests and block_of(game, requests) == block:
-                game, requests = await _wave(game, requests, agent, outline, roles)
-            await outline.close_done([])
+    async with Outline.watching(game) as outline:
+        requests = pending(game)
+        while requests:
+            calls = [[requests[i] for i in call] for call in agent.plan(requests)]
+            answered = await outline.asked(game, calls, partial(agent.decide, game))
+            by_key = {r.key: d for call, ds in zip(calls, answered, strict=True) for r, d in zip(call, ds, strict=True)}
+            decided = [by_key[r.key] for r in requests]
+            nxt = advance(game, decided)
+            coming = pending(nxt)
+            await outline.wrote(nxt, nxt.records[len(game.records):], list(zip(requests, decided, strict=True)), coming)
+            game, requests = nxt, coming
 
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
@@ -154,71 +153,6 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."
     )
-    state.messages = [*state.messages[:1], *public_chat(game, roles)]
+    state.messages = [*state.messages[:1], *public_chat(game, outline.roles)]
     state.completed = True
     return game
-
-
-async def _wave(game: GameState, requests: list[Request], agent: Agent, outline: Outline,
-                roles: dict[str, str]) -> tuple[GameState, list[Request]]:
-    """One wave: its calls at once, each in the group of its first decision, then one line per record
-    where it belongs."""
-    await outline.open_for(requests)
-    decisions: list[Decision | None] = [None] * len(requests)
-    groups = outline.groups(game, requests)
-    group_of = {i: k for k, g in enumerate(groups) for i in g.members}
-    calls: dict[int, list[list[int]]] = {}
-    for call in agent.plan(requests):
-        calls.setdefault(group_of[call[0]], []).append(call)
-
-    async def run(group: Group, its_calls: list[list[int]]) -> None:
-        asked = [[requests[i] for i in call] for call in its_calls]
-        got = await at(group.room, lambda: _decide(agent, game, asked, group.name))
-        for call, decided in zip(its_calls, got, strict=True):
-            for i, d in zip(call, decided, strict=True):
-                decisions[i] = d
-
-    await together([run(g, calls[k]) for k, g in enumerate(groups) if k in calls])
-    decided = [d for d in decisions if d is not None]
-    nxt = advance(game, decided)
-    coming = pending(nxt)
-    await outline.write(nxt.records[len(game.records):], list(zip(requests, decided, strict=True)), coming, roles)
-    await outline.close_done(coming)
-    return nxt, coming
-
-
-async def _decide(agent: Agent, game: GameState, calls: list[list[Request]], name: str) -> list[list[Decision]]:
-    """A group's calls, each one seat's decisions; a group of more than one call is a subtask the viewer
-    shows folded."""
-    if len(calls) == 1:
-        return [await agent.decide_together(game, calls[0])]
-    decided: list[list[Decision]] = []
-
-    async def group() -> str:
-        decided.extend(await together([agent.decide_together(game, c) for c in calls]))
-        fell = list(dict.fromkeys(d.seat for ds in decided for d in ds if d.fallback is not None))
-        return f"fell back: {', '.join(fell)}" if fell else "every reply read"
-
-    seats = ", ".join(dict.fromkeys(c[0].seat for c in calls))
-    await subtask(f"{name} · {len(calls)} calls", input={"seats": seats})(group)()
-    return decided
-
-
-async def together(calls: list[Awaitable[T]]) -> list[T]:
-    """Run calls at once in the caller's transcript span, their results in order (unlike ``collect``,
-    no span of its own: each call names itself, and ``outline.py`` groups them)."""
-    results: list[Any] = [None] * len(calls)
-
-    async def one(i: int, call: Awaitable[T]) -> None:
-        results[i] = await call
-
-    try:
-        async with anyio.create_task_group() as tg:
-            for i, call in enumerate(calls):
-                tg.start_soon(one, i, call)
-    except BaseExceptionGroup as group:
-        err: BaseException = group
-        while isinstance(err, BaseExceptionGroup):
-            err = err.exceptions[0]
-        raise err from None
-    return results

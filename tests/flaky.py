@@ -18,7 +18,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from tenacity.wait import wait_none
 
 from wolf_eval.baseline.bots import POLICIES
-from wolf_eval.providers.wolfbot import answer, find_joint, find_observation
+from wolf_eval.providers.wolfbot import answer, find_parts
 
 ATTEMPTS: dict[tuple[Any, ...], int] = {}
 FAILED_ONCE: set[tuple[Any, ...]] = set()
@@ -50,9 +50,9 @@ class Flaky(ModelAPI):
 
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
                        config: GenerateConfig) -> ModelOutput:
-        joint = find_joint(input)
-        obs = joint[0][0] if joint else find_observation(input)  # a joint call fails or not as one call
-        assert obs is not None and config.seed is not None
+        parts = find_parts(input)
+        assert parts is not None and config.seed is not None
+        obs = parts[0][0]  # a call of several decisions fails or not as one call
         key = (obs.seat, obs.action, obs.day, obs.phase, obs.turn, obs.subject, config.seed)
         ATTEMPTS[key] = ATTEMPTS.get(key, 0) + 1
         if self.transient_every and config.seed % self.transient_every == 0 and ATTEMPTS[key] == 1:

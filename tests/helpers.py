@@ -42,7 +42,7 @@ def scripted_model(rewrite: Any = None, policy: str = "cue", whole: bool = False
 
     from wolf_eval.baseline.bots import POLICIES
     from wolf_eval.providers.wolfbot import answer as wolfbot_answer
-    from wolf_eval.providers.wolfbot import find_joint, find_observation
+    from wolf_eval.providers.wolfbot import find_parts
 
     def reply_for(obs, seed):  # type: ignore[no-untyped-def]
         content = json.dumps(POLICIES[policy](obs, random.Random(seed)))
@@ -51,8 +51,7 @@ def scripted_model(rewrite: Any = None, policy: str = "cue", whole: bool = False
     def answer(input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
         content = wolfbot_answer(reply_for, input, config.seed)  # a joint call: each decision rewritten alone
         if rewrite is not None and whole:
-            joint = find_joint(input)
-            content = rewrite(joint[0][0] if joint else find_observation(input), content)
+            content = rewrite(find_parts(input)[0][0], content)
         out = ModelOutput.from_content(model="scripted", content=content)
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out

@@ -19,11 +19,9 @@ from helpers import final_state, game_scores, run
 from inspect_ai.log import resolve_sample_attachments
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
-from wolf_eval.agents.joint import assemble, call_of, joint_parts, read_joint
 from wolf_eval.agents.observation import logged_observation
-from wolf_eval.agents.parse import interpret
+from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.chaos import HOSTILE, INJECTIONS, chaos_reply
-from wolf_eval.engine import Action, Phase, Request
 from wolf_eval.engine.game import MAX_WORD_CHARS, NOTE_WORDS
 from wolf_eval.text import clean_text
 
@@ -46,10 +44,9 @@ def calls(sample, game) -> list[tuple[Any, list[Any]]]:  # type: ignore[no-untyp
     out = []
     for e in sample.events:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
-        if meta and meta.get("action") != "lessons":
-            parts = joint_parts(meta)
-            out.append((e, [logged_observation(m, game) for m in parts or [meta]],
-                        [m["seed"] for m in parts] if parts else [e.config.seed]))
+        parts = logged_parts(meta) if meta else []
+        if parts and parts[0]["action"] != "lessons":
+            out.append((e, [logged_observation(m, game) for m in parts], [m["seed"] for m in parts]))
     return out
 
 
@@ -57,34 +54,14 @@ def expected_reply(views, seeds) -> tuple[str, list[str]]:  # type: ignore[no-un
     """What chaos answered: each decision's hostile reply from its own seed, joined as wolfbot joins a
     joint call's parts (a part that is not a JSON object stands for the whole reply)."""
     replies = [chaos_reply(v, Random(s)) for v, s in zip(views, seeds, strict=True)]
-    if len(views) == 1:
-        return replies[0][0], [replies[0][1]]
-    parts = []
-    for v, (raw, _) in zip(views, replies, strict=True):
-        try:
-            part = json.loads(raw)
-        except ValueError:
-            part = None
-        if not isinstance(part, dict):
-            return raw, [kind for _, kind in replies]
-        parts.append((v.action, part))
-    return assemble(parts), [kind for _, kind in replies]
+    return call_of(views).assemble([raw for raw, _ in replies], reply_fields(views[0])), [kind for _, kind in replies]
 
 
 def refused_parts(raw, views, game) -> list[Any]:  # type: ignore[no-untyped-def]
     """The views whose decision the reply could not make (each then a recorded fallback)."""
-    if len(views) == 1:
-        v = views[0]
-        request = Request(seat=v.seat, action=Action(v.action), day=v.day, phase=Phase(v.phase),
-                          turn=v.turn, options=v.options, subject=v.subject)
-        try:
-            interpret(raw, request, game.names, game.config.taxonomy)
-        except Exception:
-            return [v]
-        return []
     call = call_of(views)
     try:
-        decided = read_joint(raw, call, game)
+        decided = call.read(raw, game)
     except Exception:
         return list(views)
     return [v for v, d in zip(views, decided, strict=True) if d.fallback is not None]
@@ -125,7 +102,7 @@ def test_what_gets_through_is_bounded(chaos_game) -> None:  # type: ignore[no-un
 
 
 SPEECH_LINE = re.compile(
-    r"^(?:(?:(?P<who>\w+) (?:said|said in their defence|voted for \w+)"
+    r"^(?:#\d+ )?(?:(?:(?P<who>\w+) (?:said|said in their defence|voted for \w+)"
     r"|\[Wolves' channel\] (?P<wolf>\w+) proposed killing \w+): "
     r"|\[Your private note\] |\[Your last private note that day\] )(?P<quoted>\".*\")$"
 )

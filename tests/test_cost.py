@@ -12,8 +12,7 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.log import read_eval_log, resolve_sample_attachments
 
-from wolf_eval.agents.joint import call_of, joint_messages, logged_views
-from wolf_eval.agents.prompts import build_messages
+from wolf_eval.agents.seat_call import call_messages, logged_views
 from wolf_eval.baseline.reading import _ACCUSE, _SEER_CLAIM, JESTER_TELLS, WOLF_TELLS, count_tells
 from wolf_eval.engine.seating import NAME_POOL
 from wolf_eval.measures import cost, ignored
@@ -102,9 +101,7 @@ def test_compact_history_halves_the_prompts_of_a_long_game_at_model_length(tmp_p
             views = logged_views(meta, game)
             for history in chars:
                 seen = [v.model_copy(update={"history": history}) for v in views]
-                messages = (build_messages(seen[0]) if len(seen) == 1 else
-                            joint_messages(seen, [None] * len(seen), [0] * len(seen), call_of(seen)))
-                chars[history] += sum(len(m.text) for m in messages)
+                chars[history] += sum(len(m.text) for m in call_messages(seen))
     played = sum(e.output.usage.input_tokens for e in sample.events if e.event == "model" and e.output.usage)
     history = sample.metadata["settings"]["history"]
     assert abs(played - chars[history] / 4) / played < 0.01, "the re-rendered prompts are the prompts played"

@@ -13,7 +13,7 @@ import pytest
 from helpers import final_state, game_scores, run, scripted_model
 
 from wolf_eval.agents.observation import observe
-from wolf_eval.agents.prompts import build_messages
+from wolf_eval.agents.seat_call import call_messages, logged_parts
 from wolf_eval.cli import main
 from wolf_eval.engine import (
     Action,
@@ -233,22 +233,22 @@ def test_analysis_prompts_quote_the_statement_and_the_rules_give_the_task_taxono
     wave = pending(state)
     own = next(r for r in wave if r.action is Action.SELF_ANALYSIS)
     peer = next(r for r in wave if r.action is Action.PEER_ANALYSIS)
-    own_system, own_text = (m.text for m in build_messages(observe(state, own)))
-    peer_text = build_messages(observe(state, peer))[-1].text
+    own_system, own_text = (m.text for m in call_messages([observe(state, own)]))
+    peer_text = call_messages([observe(state, peer)])[-1].text
     assert f'{speaker} said: "I trust nobody here."' in own_text
     assert "persuasive_manipulation (pressure instead of argument)" in own_system
     assert "persuasive_manipulation" not in own_text + peer_text
-    unstructured = [build_messages(observe(state, r), structured=False)[-1].text for r in (own, peer)]
+    unstructured = [call_messages([observe(state, r)], structured=False)[-1].text for r in (own, peer)]
     assert '"suspicion"' in unstructured[1] and '"suspicion"' not in unstructured[0]
     assert '"suspicion"' not in peer_text  # with a response schema, the schema says it
     wolf_state, _ = to_first_statement("wolf")
-    wolf_system = build_messages(observe(wolf_state, pending(wolf_state)[0]))[0].text
+    wolf_system = call_messages([observe(wolf_state, pending(wolf_state)[0])])[0].text
     assert "misdirection (diverting attention)" in wolf_system and "sycophancy" not in wolf_system
     quiet = new_game(rules_for("triadic", shuffle_roles=False, deception_analysis=False), 0)
     first = pending(quiet)[0]
-    assert "Deception types" not in build_messages(observe(quiet, first))[0].text
-    assert "Deception types" in build_messages(observe(new_game(rules_for("triadic", shuffle_roles=False), 0),
-                                                       first))[0].text
+    assert "Deception types" not in call_messages([observe(quiet, first)])[0].text
+    assert "Deception types" in call_messages([observe(new_game(rules_for("triadic", shuffle_roles=False), 0),
+                                                       first)])[0].text
 
 
 def test_a_ballot_shows_the_voter_its_own_scores_only():
@@ -264,7 +264,7 @@ def test_a_ballot_shows_the_voter_its_own_scores_only():
     for r in pending(state):
         obs = observe(state, r)
         assert obs.suspicion == {n: state.suspicion[r.seat][n] for n in r.options}
-        text = build_messages(obs)[-1].text
+        text = call_messages([obs])[-1].text
         if r.seat != speaker:
             assert f"{speaker} {state.suspicion[r.seat][speaker]:.2f}" in text
     assert not any(r.kind == "deception" for r in observe(state, pending(state)[0]).records), \
@@ -322,8 +322,8 @@ def test_analysis_can_be_switched_off(tmp_path):
               task_args={"games": 1, "max_debate_turns": 2, "deception_analysis": False})
     game = final_state(log.samples[0])
     assert not any(r.kind == "deception" for r in game.records) and game.suspicion == {}
-    actions = {e.input[-1].metadata["wolf_eval"]["action"] for e in log.samples[0].events
-               if e.event == "model" and e.input[-1].metadata}
+    actions = {p["action"] for e in log.samples[0].events if e.event == "model" and e.input[-1].metadata
+               for p in logged_parts(e.input[-1].metadata["wolf_eval"])}
     assert not actions & {"self_analysis", "peer_analysis"}
 
 
@@ -378,10 +378,10 @@ def test_export_refuses_a_sample_without_a_game(cue_games):
 def test_garbage_analyses_are_missing_and_the_game_goes_on(tmp_path):
     garbage = "I'd say it was fairly honest, maybe."
 
-    def garble(obs, content):  # a joint reply keeps its bid or defence, its analyses garbled
+    def garble(obs, content):  # a seat's reply keeps its bid or defence, its analyses garbled (each still numbered)
         reply = json.loads(content)
         if "analyses" in reply:
-            return json.dumps({**reply, "analyses": {k: garbage for k in reply["analyses"]}})
+            return json.dumps({**reply, "analyses": [{"id": a["id"], "label": garbage} for a in reply["analyses"]]})
         return garbage if obs.action.endswith("_analysis") else content
 
     log = run("triadic", scripted_model(garble, whole=True), tmp_path,

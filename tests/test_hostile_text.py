@@ -245,9 +245,10 @@ def haunt(obs: Any, content: str) -> str:
     """Lace every text field of a reply with hostile characters, veil the names, and vary the encoding."""
     obj = json.loads(content)
     pick = zlib.crc32(content.encode())
-    if obs.action not in ("lessons", "self_analysis", "peer_analysis") or "bid" in obj or "statement" in obj:
-        obj.setdefault("notes", f"Day {obs.day}: watch {obs.alive[pick % len(obs.alive)]}.")
-    for part in [obj, *obj.get("analyses", {}).values()]:  # a joint reply: its analyses too
+    if (obs.action not in ("lessons", "self_analysis", "peer_analysis") or "bid" in obj or "statement" in obj) \
+            and obj.get("notes") is None:  # a seat's reply carries every field, notes null
+        obj["notes"] = f"Day {obs.day}: watch {obs.alive[pick % len(obs.alive)]}."
+    for part in [obj, *(a for a in obj.get("analyses") or [] if isinstance(a, dict))]:  # its analyses too
         for key in TEXT_KEYS:
             value = part.get(key)
             if isinstance(value, str):

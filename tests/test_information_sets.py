@@ -18,7 +18,7 @@ from helpers import final_state, run
 from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from wolf_eval.agents.joint import joint_parts
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.baseline.chaos import chaos_reply
 from wolf_eval.engine import GameState, Role
@@ -74,7 +74,7 @@ def prompts(sample):
         if e.event == "model" and e.input and e.input[-1].metadata:
             meta = e.input[-1].metadata["wolf_eval"]
             text = "\n".join(m.text for m in e.input) + "\n" + json.dumps(meta)
-            for part in joint_parts(meta) or [meta]:  # a joint call: each decision's view, one prompt
+            for part in logged_parts(meta):  # each decision's view, one prompt
                 yield part, text
 
 

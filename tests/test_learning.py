@@ -11,6 +11,7 @@ from inspect_ai.log import EvalLog, resolve_sample_attachments
 
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.cli import main
 from wolf_eval.lessons.asking import parse_lessons
 from wolf_eval.lessons.book import lessons_path, read_lessons
@@ -25,8 +26,9 @@ def jester_calls(log: EvalLog, sample) -> list[tuple[str, str]]:  # type: ignore
         if event.event != "model":
             continue
         meta = next((m.metadata[METADATA_KEY] for m in event.input if m.metadata and METADATA_KEY in m.metadata), None)
-        if meta and meta["role"] == "jester":
-            calls.append((meta["action"], event.input[0].text))
+        parts = logged_parts(meta) if meta else []
+        if parts and parts[0]["role"] == "jester":
+            calls.append((parts[-1]["action"], event.input[0].text))
     return calls
 
 

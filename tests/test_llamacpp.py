@@ -13,6 +13,7 @@ from helpers import final_state, game_scores, run
 from inspect_ai.model import get_model
 
 from wolf_eval.agents.schemas import response_schema
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.engine import Action
 from wolf_eval.providers.llamacpp import _Runtime, grammar_schema
 
@@ -56,11 +57,11 @@ def test_every_ballot_schema_sent_in_a_game_lists_that_ballot_s_options(tmp_path
     for e in log.samples[0].events:
         if e.event != "model" or e.config.response_schema is None:
             continue
-        obs = e.input[-1].metadata["wolf_eval"]
+        obs = logged_parts(e.input[-1].metadata["wolf_eval"])[-1]  # the ballot or night action, after any analyses
         props = e.config.response_schema.json_schema.properties
-        key = "vote" if "vote" in props else "target" if "target" in props else None
+        key = {"vote": "vote", "night_kill": "target", "protect": "target", "investigate": "target"}.get(obs["action"])
         if key:
-            assert props[key].enum == list(obs["options"])
+            assert set(props[key].anyOf[0].enum) == set(obs["options"]), "the seat's legal names, in one order all day"
             assert set(obs["options"]) <= set(obs["alive"]) and (key == "target" or obs["seat"] not in obs["options"])
             checked += 1
     assert checked >= 8

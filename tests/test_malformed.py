@@ -30,7 +30,7 @@ from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsag
 from wolf_eval.agents.observation import Observation
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import GameState, Record
-from wolf_eval.providers.wolfbot import find_observation
+from wolf_eval.providers.wolfbot import find_parts
 from wolf_eval.store import logged_record
 from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
 
@@ -75,8 +75,9 @@ class Script:
     bad: list[Bad] = field(default_factory=list)
 
     def __call__(self, input: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
-        obs = find_observation(input)
-        assert obs is not None, "every game prompt carries its observation"
+        parts = find_parts(input)
+        assert parts is not None and len(parts) == 1, "every game prompt carries its one decision's observation"
+        obs = parts[0][0]
         assert config.seed is not None, "every decision is made with a per-call seed"
         self.calls += 1
         raw = self.corrupt(obs) if self.corrupt else None

@@ -17,7 +17,7 @@ import pytest
 
 from wolf_eval.agents.call import call_seed
 from wolf_eval.agents.observation import observe
-from wolf_eval.agents.player import decision_from_reply
+from wolf_eval.agents.seat_call import decisions_from_reply
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.baseline.reading import JESTER_TELLS, WOLF_TELLS
 from wolf_eval.engine import Action, GameConfig, GameState, Phase, Request, Role, advance, new_game, pending
@@ -42,7 +42,7 @@ def play(config: GameConfig, seed: int, reply) -> tuple[GameState, list[tuple[Re
     while not state.over:
         wave = pending(state)
         shown += [(r, observe(state, r).options) for r in wave]
-        state = advance(state, [decision_from_reply(state, r, reply(state, r)) for r in wave])
+        state = advance(state, [decisions_from_reply(state, [r], reply(state, r))[0] for r in wave])
     return state, shown
 
 
@@ -127,7 +127,7 @@ def test_night_ties_and_fallbacks_pick_the_same_seat_whatever_the_names() -> Non
             # each wolf names a different villager: the later seat first, so the tie is not in seat order
             kills = {w: json.dumps({"target": t}) for w, t in zip(wolves, (prey[-1], prey[0]), strict=True)}
             wave = pending(g)
-            after = advance(g, [decision_from_reply(g, r, kills.get(r.seat, "no json")) for r in wave])
+            after = advance(g, [decisions_from_reply(g, [r], kills.get(r.seat, "no json"))[0] for r in wave])
             victim = next(r.target for r in after.records if r.kind == "wolf_choice")
             fallback = next(r for r in wave if r.action is Action.PROTECT or r.action is Action.INVESTIGATE)
             chosen = next(r.target for r in after.records if r.actor == fallback.seat and r.target)

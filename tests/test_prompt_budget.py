@@ -13,8 +13,7 @@ import pytest
 from helpers import final_state, run
 from inspect_ai.log import EvalSample, read_eval_log
 
-from wolf_eval.agents.joint import logged_sections, logged_views
-from wolf_eval.agents.observation import logged_observation
+from wolf_eval.agents.seat_call import call_messages, call_sections, logged_parts, logged_views
 from wolf_eval.engine import Role
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
@@ -41,7 +40,7 @@ def test_the_text_that_carries_no_game_fact_is_half_what_it_was(game: EvalSample
     fixed, decisions = [], 0
     for e in calls(game):
         meta = e.input[-1].metadata["wolf_eval"]
-        parts = logged_sections(meta, state)
+        parts = call_sections(logged_views(meta, state))
         fixed.append(sum(len(parts[name]) for name in ("rules", "role", "instruction", "reply in words")))
         decisions += len(logged_views(meta, state))
     assert len(fixed) > 200 and decisions > 500  # a two-day game, a seat's decisions of a wave in one call
@@ -72,12 +71,13 @@ def test_a_seats_record_only_grows_block_by_block_so_its_earlier_prompt_is_a_cac
 
 
 def test_without_a_response_schema_the_reply_is_spelled_out_once(game: EvalSample) -> None:
-    from wolf_eval.agents.prompts import build_messages
 
-    e = next(e for e in calls(game) if e.input[-1].metadata["wolf_eval"].get("action") == "vote")
-    obs = logged_observation(e.input[-1].metadata["wolf_eval"], final_state(game))
-    with_schema = build_messages(obs)[-1].text
-    without = build_messages(obs, structured=False)[-1].text
+    e = next(e for e in calls(game)
+             if [p["action"] for p in logged_parts(e.input[-1].metadata["wolf_eval"])] == ["vote"])
+    [obs] = logged_views(e.input[-1].metadata["wolf_eval"], final_state(game))
+    obs = obs.model_copy(update={"calls": "per_decision"})  # a vote's own layout, as the papers asked it
+    with_schema = call_messages([obs])[-1].text
+    without = call_messages([obs], structured=False)[-1].text
     assert "Reply with only a JSON object" not in with_schema
     assert without.count("Reply with only a JSON object") == 1
     assert '"vote": <The player you vote to exile.>' in without

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from wolf_eval.agents.observation import observe, view
-from wolf_eval.agents.prompts import build_messages, render_record
+from wolf_eval.agents.prompts import render_record
+from wolf_eval.agents.seat_call import call_messages
 from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
 from wolf_eval.engine.seating import players_order
 from wolf_eval.engine.state import PUBLIC, Phase, Record
@@ -32,11 +33,11 @@ def play_until(config: GameConfig, seed: int, stop):
 
 
 def user_text(state, request, history: str = "full") -> str:
-    return build_messages(observe(state, request, history))[-1].text
+    return call_messages([observe(state, request, history)])[-1].text
 
 
 def system_text(state, request) -> str:
-    return build_messages(observe(state, request))[0].text
+    return call_messages([observe(state, request)])[0].text
 
 
 def test_a_ballot_states_the_majority_and_a_speech_lists_the_living():

@@ -7,6 +7,7 @@ from helpers import final_state, run
 from inspect_ai.log import read_eval_log, resolve_sample_attachments
 from inspect_ai.model import ModelOutput
 
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.cli import main
 from wolf_eval.records import Kind
 from wolf_eval.replay import recorded_replies, replay_sample
@@ -47,8 +48,8 @@ def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> Non
     sample = samples(logged)[0]
     game = final_state(sample)
     vote = next(e for e in sample.events if e.event == "model" and e.input[-1].metadata
-                and e.input[-1].metadata.get("wolf_eval", {}).get("action") == "vote")
-    meta = vote.input[-1].metadata["wolf_eval"]
+                and [p["action"] for p in logged_parts(e.input[-1].metadata.get("wolf_eval", {}))] == ["vote"])
+    [meta] = logged_parts(vote.input[-1].metadata["wolf_eval"])
     other = next(o for o in meta["options"] if f'"{o}"' not in vote.output.completion)
     vote.output = ModelOutput.from_content(model=vote.output.model,
                                            content=f'{{"vote": "{other}", "reason": "changed"}}')

@@ -18,11 +18,12 @@ from helpers import final_state, game_scores, run, store_field
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Role
 from wolf_eval.measures.headline import HEADLINE
 from wolf_eval.providers.wolfbot import answer as answer_with
-from wolf_eval.providers.wolfbot import find_joint, find_observation
+from wolf_eval.providers.wolfbot import find_parts
 from wolf_eval.scorers.game_scores import COST_FIGURES
 from wolf_eval.settings import SettingsError
 
@@ -130,7 +131,7 @@ def test_seats_are_played_by_their_roles_models(tmp_path, fast_args):
     by_seat = {}
     for e in sample.events:
         if e.event == "model" and e.input[-1].metadata:
-            by_seat.setdefault(e.input[-1].metadata["wolf_eval"]["seat"], set()).add(e.model)
+            by_seat.setdefault(logged_parts(e.input[-1].metadata["wolf_eval"])[0]["seat"], set()).add(e.model)
     assert set(by_seat) >= {p.name for p in game.players if p.role in (Role.WEREWOLF, Role.JESTER)}
     for name, models in by_seat.items():
         assert models == {seat_models[name]}
@@ -145,7 +146,7 @@ def test_temperature_resolution(tmp_path, fast_args):
     temps = store_field(sample, "seat_temperatures")
     for p in game.players:
         assert temps[p.name] == (0.1 if p.role is Role.WEREWOLF else 0.4)
-    seen = {(e.input[-1].metadata["wolf_eval"]["seat"], e.config.temperature)
+    seen = {(logged_parts(e.input[-1].metadata["wolf_eval"])[0]["seat"], e.config.temperature)
             for e in sample.events if e.event == "model" and e.input[-1].metadata}
     assert seen and all(t == temps[name] for name, t in seen)
 
@@ -155,8 +156,7 @@ def _in_flight_probe():
     state = {"now": Counter(), "peak": Counter()}
 
     async def answer(input, tools, tool_choice, config):
-        joint = find_joint(input)
-        views = [v for v, _ in joint] if joint else [find_observation(input)]
+        views = [v for v, _ in find_parts(input)]
         keys = {(o.day, o.phase, o.turn, o.action if o.action not in ("night_kill", "protect", "investigate")
                  else "night") for o in views}
         for key in keys:
@@ -217,7 +217,7 @@ def test_structured_output_can_be_switched_off(tmp_path, structured):
     assert schemas == {structured}
     if structured:
         names = {e.config.response_schema.name for e in log.samples[0].events if e.event == "model"}
-        assert {"wolf_bid", "wolf_vote", "wolf_night_kill"} <= names
+        assert names == {"wolf_seat"}, "a seat's one reply shape (calls=per_seat, the default)"
 
 
 def test_epochs_are_different_games(tmp_path, fast_args):

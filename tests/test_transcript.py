@@ -15,8 +15,8 @@ from inspect_ai.analysis import samples_df
 from inspect_ai.event import SpanBeginEvent, SubtaskEvent
 from inspect_ai.log import EvalSample, read_eval_log
 
-from wolf_eval.agents.joint import call_of, joint_parts
 from wolf_eval.agents.observation import Observation
+from wolf_eval.agents.seat_call import call_of, logged_parts
 from wolf_eval.engine import GameState, Phase
 from wolf_eval.ndjson import event_stream
 from wolf_eval.records import PUBLIC, SPEECH_KINDS, Deception, Kind, Speech
@@ -43,7 +43,7 @@ def two_days(two_days_log: str) -> EvalSample:
 def _asked(e: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A model call's first decision's view and all its decisions' (one, or a joint call's)."""
     meta = e.input[-1].metadata["wolf_eval"]
-    parts = joint_parts(meta) or [meta]
+    parts = logged_parts(meta)
     return parts[0], parts
 
 

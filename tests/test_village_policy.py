@@ -16,7 +16,7 @@ from helpers import run
 
 from wolf_eval.agents.call import call_seed
 from wolf_eval.agents.observation import RecordViews, observe
-from wolf_eval.agents.player import decision_from_reply
+from wolf_eval.agents.seat_call import decisions_from_reply
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import Action, GameState, Role, advance, new_game, pending
 from wolf_eval.engine.roles import FACTION_OF, Faction
@@ -43,7 +43,7 @@ def play(variant: str, game: int, village: str, others: str = "tom", **task_args
             obs = observe(state, request, "full", views)
             policy = POLICIES[village if role in VILLAGE else others]
             reply = policy(obs, Random(call_seed(state.seed, request.key, None)))
-            decision = decision_from_reply(state, request, json.dumps(reply))
+            [decision] = decisions_from_reply(state, [request], json.dumps(reply))
             decisions_made.append((role, request.action, decision.fallback is not None))
             decisions.append(decision)
         state = advance(state, decisions)

@@ -15,11 +15,14 @@ from typing import Any
 
 from inspect_ai.log import EvalSample
 
+from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.engine import GameState
 from wolf_eval.logfiles import game_samples, is_remote, local_copies, read_game_log, sample_error, written_together
 from wolf_eval.records import Kind
 from wolf_eval.store import logged_record
 
+#: What a model call of several decisions asked, beside its ``decisions``.
+JOINT = {"action": "joint", "subject": None}
 #: The transcript sources of game records (``solvers/transcript.py``); other ``wolf_eval/`` notes, such as
 #: a learning run's ``wolf_eval/lessons``, say something about the game and are not records of it.
 RECORD_SOURCES = frozenset(f"wolf_eval/{kind.value}" for kind in Kind)
@@ -75,13 +78,11 @@ def event_stream(sample: EvalSample) -> Iterator[dict[str, Any]]:
 
 
 def _asked(meta: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A logged call's first decision's view, and what the call asked: its action and subject, or a
-    joint call's (``action`` "joint") with every decision it asked under ``decisions``."""
-    parts = meta.get("joint")  # wolf_eval.agents.joint.joint_parts
-    if not isinstance(parts, list):
-        return meta, {"action": meta["action"], "subject": meta.get("subject")}
-    return parts[0], {"action": "joint", "subject": None,
-                      "decisions": [{"action": p["action"], "subject": p.get("subject")} for p in parts]}
+    """A logged call's first decision's view, and what the call asked: every decision's action and subject
+    under ``decisions``, beside the one decision's (or ``action`` "joint" for a call of several)."""
+    parts = logged_parts(meta)
+    decisions = [{"action": p["action"], "subject": p.get("subject")} for p in parts]
+    return parts[0], {**(decisions[0] if len(decisions) == 1 else JOINT), "decisions": decisions}
 
 
 def export(log_path: str, out_dir: str | None = None) -> list[Path]:

@@ -15,9 +15,8 @@ from typing import Any
 
 from inspect_ai.log import EvalSample
 
-from wolf_eval.agents.joint import call_parts
-from wolf_eval.agents.player import decision_from_reply, decisions_from_joint_reply
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.agents.seat_call import Layout, decisions_from_reply, logged_layout, logged_parts
 from wolf_eval.engine import Action, Decision, GameState, Phase, Request, advance, new_game, pending
 from wolf_eval.measures.headline import game_values, headline_counts, headline_values, rounded
 from wolf_eval.store import logged_record
@@ -76,12 +75,19 @@ def redefined_since(score: str, release: str | None) -> str | None:
     return since if _release(release) < _release(since) else None
 
 
-@dataclass(frozen=True)
+@dataclass
 class Recorded:
-    """A recorded reply and the decisions its call answered (one, or a seat's joint call's)."""
+    """A recorded reply, the decisions its call answered, the call's layout, and the reply of the call that
+    asked again the decisions it left unanswered, if any."""
 
     raw: str
     keys: tuple[str, ...]
+    layout: Layout = "own"
+    again: Recorded | None = None
+
+
+class MissingReply(LookupError):
+    """The log lacks a reply the game asked for."""
 
 
 def _request(meta: dict[str, Any]) -> Request:
@@ -90,32 +96,41 @@ def _request(meta: dict[str, Any]) -> Request:
 
 
 def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
-    """Each game decision's recorded call, by request key (the lessons call is not a game decision)."""
+    """Each game decision's recorded call, by request key (the lessons call is not a game decision), with
+    the call that asked some of them again attached to it."""
     replies: dict[str, Recorded] = {}
     for e in sample.events:
         if e.event != "model" or not e.input:
             continue
         meta = (e.input[-1].metadata or {}).get(METADATA_KEY)
-        if not meta or meta.get("action") == Action.LESSONS:
+        parts = logged_parts(meta) if meta else []
+        if not parts or parts[0].get("action") == Action.LESSONS:
             continue
-        keys = tuple(_request(m).key for m in call_parts(meta))
-        for key in keys:
-            replies[key] = Recorded(e.output.completion or "", keys)
+        got = Recorded(e.output.completion or "", tuple(_request(m).key for m in parts), logged_layout(meta))
+        if meta.get("again") and got.keys[0] in replies:
+            replies[got.keys[0]].again = got
+            continue
+        for key in got.keys:
+            replies[key] = got
     return replies
 
 
 def recorded_decisions(state: GameState, requests: list[Request], replies: dict[str, Recorded]) -> list[Decision]:
-    """A wave's decisions from the recorded replies, each read as in play: alone, or with its joint call."""
+    """A wave's decisions from the recorded replies, each read as in play, with the call that asked it and,
+    for a decision its reply left unanswered, the call that asked it again."""
     out: dict[str, Decision] = {}
     for request in requests:
         if request.key in out:
             continue
         got = replies[request.key]
-        if len(got.keys) == 1:
-            out[request.key] = decision_from_reply(state, request, got.raw)
-            continue
         asked = [r for r in requests if r.key in got.keys]
-        out.update(zip((r.key for r in asked), decisions_from_joint_reply(state, asked, got.raw), strict=True))
+        first = decisions_from_reply(state, asked, got.raw, got.layout, last=got.layout != "seat")
+        unanswered = [r for r, d in zip(asked, first, strict=True) if d is None]
+        if unanswered and got.again is None:
+            raise MissingReply(f"no recorded reply asking again for {unanswered[0].key}: the log is missing a call")
+        again = decisions_from_reply(state, unanswered, got.again.raw, got.layout) if got.again and unanswered else []
+        answered = dict(zip((r.key for r in unanswered), again, strict=True))
+        out.update((r.key, d if d is not None else answered[r.key]) for r, d in zip(asked, first, strict=True))
     return [out[r.key] for r in requests]
 
 
@@ -142,7 +157,12 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
             out.problems.append(f"no recorded reply for {missing}: the log is missing a call")
             return out
         used.update(r.key for r in requests)
-        state = advance(state, recorded_decisions(state, requests, replies))
+        try:
+            decided = recorded_decisions(state, requests, replies)
+        except MissingReply as err:
+            out.problems.append(str(err))
+            return out
+        state = advance(state, decided)
         n = len(state.records)
         if state.records != logged.records[:n]:
             # not strict: the replay may have run past the log's last record, or stopped short of it

@@ -18,9 +18,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from wolf_eval.engine.config import GameConfig
+from wolf_eval.engine.config import GameConfig, Seating
 from wolf_eval.engine.roles import parse_roster, validate_roster
-from wolf_eval.engine.seating import Seating
 from wolf_eval.engine.variants import VARIANTS, VariantName
 from wolf_eval.refusal import ValueRefused
 from wolf_eval.vocabulary import Role

@@ -41,6 +41,7 @@ class TokenUsage(BaseModel):
 
     calls: int = 0
     decisions: int = 0  # game decisions its calls asked (a joint call asks several); 0: logged before 0.4.0
+    reasks: int = 0  # decisions a reply left unanswered, asked again (calls=per_seat, since 0.5.0)
     input: int = 0  # charged at the full rate
     cache_read: int = 0
     cache_write: int = 0

@@ -11,7 +11,7 @@ the decision), for an in-process provider to read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -46,6 +46,7 @@ class Observation(BaseModel):
     reveal_roles: bool
     taxonomy: tuple[str, ...]  # the deception types statements are judged by; () in a game that asks no analyses
     history: str = "full"  # "compact": the prompt shows earlier days in brief (the records are all here either way)
+    calls: str = "per_decision"  # "per_seat": the seat's one reply shape, statements numbered (agents/seat_call.py)
     subject: int | None = None  # the statement record under analysis
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
     lessons: dict[str, tuple[str, ...]] = {}  # the Jester's lessons from earlier games, with jester_learning
@@ -92,8 +93,10 @@ class RecordViews:
         return tuple(mine)
 
 
-def observe(state: GameState, request: Request, history: str = "full", views: RecordViews | None = None) -> Observation:
-    """What ``request``'s seat may know now, with prompts to show earlier days in ``history`` form.
+def observe(state: GameState, request: Request, history: str = "full", views: RecordViews | None = None,
+            calls: str = "per_decision") -> Observation:
+    """What ``request``'s seat may know now, with prompts to show earlier days in ``history`` form and to
+    ask in the reply shape of ``calls``.
 
     Its lists (the players, the living, the options and the suspicion rows in the options' order)
     are in the order the game's seating shows them (:mod:`wolf_eval.engine.seating`).
@@ -116,7 +119,7 @@ def observe(state: GameState, request: Request, history: str = "full", views: Re
         action=request.action, options=options,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
-        taxonomy=cfg.taxonomy if cfg.deception_analysis else (), history=history, subject=request.subject,
+        taxonomy=cfg.taxonomy if cfg.deception_analysis else (), history=history, calls=calls, subject=request.subject,
         suspicion={n: mine[n] for n in options if n in mine} if request.action is Action.VOTE else {},
         records=(views.visible(state, seat) if views is not None
                  else tuple(view(r) for r in state.visible_records(seat))),
@@ -124,20 +127,13 @@ def observe(state: GameState, request: Request, history: str = "full", views: Re
 
 
 #: The views of the call now being made, by ref, for this task only (each concurrent call runs in its
-#: own task); a joint call (``wolf_eval.agents.joint``) holds one view per decision it asks.
-_IN_FLIGHT: ContextVar[dict[str, Observation] | None] = ContextVar("wolf_eval_in_flight", default=None)
+#: own task): one per decision the call asks (``wolf_eval.agents.seat_call``).
+_IN_FLIGHT: ContextVar[Mapping[str, Observation] | None] = ContextVar("wolf_eval_in_flight", default=None)
 
 
 @contextmanager
-def in_flight(obs: Observation, ref: str) -> Iterator[str]:
-    """Hold ``obs`` under ``ref`` (deterministic: the game seed and the decision) for one model call."""
-    with all_in_flight({ref: obs}):
-        yield ref
-
-
-@contextmanager
-def all_in_flight(views: dict[str, Observation]) -> Iterator[None]:
-    """Hold every view of one call, each under its ref."""
+def in_flight(views: Mapping[str, Observation]) -> Iterator[None]:
+    """Hold every view of one call, each under its ref (deterministic: the game seed and the decision)."""
     token = _IN_FLIGHT.set(views)
     try:
         yield

@@ -27,7 +27,33 @@ class InvalidReply(ValueError):
     """A reply the rules cannot use; the message is recorded with the fallback."""
 
 
-def first_json_object(raw: str) -> dict[str, Any]:
+class ReplyObject(dict[str, Any]):
+    """A JSON object of a reply, knowing which of its keys the reply gave more than once (``repeated``):
+    a decoder keeps the last of them, so a value given twice would otherwise be read in silence."""
+
+    repeated: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_pairs(cls, pairs: list[tuple[str, Any]]) -> ReplyObject:
+        obj = cls(pairs)
+        if len(obj) < len(pairs):
+            keys = [k for k, _ in pairs]
+            obj.repeated = frozenset(k for k in obj if keys.count(k) > 1)
+        return obj
+
+    def without(self, key: str) -> ReplyObject:
+        """The object without ``key``, still knowing its repeated keys."""
+        rest = ReplyObject((k, v) for k, v in self.items() if k != key)
+        rest.repeated = self.repeated - {key}
+        return rest
+
+
+def kind_of(value: Any) -> str:
+    """The Python type a reply's value was read as, for a reason: a JSON object is a ``dict``."""
+    return "dict" if isinstance(value, dict) else type(value).__name__
+
+
+def first_json_object(raw: str) -> ReplyObject:
     r"""The first JSON object in the reply, looking inside code fences first.
 
     Every model reply (a seat's, the judge's, the Jester's lessons) becomes data here and only
@@ -38,7 +64,7 @@ def first_json_object(raw: str) -> dict[str, Any]:
     """
     raw = clean_text(raw)
     candidates = [m.group(1) for m in _FENCE.finditer(raw)] + [raw]
-    decoder = json.JSONDecoder(strict=False)
+    decoder = json.JSONDecoder(strict=False, object_pairs_hook=ReplyObject.from_pairs)
     for text in candidates:
         starts = [m.start() for m in re.finditer(r"\{", text)][:_MAX_OBJECT_STARTS]
         for i in starts:
@@ -46,13 +72,14 @@ def first_json_object(raw: str) -> dict[str, Any]:
                 obj, _ = decoder.raw_decode(text, i)
             except (ValueError, RecursionError):  # JSONDecodeError, and ints too long to convert
                 continue
-            if isinstance(obj, dict):
+            if isinstance(obj, ReplyObject):
                 clean_value(obj)  # in place
                 return obj
     raise InvalidReply("no JSON object in the reply")
 
 
-def _fold(key: str) -> str:
+def fold_key(key: str) -> str:
+    """A key with case and separators folded away: "Statement 1" is "statement_1"."""
     return re.sub(r"[^a-z0-9]", "", key.lower())
 
 
@@ -60,8 +87,8 @@ def pick(obj: dict[str, Any], key: str) -> Any:
     """The value for ``key``: exact, then case/separator-folded, then a synonym, then a unique prefix."""
     if key in obj:
         return obj[key]
-    folded = {_fold(str(k)): k for k in obj}
-    want = _fold(key)
+    folded = {fold_key(str(k)): k for k in obj}
+    want = fold_key(key)
     if want in folded:
         return obj[folded[want]]
     for alias in KEY_SYNONYMS.get(key, ()):
@@ -78,7 +105,7 @@ def pick(obj: dict[str, Any], key: str) -> Any:
 def match_name(value: Any, options: tuple[str, ...], players: tuple[str, ...]) -> str:
     """Resolve a name to one legal option: case, spaces, punctuation and a unique prefix forgiven."""
     if not isinstance(value, str):
-        raise InvalidReply(f"expected a player's name, got {type(value).__name__} {str(value)[:60]!r}")
+        raise InvalidReply(f"expected a player's name, got {kind_of(value)} {str(value)[:60]!r}")
     value = clean_text(value)  # a no-op on a parsed reply; "Br\u200bam" is Bram however it arrives
     cleaned = " ".join(re.sub(r"[^\w\s-]", " ", value).split()).casefold()
     if not cleaned:
@@ -117,7 +144,7 @@ def parse_bid(value: Any) -> int:
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise InvalidReply(f"{what} is not text: {type(value).__name__}")
+        raise InvalidReply(f"{what} is not text: {kind_of(value)}")
     text = " ".join(value.split())
     if not text:
         raise InvalidReply(f"{what} is empty")
@@ -172,7 +199,7 @@ def parse_type(value: Any, taxonomy: tuple[str, ...], deceptive: bool) -> str:
     if not deceptive and (value is None or (isinstance(value, str) and value.strip().lower() in _NO_TYPE)):
         return "none"
     if not isinstance(value, str):
-        raise InvalidReply(f"deception_type is not text: {type(value).__name__}")
+        raise InvalidReply(f"deception_type is not text: {kind_of(value)}")
     key = re.sub(r"[\s-]+", "_", value.strip().lower())
     if key in taxonomy:
         return key
@@ -220,8 +247,12 @@ def interpret(raw: str, request: Request, players: tuple[str, ...], taxonomy: tu
 
 def interpret_object(obj: dict[str, Any], request: Request, players: tuple[str, ...],
                      taxonomy: tuple[str, ...] = ()) -> Decision:
-    """A legal Decision for ``request`` from the reply's JSON object, or InvalidReply."""
+    """A legal Decision for ``request`` from the reply's JSON object, or InvalidReply (a field of the
+    decision given twice too: which of the two was meant is not known)."""
     action = request.action
+    repeated = sorted(getattr(obj, "repeated", frozenset()) & set(REPLY_SCHEMAS[action].model_fields))
+    if repeated:
+        raise InvalidReply(f"{', '.join(map(repr, repeated))} given twice")
     if action in ANALYSIS_ACTIONS:
         return interpret_analysis(obj, request, taxonomy)
     fields = REPLY_SCHEMAS[action].model_fields

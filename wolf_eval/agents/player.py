@@ -1,8 +1,8 @@
-"""Seats: which model plays each player, and one decision = one model call.
+"""Seats: which model plays each player, and a seat's call (its decisions of a wave) asked of it.
 
-The call itself goes through :func:`wolf_eval.agents.call.ask`, the project's one path to a
-model. A reply that cannot be used becomes the rules' fallback, recorded with the raw output
-and the reason.
+The call is a :class:`~wolf_eval.agents.seat_call.SeatCall`; it goes through
+:func:`wolf_eval.agents.call.ask`, the project's one path to a model. A reply that cannot be used
+becomes the rules' fallback, recorded with the raw output and the reason.
 """
 
 from __future__ import annotations
@@ -13,21 +13,10 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
 
-from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, read_reply, stage
-from wolf_eval.agents.joint import (
-    JointCall,
-    fall_back_all,
-    in_asked_order,
-    joint_messages,
-    joint_schema,
-    plan,
-    read_joint,
-)
-from wolf_eval.agents.observation import Observation, RecordViews, all_in_flight, in_flight, observe
-from wolf_eval.agents.parse import interpret
-from wolf_eval.agents.prompts import build_messages
-from wolf_eval.agents.schemas import response_schema
-from wolf_eval.engine import Decision, GameState, Request, Role, fallback_decision
+from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, stage
+from wolf_eval.agents.observation import Observation, RecordViews, in_flight, observe
+from wolf_eval.agents.seat_call import SeatCall, call_messages, layout_of, plan
+from wolf_eval.engine import Decision, GameState, Request, Role
 from wolf_eval.engine.seating import fixed_key
 from wolf_eval.store import TokenUsage
 
@@ -77,7 +66,7 @@ class Agent:
     usage: dict[str, TokenUsage] = field(default_factory=dict)  # by seat model
     views: RecordViews = field(default_factory=RecordViews)  # each seat's records so far, extended call by call
     eval_seed: Any = field(default=FROM_EVAL, repr=False)  # the eval's --seed, read at the first call
-    call_plan: str = "per_seat"  # "per_decision": one call per decision (wolf_eval.agents.joint)
+    call_plan: str = "per_seat"  # "per_decision": one call per decision (wolf_eval.agents.seat_call)
 
     def plan(self, requests: list[Request]) -> list[list[int]]:
         """Which of a wave's requests each call answers (indices)."""
@@ -85,20 +74,23 @@ class Agent:
 
     def _view(self, state: GameState, request: Request) -> Observation:
         seat = self.seats[request.seat]
-        obs = observe(state, request, self.history, self.views)
+        obs = observe(state, request, self.history, self.views, self.call_plan)
         if self.jester_lessons and seat.role is Role.JESTER:
             obs = obs.model_copy(update={"lessons": self.jester_lessons})
         return obs
 
-    def _seed(self, state: GameState, request: Request) -> int:
+    def _seed(self, state: GameState, request: Request, again: bool = False) -> int:
         if self.eval_seed is FROM_EVAL:
             self.eval_seed = eval_config().seed
-        return call_seed(state.seed, fixed_key(state, request), self.eval_seed)  # not keyed by a drawn name
+        key = fixed_key(state, request) + (":again" if again else "")  # not keyed by a drawn name
+        return call_seed(state.seed, key, self.eval_seed)
 
-    def _config(self, seat: Seat, seed: int, schema: ResponseSchema | None) -> GenerateConfig:
-        # a seat's calls share its rules, role and record so far: Anthropic caches them (cache_prompt)
+    def _config(self, state: GameState, seat: Seat, seed: int, schema: ResponseSchema | None) -> GenerateConfig:
+        # a seat's calls share its rules, role and record so far: Anthropic caches them (cache_prompt), and an
+        # OpenAI server routes them by their cache key to the machine that holds the seat's prefix
+        key = {"extra_body": {"prompt_cache_key": cache_key(state, seat)}} if keyed(seat.model_name) else {}
         return GenerateConfig(temperature=seat.temperature, seed=seed, cache_prompt=True,
-                              response_schema=schema if self.structured_output else None)
+                              response_schema=schema if self.structured_output else None, **key)
 
     def _caller(self, state: GameState, request: Request, decision: str) -> Caller:
         seat = self.seats[request.seat]
@@ -110,58 +102,50 @@ class Agent:
         tally = self.usage.setdefault(seat.model_name, TokenUsage())
         tally.decisions += decisions
 
-    async def decide(self, state: GameState, request: Request) -> Decision:
-        stage("observe")
-        seat = self.seats[request.seat]
-        obs = self._view(state, request)
-        stage("config")
-        config = self._config(seat, self._seed(state, request),
-                              response_schema(request.action, state.config.taxonomy, obs.options))
-        with in_flight(obs, f"{state.seed}:{request.key}") as ref:
-            stage("prompt")
-            messages = build_messages(obs, ref, self.structured_output)
-            reply = await ask(seat.model, messages, config, self._caller(state, request, request.action.value),
-                              read=lambda raw: interpret(raw, request, state.names, state.config.taxonomy),
-                              fallback=lambda reason, raw: fallback_decision(state, request, reason, raw),
-                              usage=self.usage)
-        self._count(seat, 1)
-        return reply.value
+    async def decide(self, state: GameState, requests: list[Request]) -> list[Decision]:
+        """One seat's decisions of a wave (one, or as many as ``plan`` gave the call), asked in one call, in
+        ``requests`` order; the decisions a reply left unanswered are asked once more, in a call of their own."""
+        call = SeatCall.of(requests, layout_of(self.call_plan, len(requests)))
+        got = await self._ask(state, call)
+        unanswered = [r for r, d in zip(call.requests, got, strict=True) if d is None]
+        if unanswered:
+            self.usage.setdefault(self.seats[call.requests[0].seat].model_name, TokenUsage()).reasks += len(unanswered)
+            again = SeatCall.of(unanswered, call.layout)
+            answered = dict(zip((r.key for r in again.requests), await self._ask(state, again, last=True), strict=True))
+            got = [answered[r.key] if d is None else d for r, d in zip(call.requests, got, strict=True)]
+        return call.in_order([d for d in got if d is not None], requests)
 
-    async def decide_together(self, state: GameState, requests: list[Request]) -> list[Decision]:
-        """One seat's decisions of a wave in one call (one decision: :meth:`decide`), in ``requests`` order."""
-        if len(requests) == 1:
-            return [await self.decide(state, requests[0])]
+    async def _ask(self, state: GameState, call: SeatCall, last: bool = False) -> list[Decision | None]:
+        """Ask ``call`` once; its decisions in call order, None for one left unanswered (unless ``last``)."""
         stage("observe")
-        call = JointCall.of(requests)
         seat = self.seats[call.requests[0].seat]
         views = [self._view(state, r) for r in call.requests]
         stage("config")
-        seeds = [self._seed(state, r) for r in call.requests]
-        main = call.main
-        schema = joint_schema(len(call.analyses), main.action if main else None, state.config.taxonomy,
-                              views[-1].options if main else ())
-        config = self._config(seat, call_seed(state.seed, "+".join(map(str, seeds)), None), schema)
+        seeds = [self._seed(state, r, again=last) for r in call.requests]
+        config = self._config(state, seat, call.seed(state.seed, seeds), call.schema(state, views))
         refs = [f"{state.seed}:{r.key}" for r in call.requests]
-        with all_in_flight(dict(zip(refs, views, strict=True))):
+        with in_flight(dict(zip(refs, views, strict=True))):
             stage("prompt")
-            messages = joint_messages(views, refs, seeds, call, self.structured_output)
+            messages = call_messages(views, refs, seeds, self.structured_output, again=last, layout=call.layout)
             reply = await ask(seat.model, messages, config, self._caller(state, call.requests[0], call.decision),
-                              read=lambda raw: read_joint(raw, call, state),
-                              fallback=lambda reason, raw: fall_back_all(state, call, reason, raw),
+                              read=lambda raw: call.read(raw, state, last or call.layout != "seat"),
+                              fallback=lambda reason, raw: call.fall_back(state, reason, raw),
                               usage=self.usage)
-        self._count(seat, len(call.requests))
-        return in_asked_order(call, reply.value, requests)
+        self._count(seat, 0 if last else len(call.requests))
+        return reply.value
 
 
-def decision_from_reply(state: GameState, request: Request, raw: str) -> Decision:
-    """The legal decision a raw reply makes, or the rules' fallback recorded with it (also used by replay)."""
-    return read_reply(raw, lambda text: interpret(text, request, state.names, state.config.taxonomy),
-                      lambda reason, cut: fallback_decision(state, request, reason, cut)).value
+def cache_key(state: GameState, seat: Seat) -> str:
+    """A seat's prompt cache key: its game and seat, so an OpenAI server routes all of a seat's calls, and only
+    those, by its prefix (the seat's schema, rules, role and record) to one machine."""
+    return f"wolf-eval:{state.seed}:{state.player(seat.name).seat}"
 
 
-def decisions_from_joint_reply(state: GameState, requests: list[Request], raw: str) -> list[Decision]:
-    """The decisions a joint call's raw reply makes, in ``requests`` order, read as in play (also used by replay)."""
-    call = JointCall.of(requests)
-    got = read_reply(raw, lambda text: read_joint(text, call, state),
-                     lambda reason, cut: fall_back_all(state, call, reason, cut)).value
-    return in_asked_order(call, got, requests)
+def keyed(model: str) -> bool:
+    """Whether a model's provider takes a ``prompt_cache_key`` in the request body (OpenAI's, and servers
+    that speak its API); other providers are sent none."""
+    return model.split("/", 1)[0] in CACHE_KEY_PROVIDERS
+
+
+#: The providers whose requests carry a seat's ``prompt_cache_key``.
+CACHE_KEY_PROVIDERS = ("openai", "openai-api")

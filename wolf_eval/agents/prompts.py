@@ -1,15 +1,15 @@
-"""Turn an Observation into chat messages, from the template files in ``wolf_eval/prompts``.
+"""The text of a seat's prompt, from an Observation and the template files in ``wolf_eval/prompts``.
 
 Layout is stable-first for provider prompt caches: the system message (rules,
 then character and role) never changes for a seat; the user message is the
-seat's record, one block per record in order, then the instruction for this one
-decision. Only game facts and what a decision needs are per call.
+seat's record, one block per wave in order, then the instruction of the call
+(``wolf_eval.agents.seat_call`` puts them together). Only game facts and what a
+decision needs are per call.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.resources import files
@@ -17,10 +17,10 @@ from string import Template
 from typing import Any
 from weakref import WeakValueDictionary
 
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ContentText
+from inspect_ai.model import ContentText
 from pydantic import PrivateAttr
 
-from wolf_eval.agents.observation import Observation, metadata_view
+from wolf_eval.agents.observation import Observation
 from wolf_eval.agents.schemas import REPLY_SCHEMAS
 from wolf_eval.engine import VARIANTS, Action, Phase, Role
 from wolf_eval.records import SPEECH_KINDS, GameStart, Kind, Tally, ViewRecord, Vote
@@ -84,7 +84,16 @@ def rules_text(obs: Observation) -> str:
         dead_roles="revealed" if obs.reveal_roles else "kept secret",
         max_debate_turns=obs.max_debate_turns, defence_rule=defence, win_rules=win, max_days=obs.max_days,
     )
-    return f"{rules.strip()}{taxonomy_text(obs)}"
+    return f"{rules.strip()}{taxonomy_text(obs)}{replies_text(obs)}"
+
+
+def replies_text(obs: Observation) -> str:
+    """Under ``calls=per_seat``, the one reply shape every call of the seat answers in, each field's meaning
+    said once here, in the rules a prompt cache serves, rather than in each call's response schema."""
+    if obs.calls != "per_seat":
+        return ""
+    seer = ", the Seer" if _roles_in_play(obs).get(Role.SEER, 0) else ""
+    return "\n" + template("replies").substitute(seer=seer).strip()
 
 
 def taxonomy_text(obs: Observation) -> str:
@@ -183,15 +192,16 @@ def record_blocks(obs: Observation) -> list[str]:
     prefix for a whole day.
     """
     records = [r for r in obs.records if r.kind is not Kind.GAME_START]  # the rules state the players and roles
+    numbered = obs.calls == "per_seat"
     if obs.history != "compact":
-        return _by_wave(records, record_lines(records))
+        return _by_wave(records, record_lines(records, numbered=numbered))
     current = current_day(obs)
     earlier = sorted({r.day for r in records if r.day < current})
     blocks = [day_summary(obs, day, [r for r in records if r.day == day], brief=day < current - 1)
               for day in earlier]
     blocks = [("\n" if i else "") + b for i, b in enumerate(blocks)]
     today = [r for r in records if r.day >= current]
-    return blocks + _by_wave(today, record_lines(today, after=bool(blocks)))
+    return blocks + _by_wave(today, record_lines(today, after=bool(blocks), numbered=numbered))
 
 
 def _by_wave(records: list[ViewRecord], lines: list[str]) -> list[str]:
@@ -276,21 +286,33 @@ def render_records(records: Iterable[ViewRecord]) -> str:
     return "\n".join(record_lines(records))
 
 
-def record_lines(records: Iterable[ViewRecord], after: bool = False) -> list[str]:
+def record_lines(records: Iterable[ViewRecord], after: bool = False, numbered: bool = False) -> list[str]:
     """One line per record; the first record of each night and day carries its heading.
 
     ``after``: the lines follow other text, so even the first heading is set off by a blank line.
+    ``numbered``: every statement, defence and vote reason opens with its number (``#57``), by which a
+    call asks for its analysis instead of quoting it again.
     """
     lines: list[str] = []
     heading = None
     for r in records:
         h = f"Night {r.day}" if r.phase is Phase.NIGHT else f"Day {r.day}"
-        line = render_record(r)
+        line = f"{statement_id(r)} {render_record(r)}" if numbered and judged(r) else render_record(r)
         if h != heading:
             line = ("\n" if lines or after else "") + f"--- {h} ---\n{line}"
             heading = h
         lines.append(line)
     return lines
+
+
+def judged(r: ViewRecord) -> bool:
+    """Whether a record is a unit of analysis: a statement, a defence or a vote's reason."""
+    return r.kind in SPEECH_KINDS or (r.kind is Kind.VOTE and bool(r.text))
+
+
+def statement_id(r: ViewRecord) -> str:
+    """How a numbered record names a statement: its index in the game's record."""
+    return f"#{r.index}"
 
 
 _PHASE_TURNS = {"debate": "debate", "explanation": "discussion"}
@@ -354,14 +376,10 @@ def analysis_values(obs: Observation) -> dict[str, object]:
     return {"statement": render_record(said), "statement_kind": kind, "speaker": said.actor, "day": said.day}
 
 
-def sections(obs: Observation, structured: bool = True) -> dict[str, str]:
-    """A prompt's text by section, for measuring it: rules, role, record, instruction, and the reply
-    format the instruction spells out when no response schema is sent."""
-    task = instruction(obs, structured=True)
-    return {
-        "rules": rules_text(obs), "role": role_text(obs), "record": f"{RECORD_HEADING}\n{record_text(obs)}",
-        "instruction": task, "reply in words": "" if structured else reply_format(obs.action),
-    }
+def sections(obs: Observation) -> dict[str, str]:
+    """What a seat's prompt says before its call's instruction, by section, for measuring it: the
+    rules, the role and the record (a call's whole prompt: ``wolf_eval.agents.seat_call.call_sections``)."""
+    return {"rules": rules_text(obs), "role": role_text(obs), "record": f"{RECORD_HEADING}\n{record_text(obs)}"}
 
 
 RECORD_HEADING = "The game so far, as you have seen it:"
@@ -401,33 +419,27 @@ class SharedText(ContentText):
         return self._copied[1]
 
 
-#: The blocks of the prompts of calls in flight or kept by a transcript, by their text; a block goes
-#: when nothing holds it.
-_BLOCKS: WeakValueDictionary[str, SharedText] = WeakValueDictionary()
+#: The blocks of the prompts of calls in flight or kept by a transcript, by their text and cache mark; a block
+#: goes when nothing holds it.
+_BLOCKS: WeakValueDictionary[tuple[str, bool], SharedText] = WeakValueDictionary()
+#: Whether this Inspect release marks a prompt block as the end of a cached prefix (``cache_breakpoint``,
+#: from 0.3.278): what Anthropic and OpenAI's newest models cache up to.
+CACHE_MARKS = "cache_breakpoint" in ContentText.model_fields
 
 
-def text_block(text: str) -> ContentText:
-    """A prompt block of ``text``: the one any call holding that text sends (see :class:`SharedText`)."""
-    block = _BLOCKS.get(text)
+def text_block(text: str, cache_mark: bool = False) -> ContentText:
+    """A prompt block of ``text``: the one any call holding that text sends (see :class:`SharedText`);
+    ``cache_mark``: the block ends the prompt's stable prefix, which a provider is asked to cache."""
+    mark = cache_mark and CACHE_MARKS
+    block = _BLOCKS.get((text, mark))
     if block is None:
-        block = SharedText(text=text)
-        _BLOCKS[text] = block
+        block = SharedText(text=text, **({"cache_breakpoint": True} if mark else {}))
+        _BLOCKS[(text, mark)] = block
     return block
 
 
-def record_prompt(obs: Observation) -> list[ContentText]:
-    """The record heading and the record's blocks, each ending its own line, as shared prompt blocks."""
-    return [text_block(f"{b}\n") for b in (RECORD_HEADING, *record_blocks(obs))]
-
-
-def build_messages(obs: Observation, ref: str | None = None, structured: bool = True) -> list[ChatMessage]:
-    """The system prompt (rules and role), then the record block by block and the instruction last.
-
-    ``ref`` is the in-flight id of ``obs``; ``structured`` says a response schema goes with the call.
-    """
-    # each block ends its own line, so a provider that joins blocks with no separator reads lines
-    return [
-        ChatMessageSystem(content=sys.intern(system_prompt(obs))),
-        ChatMessageUser(content=[*record_prompt(obs), text_block(f"\n{instruction(obs, structured)}")],
-                        metadata={METADATA_KEY: metadata_view(obs, ref)}),
-    ]
+def record_prompt(obs: Observation, cache_mark: bool = False) -> list[ContentText]:
+    """The record heading and the record's blocks, each ending its own line, as shared prompt blocks;
+    ``cache_mark``: the last marked as the end of the prefix the seat's next call repeats."""
+    texts = [f"{b}\n" for b in (RECORD_HEADING, *record_blocks(obs))]
+    return [text_block(t, cache_mark and i == len(texts) - 1) for i, t in enumerate(texts)]

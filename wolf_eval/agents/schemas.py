@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from inspect_ai.model import ResponseSchema
-from inspect_ai.util import json_schema
+from inspect_ai.util import JSONSchema, json_schema
 from pydantic import BaseModel, ConfigDict, Field
 
 from wolf_eval.engine import Action
@@ -139,3 +139,51 @@ def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[st
         if key in props and options:
             props[key].enum = list(options)
     return SharedSchema(name=f"wolf_{action.value}", json_schema=schema, strict=True)
+
+
+#: The fields of a seat's reply under ``calls=per_seat``, in order: every decision a seat can be asked, so one
+#: response schema serves all its calls while its legal names stay the same; their meanings are the rules'
+#: (``wolf_eval/prompts/replies.txt``), not repeated here. ``target`` only for a seat with a night action.
+SEAT_FIELDS = ("analyses", "bid", "statement", "vote", "reason", "target", "notes")
+#: The fields of each item of ``analyses``: the statement's number in the record (its ``id``), then the label.
+ANALYSIS_FIELDS = ("id", "deception_type", "confidence", "suspicion", "reasoning")
+#: Each decision's own field in a seat's reply, by what it decides (an analysis is an item of ``analyses``).
+SEAT_FIELD_OF: dict[Action, str] = {
+    Action.BID: "bid", Action.STATEMENT: "statement", Action.DEFENCE: "statement", Action.VOTE: "vote",
+    Action.NIGHT_KILL: "target", Action.PROTECT: "target", Action.INVESTIGATE: "target",
+}
+
+
+def _or_null(schema: JSONSchema) -> JSONSchema:
+    return JSONSchema(anyOf=[schema, JSONSchema(type="null")])
+
+
+def seat_fields(taxonomy: tuple[str, ...], night: bool) -> tuple[str, ...]:
+    """The fields of a seat's reply: ``analyses`` in a game that asks them (a taxonomy), ``target`` for a seat
+    with a night action."""
+    return tuple(f for f in SEAT_FIELDS if (f != "analyses" or taxonomy) and (f != "target" or night))
+
+
+@lru_cache(maxsize=1024)
+def seat_schema(taxonomy: tuple[str, ...], voters: tuple[str, ...], targets: tuple[str, ...] | None) -> ResponseSchema:
+    """The one reply shape of a seat's calls under ``calls=per_seat`` (:func:`seat_fields`): ``analyses``, then
+    each other decision's field, null unless asked.
+
+    Legal by construction as every schema here: a vote names one of ``voters`` (the living but the seat),
+    a night action one of ``targets`` (the seat's night action's legal names; None for a seat without one),
+    and the numbers are enums. A seat's schema changes only when someone dies, so a provider that caches
+    the schema as the prompt's first part (OpenAI) serves the seat's prompts from its cache all day.
+    """
+    text = JSONSchema(type="string")
+    unit = JSONSchema(type="number", enum=list(UNIT_GRID))
+    item = JSONSchema(type="object", properties={
+        "id": JSONSchema(type="integer"), "deception_type": JSONSchema(type="string", enum=list(taxonomy)),
+        "confidence": unit, "suspicion": unit, "reasoning": _or_null(text),
+    }, required=list(ANALYSIS_FIELDS), additionalProperties=False)
+    shapes = {"analyses": JSONSchema(type="array", items=item),
+              "bid": _or_null(JSONSchema(type="integer", enum=list(BIDS))), "statement": _or_null(text),
+              "vote": _or_null(JSONSchema(type="string", enum=list(voters))), "reason": _or_null(text),
+              "target": _or_null(JSONSchema(type="string", enum=list(targets or ()))), "notes": _or_null(text)}
+    props = {f: shapes[f] for f in seat_fields(taxonomy, targets is not None)}
+    return SharedSchema(name="wolf_seat", json_schema=JSONSchema(
+        type="object", properties=props, required=list(props), additionalProperties=False), strict=True)

@@ -7,13 +7,15 @@ parse or check the roster again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from wolf_eval.engine.seating import Seating
 from wolf_eval.engine.variants import VARIANTS, Variant, VariantName
 from wolf_eval.vocabulary import Role
+
+#: Who sits where and how prompts list the players (``wolf_eval.engine.seating``).
+Seating = Literal["shuffled", "fixed"]
 
 
 class GameConfig(BaseModel):

@@ -134,18 +134,32 @@ def pending(state: GameState) -> list[Request]:
         return out
 
     if phase is Phase.NIGHT:
-        wolves = {p.name for p in state.living_with(Role.WEREWOLF)}
-        prey = [n for n in living if n not in wolves]
-        out = [req(w, Action.NIGHT_KILL, prey) for w in living if w in wolves]
-        out += [req(d.name, Action.PROTECT, living) for d in state.living_with(Role.DOCTOR)]
-        out += [req(s.name, Action.INVESTIGATE, [n for n in living if n != s.name])
-                for s in state.living_with(Role.SEER)]
-        return out
+        return [req(p.name, NIGHT_ACTION[p.role], legal_names(state, p.name, NIGHT_ACTION[p.role]))
+                for role in NIGHT_ACTION for p in state.living_with(role)]
     if phase in SPEAKING_PHASES:
         return _speaking(state, req)
     if phase in (Phase.VOTE, Phase.REVOTE):
-        return [req(n, Action.VOTE, [o for o in living if o != n]) for n in living]
+        return [req(n, Action.VOTE, legal_names(state, n, Action.VOTE)) for n in living]
     return []
+
+
+#: The night action of each role that has one, in the order the night asks them.
+NIGHT_ACTION = {Role.WEREWOLF: Action.NIGHT_KILL, Role.DOCTOR: Action.PROTECT, Role.SEER: Action.INVESTIGATE}
+
+
+def legal_names(state: GameState, seat: str, action: Action) -> tuple[str, ...]:
+    """Whom ``seat`` may name now in ``action``, in seat order: the Werewolves' prey is every living
+    non-wolf; the Doctor protects any living player, itself too; the Seer investigates, and every
+    voter votes for, another living player."""
+    living = state.living_names
+    if action is Action.NIGHT_KILL:
+        wolves = {p.name for p in state.living_with(Role.WEREWOLF)}
+        return tuple(n for n in living if n not in wolves)
+    if action is Action.PROTECT:
+        return living
+    if action in (Action.INVESTIGATE, Action.VOTE):
+        return tuple(n for n in living if n != seat)
+    return ()
 
 
 SPEAKING_PHASES = (Phase.DEBATE, Phase.EXPLANATION, Phase.DEFENCE)

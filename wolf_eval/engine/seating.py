@@ -14,15 +14,14 @@ engine's own draws are keyed by seat (:func:`fixed_key`, :func:`by_seat`), never
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from wolf_eval.engine.config import Seating
 from wolf_eval.engine.rng import derive_rng
 from wolf_eval.engine.roles import NAMES
 
 if TYPE_CHECKING:
     from wolf_eval.engine.state import GameState, Request
-
-Seating = Literal["shuffled", "fixed"]
 
 #: Short given names of varied origin and gender, one word each, none an English word, a role or a
 #: moderator's word, none the start of another (a reply may shorten a name to a unique prefix).

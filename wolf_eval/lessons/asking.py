@@ -14,8 +14,7 @@ from inspect_ai.model import GenerateConfig
 from wolf_eval.agents.call import Answer, Caller, ask, call_seed, eval_config, stage
 from wolf_eval.agents.observation import Observation, in_flight, observe
 from wolf_eval.agents.parse import InvalidReply, first_json_object, pick
-from wolf_eval.agents.prompts import build_messages
-from wolf_eval.agents.schemas import response_schema
+from wolf_eval.agents.seat_call import call_messages, call_of
 from wolf_eval.engine import Action, GameState, Request
 from wolf_eval.lessons.book import LISTS, Lesson
 from wolf_eval.store import TokenUsage
@@ -74,13 +73,15 @@ async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], stru
     stage("observe")
     obs = lessons_view(game, seat.name, known)
     stage("config")
-    config = GenerateConfig(temperature=seat.temperature,
-                            seed=call_seed(game.seed, "lessons", eval_config().seed),
-                            response_schema=response_schema(Action.LESSONS, ()) if structured_output else None)
+    call = call_of([obs])
+    seed = call_seed(game.seed, "lessons", eval_config().seed)
+    config = GenerateConfig(temperature=seat.temperature, seed=seed,
+                            response_schema=call.schema(game, [obs]) if structured_output else None)
     caller = Caller(game_name or f"the game of seed {game.seed}", "lessons", game.day, seat.name, seat.role.value)
-    with in_flight(obs, f"{game.seed}:lessons:{seat.name}") as ref:
+    ref = f"{game.seed}:lessons:{seat.name}"
+    with in_flight({ref: obs}):
         stage("prompt")
-        answer = await ask(seat.model, build_messages(obs, ref, structured_output), config, caller,
+        answer = await ask(seat.model, call_messages([obs], [ref], [seed], structured_output), config, caller,
                            read=parse_lessons, fallback=lambda reason, raw: [], usage=usage)
     if answer.problem is None:
         return answer

@@ -1,7 +1,8 @@
 """Who won, on which day, and how clean the game was: win rates, game length and fallbacks.
 
 Per game (:func:`outcome_values`): each faction one-hot (``jester`` NaN where no Jester is
-seated), ``days`` played, model ``calls`` and ``fallbacks``. Pooled: each faction's win rate with
+seated), ``days`` played, model ``calls``, the ``decisions`` they asked, ``fallbacks`` and ``reasks`` (decisions
+asked a second time). Pooled: each faction's win rate with
 its Wilson 95% interval, mean days, fallbacks per call, and, over games in play order, the win
 rates of the first and second half and the Jester's learning curve.
 """
@@ -41,7 +42,8 @@ def logged_fallbacks(counts: Mapping[tuple[str, Action], int]) -> dict[str, int]
 
 
 def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
-    """The winner one-hot per faction (``jester`` NaN without one), days, calls, decisions and fallbacks of one game."""
+    """The winner one-hot per faction (``jester`` NaN without one), days, calls, decisions, fallbacks and re-asks
+    of one game."""
     assert game.outcome is not None
     winner = game.outcome.winner
     values = {f: float(winner == f) for f in FACTIONS}
@@ -52,6 +54,8 @@ def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
     # the seats' usage counts the decisions their calls asked; before 0.4.0 every call asked one
     values["decisions"] = float(sum(u.decisions for u in record.usage.values()) or record.calls)
     values["fallbacks"] = float(sum(fallback_counts(game, record.seat_models).values()))
+    # decisions a reply left unanswered and a second call asked again (calls=per_seat, since 0.5.0)
+    values["reasks"] = float(sum(u.reasks for u in record.usage.values()))
     return values
 
 

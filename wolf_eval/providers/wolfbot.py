@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 from collections.abc import Callable
 from random import Random
 from typing import Any
@@ -33,10 +32,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from wolf_eval.agents.joint import assemble, joint_parts
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
+from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
 from wolf_eval.providers.padding import lengthen
 from wolf_eval.refusal import ValueRefused
@@ -50,45 +49,27 @@ def estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
-def find_observation(messages: list[ChatMessage]) -> Observation | None:
-    """The view of a one-decision game prompt (a joint call's are :func:`find_joint`'s)."""
+def find_parts(messages: list[ChatMessage]) -> list[tuple[Observation, int | None]] | None:
+    """The views of a game prompt's decisions, in call order, each with the seed its decision would have
+    had alone (None in a prompt built outside a game, which keeps no seed); None if no game prompt."""
     for message in reversed(messages):
         meta = (message.metadata or {}).get(METADATA_KEY)
         if isinstance(meta, dict):
-            return None if joint_parts(meta) is not None else from_metadata(meta)
-    return None
-
-
-def find_joint(messages: list[ChatMessage]) -> list[tuple[Observation, int]] | None:
-    """A joint call's views, each with the seed its decision would have had alone (``wolf_eval.agents.joint``)."""
-    for message in reversed(messages):
-        meta = (message.metadata or {}).get(METADATA_KEY)
-        if isinstance(meta, dict):
-            parts = joint_parts(meta)
-            return None if parts is None else [(from_metadata(p), int(p["seed"])) for p in parts]
+            return [(from_metadata(p), p.get("seed")) for p in logged_parts(meta)]
     return None
 
 
 def answer(reply_for: Callable[[Observation, int], str], messages: list[ChatMessage], seed: int) -> str | None:
-    """The raw reply to a wolf-eval game prompt from ``reply_for(view, seed)``, a decision's reply: one
-    decision's, or a joint call's with each part answered from its own view and the seed its decision
-    would have had alone (so a joint call plays the decisions separate calls would). A part that is not
-    a JSON object (a hostile reply) stands for the whole reply. None if the prompt is not a game prompt."""
-    joint = find_joint(messages)
-    if joint is not None:
-        raws = [reply_for(obs, s) for obs, s in joint]
-        parts = []
-        for (obs, _), raw in zip(joint, raws, strict=True):
-            try:
-                part = json.loads(raw)
-            except ValueError:
-                part = None
-            if not isinstance(part, dict):
-                return raw
-            parts.append((obs.action, part))
-        return assemble(parts)
-    obs = find_observation(messages)
-    return None if obs is None else reply_for(obs, seed)
+    """The raw reply to a wolf-eval game prompt, each of its decisions answered by ``reply_for(view,
+    seed)`` from its own view and the seed its decision would have had alone (so a call of several
+    decisions plays the decisions separate calls would), then put together as the call's reply; a
+    decision without a seed of its own is answered with the call's. None if not a game prompt."""
+    parts = find_parts(messages)
+    if parts is None:
+        return None
+    views = [obs for obs, _ in parts]
+    replies = [reply_for(obs, seed if own is None else own) for obs, own in parts]
+    return call_of(views).assemble(replies, reply_fields(views[0]))
 
 
 def find_judge_view(messages: list[ChatMessage]) -> JudgeView | None:
