@@ -170,9 +170,8 @@ def days_label(run: Run) -> str:
 
 def shares(run: Run) -> dict[str, float]:
     """Of the run's prompt tokens, the share OpenAI's cache (as documented, without a key) and Anthropic's read."""
-    sent = sum(prompts_bench.prompt_tokens(g) for g in run.games)
-    return {name: sum(prompts_bench.caching.totals(g["served"][name])["read"] for g in run.games) / sent
-            for name in ("openai", "anthropic")}
+    read = prompts_bench.shares(run.games)
+    return {name: read[name] for name in ("openai", "anthropic")}
 
 
 def calls_per_day(run: Run) -> float:

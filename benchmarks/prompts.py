@@ -187,14 +187,14 @@ def game_cost(g: dict[str, Any], model: str, cached: bool, served: str = "openai
     return caching.price(g["served"][cache_of(model, served) if cached else "none"], g["completion"], model)
 
 
-def shares(g: dict[str, Any]) -> dict[str, float]:
-    """Of a game's prompt tokens, the share each cache read (and, for those that charge writes, wrote)."""
-    sent = caching.totals(g["served"]["none"])["sent"]
+def shares(games: list[dict[str, Any]]) -> dict[str, float]:
+    """Of the games' prompt tokens, the share each cache read (and, for those that charge writes, wrote)."""
+    sent = sum(prompt_tokens(g) for g in games)
     out = {}
     for name in [*CACHES, KEYED]:
-        t = caching.totals(g["served"][name])
-        out[name] = t["read"] / sent
-        out[f"{name} write"] = t["written"] / sent
+        t = [caching.totals(g["served"][name]) for g in games]
+        out[name] = sum(x["read"] for x in t) / sent
+        out[f"{name} write"] = sum(x["written"] for x in t) / sent
     return out
 
 
@@ -218,7 +218,7 @@ def report(label: str, games: list[dict[str, Any]]) -> None:
         print(f"| {s} | {tokens[s] / n:,.0f} | {tokens[s] / calls:,.0f} | {tokens[s] / total:.0%} |")
     print(f"| **all** | {total / n:,.0f} | {total / calls:,.0f} | 100% |")
     report_kinds(games)
-    sh = {k: statistics.fmean(shares(g)[k] for g in games) for k in shares(games[0])}
+    sh = shares(games)
     cells = [f"{name} {sh[name]:.2f}" + (f" (written {sh[name + ' write']:.2f})" if sh[name + " write"] else "")
              for name in [*CACHES, KEYED]]
     print("\ncache-served share of the prompt as sent: " + "; ".join(cells))

@@ -52,8 +52,10 @@ ROUTE_TOKENS = 256
 #: [OAI] "If requests for the same prefix and prompt_cache_key combination exceed a certain rate
 #: (approximately 15 requests per minute), some may overflow and get routed to additional machines".
 ROUTE_PER_MINUTE = 15
-#: [OAI] "Cached prefixes generally remain active for 5 to 10 minutes of inactivity, up to a maximum of
-#: one hour" (in-memory retention): the short end, 5 minutes.
+#: In-memory retention: "The system typically clears caches within 5 to 10 minutes of inactivity and always
+#: removes them within one hour" (Azure OpenAI's guide to the same cache,
+#: https://learn.microsoft.com/azure/foundry/openai/how-to/prompt-caching; [OAI] says the same of its
+#: in-memory retention): the short end, 5 minutes.
 OPENAI_IDLE, OPENAI_MAX_LIFE = 300.0, 3600.0
 #: [OAI] GPT-5.6 and later: "cache writes cost 1.25x the uncached input token rate"; [OAI-API] the ``ttl``
 #: "defaults to 30m, which is currently the only supported value", the minimum lifetime of a breakpoint.
