@@ -103,6 +103,7 @@ def sent(event: Any, game: str) -> caching.Sent:
     """A logged model call as its provider received it (``at`` is filled in later, from the game's timeline)."""
     extra = event.config.extra_body or {}
     key = extra.get("prompt_cache_key") if isinstance(extra, dict) else None
+    key = key or getattr(event.config, "prompt_cache_key", None)  # a config field, in a release that has one
     return caching.Sent(schema=schema_text(event.config.response_schema), blocks=tuple(blocks(event.input)),
                         system=sum(1 for m in event.input if m.role == "system"), key=key,
                         marks=marks(event.input), game=game,
