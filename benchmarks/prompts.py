@@ -233,9 +233,10 @@ def report(label: str, games: list[dict[str, Any]]) -> None:
             usd = statistics.fmean(game_cost(g, model, cached) for g in games)
             print(f"- {model}, {'cached' if cached else 'uncached'}: {usd:.2f} ({1000 * usd / peer:.2f})")
     for model in (OPENAI, MINI):
-        for served in (KEYED, "all"):
+        for served in (KEYED, "openai, breakpoints", "all"):
             usd = statistics.fmean(game_cost(g, model, True, served) for g in games)
-            what = "every prompt token read from the cache" if served == "all" else served
+            what = {"all": "every prompt token read from the cache",
+                    "openai, breakpoints": "under GPT-5.6's breakpoint rules (this model's prices)"}.get(served, served)
             print(f"- {model}, cached, {what}: {usd:.2f} ({1000 * usd / peer:.2f})")
 
 
