@@ -101,7 +101,7 @@ def measure(task: str, policy: str, words: int, **task_args: Any) -> Run:
     with tempfile.TemporaryDirectory() as tmp:
         log, _ = play(task, tmp, model=f"wolfbot/{policy}", model_args={"words": words}, task_args=task_args)
         samples = logged_games(log)
-        run.games = [prompts_bench.game_prompts(s) for s in samples]
+        run.games = prompts_bench.measured(samples)
         run.days = by_day_bench.by_day(samples)
         sizes = speed_bench.sample_sizes(log.location)
         run.kb = [sizes[str(s.id)] / 1024 for s in samples]
@@ -114,9 +114,8 @@ def measure(task: str, policy: str, words: int, **task_args: Any) -> Run:
 
 
 def _largest_schema(samples: list[Any]) -> tuple[float, int]:
-    import json
-
     from wolf_eval.agents.seat_call import logged_parts
+    from wolf_eval.measures.tokenizer import count, schema_text
 
     best = (0.0, 0)
     for s in samples:
@@ -125,8 +124,7 @@ def _largest_schema(samples: list[Any]) -> tuple[float, int]:
             schema = e.config.response_schema if meta else None
             if schema is None:
                 continue
-            size = len(json.dumps(schema.json_schema.model_dump(exclude_none=True), separators=(",", ":")))
-            best = max(best, (prompts_bench.tokens(size), len(logged_parts(meta))))
+            best = max(best, (float(count(schema_text(schema))), len(logged_parts(meta))))
     return best
 
 
@@ -171,8 +169,9 @@ def days_label(run: Run) -> str:
 
 
 def shares(run: Run) -> dict[str, float]:
-    cached = sum((g["cached"] for g in run.games), Counter())
-    return {"openai": cached["openai"] / cached["sent"], "anthropic": cached["anthropic"] / cached["sent"]}
+    """Of the run's prompt tokens, the share OpenAI's cache (as documented, without a key) and Anthropic's read."""
+    read = prompts_bench.shares(run.games)
+    return {name: read[name] for name in ("openai", "anthropic")}
 
 
 def calls_per_day(run: Run) -> float:
@@ -180,20 +179,19 @@ def calls_per_day(run: Run) -> float:
 
 
 def prompt_tokens(run: Run) -> float:
-    return statistics.fmean(prompts_bench.tokens(g["cached"]["sent"]) for g in run.games)
+    return statistics.fmean(prompts_bench.prompt_tokens(g) for g in run.games)
 
 
 def sections(run: Run) -> dict[str, float]:
-    """Tokens per call by section, with the fixed part, the whole and tokens per game-day."""
-    chars = sum((g["chars"] for g in run.games), Counter())
+    """Tokens (o200k) per call by section, with the fixed part, the whole and tokens per game-day."""
+    tokens = sum((g["tokens"] for g in run.games), Counter())
     calls = sum(g["calls"] for g in run.games)
-    t = prompts_bench.tokens
-    out = {s: t(chars[s]) / calls for s in prompts_bench.SECTIONS}
+    out = {s: tokens[s] / calls for s in prompts_bench.SECTIONS}
     out["fixed"] = sum(out[s] for s in ("rules", "role", "instruction", "reply in words"))
-    total = sum(chars[s] for s in prompts_bench.SECTIONS)
-    out["all"] = t(total) / calls
-    out["per day"] = t(total) / sum(run.game_days)
-    out.update({f"share {s}": chars[s] / total for s in prompts_bench.SECTIONS})
+    total = sum(tokens[s] for s in prompts_bench.SECTIONS)
+    out["all"] = total / calls
+    out["per day"] = total / sum(run.game_days)
+    out.update({f"share {s}": tokens[s] / total for s in prompts_bench.SECTIONS})
     return out
 
 
@@ -376,14 +374,14 @@ def cost_block() -> str:
     return table(header, rows) + "\n\n" + where
 
 
-#: The OpenAI cache models of ``cost_floor``, each by its counter in ``prompts.game_prompts``.
-SERVED = {"as modelled": "openai", "every earlier call": "openai, every earlier call", "all": "sent"}
+#: The OpenAI cache models of ``cost_floor``, each by its name in ``prompts.CACHES`` (``all``: every token read).
+SERVED = {"as modelled": "openai", "every earlier call": "openai, every earlier call", "all": "all"}
 
 
 def cost_under(run: Run, served: str, model: str = GPT) -> float:
-    """A mean game's cost on ``model`` when its cache serves ``served``: ``"as modelled"`` (a seat's last
-    four requests), ``"every earlier call"`` (the seat's every earlier request, all game) or ``"all"``
-    (every prompt token)."""
+    """A mean game's cost on ``model`` when its cache serves ``served``: ``"as modelled"`` (OpenAI's cache as
+    documented: routing, spill-over and expiry), ``"every earlier call"`` (a cache that keeps every prefix all
+    game, on one machine per route) or ``"all"`` (every prompt token)."""
     return statistics.fmean(prompts_bench.game_cost(g, model, True, SERVED[served]) for g in run.games)
 
 
@@ -401,8 +399,8 @@ def cost_floor() -> str:
             (f"`{HALF_TURNS_T}` ({days_label(short)})", short)]
     costs = {label: {s: cost_under(run, s) for s in SERVED} for label, run in runs}
     rows = [[label, *map(dollars, c.values())] for label, c in costs.items()]
-    header = ["`random` games, gpt-4.1", "cache as modelled (a seat's last four calls)",
-              "cache keeping every earlier call of the seat", "every prompt token from the cache"]
+    header = ["`random` games, gpt-4.1", "cache as documented (no cache key)",
+              "cache keeping every earlier call", "every prompt token from the cache"]
     sent, out = prompt_tokens(rnd), statistics.fmean(g["completion"] for g in rnd.games)
     bids = sum(g["asks"]["bid"] for g in rnd.games) / sum(rnd.game_days)
     waves = [v["waves"] for v in rnd.days.values() if v["played"]]

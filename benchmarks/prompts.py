@@ -1,4 +1,4 @@
-"""Prompt tokens per game-day, by section, and how much of them a provider's prompt cache can serve.
+"""Prompt tokens per game, by call kind and section, and how much of them a provider's prompt cache can serve.
 
     python benchmarks/prompts.py                      # wolf (6 turns, 20 words) and triadic (defaults, 50 words)
     python benchmarks/prompts.py --games 5 --policy tom
@@ -9,7 +9,9 @@ Plays ``wolfbot`` games whose statements are as long as a model's (``-M words``)
 from each seat's observation, not from the prompt's wording, so the same command before and after a
 change of prompt plays the same games and only the prompts differ.
 
-Each call's prompt is cut into its sections, re-rendered from the observation the call logged:
+Tokens are gpt-4.1's own (o200k, ``wolf_eval.measures.tokenizer``); Anthropic's models are counted in
+the same units, which undercounts them (see that module). Each call's prompt is cut into its
+sections, re-rendered from the observation the call logged:
 
 - rules: the game's rules (the same for every seat);
 - role: the seat's character, role, pack and lessons;
@@ -19,38 +21,30 @@ Each call's prompt is cut into its sections, re-rendered from the observation th
 - reply in words: the JSON reply spelled out in the instruction (only for calls sent without a schema);
 - schema: the response schema sent with the call, as compact JSON (what the provider receives).
 
-Tokens are estimated at 4 characters a token (the same estimate the ``wolfbot`` provider reports;
-no tokenizer can be downloaded here), so the figures compare prompts, not bills.
+Then every call of the run, as its provider receives it (schema, content blocks, cache key, breakpoint
+marks), is served by each provider's cache as ``wolf_eval.measures.caching`` models it from the
+providers' documentation, on a timeline where a game's calls are spread over its waves at
+``--wave-seconds`` a wave (the games of the run play at once, as Inspect plays them):
 
-Two cache models then say how many of those tokens a provider would serve from its cache:
+- ``openai``: OpenAI's automatic cache (gpt-4.1), routed by the first 256 tokens and the cache key;
+- ``openai, every earlier call``: the same with nothing expiring and no route spilling onto a second
+  machine (an upper bound);
+- ``openai, breakpoints``: GPT-5.6's rules (writes at breakpoints at 1.25 times the input price);
+- ``anthropic``: Anthropic's cache as Inspect's ``cache_prompt`` drives it.
 
-- OpenAI caches automatically the longest prefix a request shares with an earlier one, once it is at
-  least 1,024 tokens, in steps of 128 tokens; modelled conservatively as the longest prefix shared with
-  one of the same seat's last four requests (another seat's identical prefix, which OpenAI may serve
-  too, is not counted); the response schema comes first in that prefix (OpenAI's
-  guide: "the structured output schema serves as a prefix to the system message"), so a call whose
-  schema differs from the seat's earlier calls' is served nothing from the cache (``openai``; and,
-  as an upper bound for a cache that kept every prefix all game, against every earlier request of
-  the seat: ``openai, every earlier call``);
-- Anthropic (Inspect's ``cache_prompt=True``) writes the cache at the end of the system prompt, at the
-  second-to-last content block and at the last block of each request; a later request reads the
-  longest prefix that ends on one of its own block boundaries at most 20 blocks before one of its
-  breakpoints and was written by an earlier request, once it is at least 1,024 tokens; what it
-  writes beyond what it read is charged as a cache write.
-
-Last, the estimated cost of one game at the package's list prices (``wolf_eval/data/prices.json``)
-on gpt-4.1 and on claude-sonnet-4-5, with no cache and with each provider's cache as modelled,
-taking the completion tokens the bots reported (at model length, about what a model writes).
+Last, each game's estimated list-price cost (``wolf_eval/data/prices.json``) on gpt-4.1, gpt-4.1-mini
+and claude-sonnet-4-5, with no cache and with the provider's cache, taking the completion tokens the
+bots reported (at model length, about what a model writes), and per 1,000 peer labels (a seat's label
+of another seat's statement, the papers' unit of detection).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import statistics
 import tempfile
 from collections import Counter, defaultdict
+from dataclasses import replace
 from typing import Any
 
 from harness import add_task_args, logged_games, play
@@ -59,21 +53,27 @@ from inspect_ai.log import EvalSample, read_eval_log
 from inspect_ai.model import ChatMessage
 
 from wolf_eval.agents.seat_call import call_sections, logged_parts, logged_views
-from wolf_eval.measures.cost import usd
+from wolf_eval.measures import caching
+from wolf_eval.measures.tokenizer import count, schema_text
 from wolf_eval.ndjson import game_state
-from wolf_eval.store import TokenUsage
 
 SECTIONS = ("rules", "role", "record", "instruction", "reply in words", "schema")
-CHARS_PER_TOKEN = 4
-MIN_CACHED = 1024
-OPENAI_STEP = 128
-LOOKBACK = 20
-OPENAI, ANTHROPIC = "openai/gpt-4.1", "anthropic/claude-sonnet-4-5"
+OPENAI, MINI, ANTHROPIC = "openai/gpt-4.1", "openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-5"
+MODELS = (OPENAI, ANTHROPIC, MINI)
 TASKS = {"wolf": ({"max_debate_turns": 6}, 20), "triadic": ({}, 50)}
-
-
-def tokens(chars: int) -> float:
-    return chars / CHARS_PER_TOKEN
+#: Seconds a wave of calls takes at an API: a call's round trip, the slowest of the wave's (an assumption).
+WAVE_SECONDS = 3.0
+#: The caches each game is served by, by name: OpenAI's as documented, an upper bound that keeps every
+#: prefix, GPT-5.6's breakpoints, Anthropic's.
+CACHES = {
+    "openai": caching.OpenAIAutomatic,
+    "openai, every earlier call": lambda: caching.OpenAIAutomatic(keep_all=True),
+    "openai, breakpoints": caching.OpenAIBreakpoints,
+    "anthropic": caching.AnthropicCache,
+}
+#: The same OpenAI cache, were each call sent with a ``prompt_cache_key`` naming its game and seat (a what-if
+#: for a layout that sends none; a layout that sends keys is served by ``openai`` with its own).
+KEYED = "openai, a key per seat"
 
 
 def blocks(messages: list[ChatMessage]) -> list[str]:
@@ -87,144 +87,176 @@ def blocks(messages: list[ChatMessage]) -> list[str]:
     return out
 
 
-def _prefix_hashes(parts: list[str]) -> list[tuple[int, str]]:
-    """(characters, digest) of the request's prefix at the end of each block."""
-    h = hashlib.sha1()
-    out = []
-    chars = 0
-    for p in parts:
-        h.update(p.encode())
-        h.update(b"\x00")
-        chars += len(p)
-        out.append((chars, h.copy().hexdigest()))
-    return out
+def marks(messages: list[ChatMessage]) -> tuple[int, ...]:
+    """The blocks that carry an explicit cache breakpoint (``ContentText.cache_breakpoint``, inspect-ai 0.3.278)."""
+    out, i = [], 0
+    for m in messages:
+        parts = [m.content] if isinstance(m.content, str) else [c for c in m.content if c.type == "text"]
+        for part in parts:
+            if getattr(part, "cache_breakpoint", False):
+                out.append(i)
+            i += 1
+    return tuple(out)
 
 
-def anthropic_cached(parts: list[str], system_blocks: int, written: set[str]) -> tuple[int, int]:
-    """Characters of this request read from Anthropic's cache and written to it; records the writes."""
-    ends = _prefix_hashes(parts)
-    breakpoints = {system_blocks - 1, len(parts) - 1}
-    if len(parts) - system_blocks >= 2:
-        breakpoints.add(len(parts) - 2)
-    read = 0
-    for b in breakpoints:
-        for i in range(b, max(-1, b - LOOKBACK), -1):
-            chars, digest = ends[i]
-            if digest in written:
-                read = max(read, chars)
-                break
-    wrote = 0
-    for b in breakpoints:
-        if b >= 0 and tokens(ends[b][0]) >= MIN_CACHED and ends[b][1] not in written:
-            written.add(ends[b][1])
-            wrote = max(wrote, ends[b][0] - read)
-    return read, wrote
+def sent(event: Any, game: str) -> caching.Sent:
+    """A logged model call as its provider received it (``at`` is filled in later, from the game's timeline)."""
+    extra = event.config.extra_body or {}
+    key = extra.get("prompt_cache_key") if isinstance(extra, dict) else None
+    key = key or getattr(event.config, "prompt_cache_key", None)  # a config field, in a release that has one
+    return caching.Sent(schema=schema_text(event.config.response_schema), blocks=tuple(blocks(event.input)),
+                        system=sum(1 for m in event.input if m.role == "system"), key=key,
+                        marks=marks(event.input), game=game,
+                        output=event.output.usage.output_tokens if event.output.usage else 0)
 
 
-def openai_cached(text: str, earlier: list[str]) -> int:
-    """Characters of this request served from OpenAI's automatic prefix cache."""
-    shared = max((_common(text, e) for e in earlier), default=0)
-    shared_tokens = int(tokens(shared))
-    if shared_tokens < MIN_CACHED:
-        return 0
-    return (shared_tokens - (shared_tokens - MIN_CACHED) % OPENAI_STEP) * CHARS_PER_TOKEN
+def call_kind(parts: list[dict[str, Any]]) -> str:
+    """What a call asks, in words: ``analyses`` for any number of labels, then the decision, e.g. ``analyses + bid``."""
+    actions = [p["action"] for p in parts]
+    labels = ["analyses"] if any(a.endswith("analysis") for a in actions) else []
+    return " + ".join(labels + [a for a in actions if not a.endswith("analysis")])
 
 
-def _common(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def game_prompts(sample: EvalSample) -> dict[str, Any]:
-    """A game's prompt characters per section, the characters each cache model serves, and how many
-    calls ask each kind of decision (``asks``: a joint call counts once for each kind it asks)."""
+def game_prompts(sample: EvalSample, wave_seconds: float = WAVE_SECONDS) -> dict[str, Any]:
+    """A game's calls as sent, its prompt tokens per section and per call kind and section, its distinct
+    schemas, and how many calls ask each kind of decision (``asks``: a joint call counts once per kind)."""
     game = game_state(sample)
-    chars: Counter[str] = Counter()
-    per_seat: dict[str, list[str]] = defaultdict(list)
-    written: set[str] = set()
-    cached = Counter()
+    sections: Counter[str] = Counter()
+    by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     asks: Counter[str] = Counter()
-    calls = 0
+    decisions: Counter[str] = Counter()
+    calls: list[caching.Sent] = []
+    seats: list[str] = []
     for e in sample.events:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
         if not meta:
             continue
-        asked = logged_parts(meta)
-        seat = asked[0]["seat"]
-        calls += 1
-        asks.update({p["action"] for p in asked})
-        for name, text in call_sections(logged_views(meta, game)).items():
-            chars[name] += len(text)
-        schema = e.config.response_schema
-        shape = ""
-        if schema is not None:
-            shape = json.dumps(schema.json_schema.model_dump(exclude_none=True), separators=(",", ":"))
-            chars["schema"] += len(shape)
-        parts = blocks(e.input)
-        text = shape + "".join(parts)  # OpenAI: "the structured output schema serves as a prefix to the system message"
-        system = sum(1 for m in e.input if m.role == "system")
-        read, wrote = anthropic_cached(parts, system, written)
-        cached["anthropic"] += read
-        cached["anthropic write"] += wrote
-        cached["openai"] += openai_cached(text, per_seat[seat][-4:])
-        cached["openai, every earlier call"] += openai_cached(text, per_seat[seat])
-        cached["sent"] += len(text)
-        per_seat[seat].append(text)
+        parts = logged_parts(meta)
+        asks.update({p["action"] for p in parts})
+        decisions.update(p["action"] for p in parts)
+        call = sent(e, str(sample.id))
+        kind = by_kind[call_kind(parts)]
+        kind["calls"] += 1
+        for name, text in [*call_sections(logged_views(meta, game)).items(), ("schema", call.schema)]:
+            sections[name] += count(text)
+            kind[name] += count(text)
+        calls.append(call)
+        seats.append(parts[0]["seat"])
+    waves = len({(r.day, r.wave) for r in game.records if r.wave})
+    times = caching.spread(len(calls), waves * wave_seconds)
+    calls = [replace(c, at=t) for c, t in zip(calls, times, strict=True)]
     days = game.outcome.day if game.outcome else game.day
-    completion = sum(e.output.usage.output_tokens for e in sample.events if e.event == "model" and e.output.usage)
-    return {"days": days, "calls": calls, "chars": chars, "cached": cached, "completion": completion, "asks": asks}
+    return {"days": days, "calls": len(calls), "waves": waves, "tokens": sections, "by_kind": by_kind,
+            "sent": calls, "seats": seats, "schemas": len({c.schema for c in calls}), "asks": asks,
+            "decisions": decisions, "completion": sum(c.output for c in calls)}
+
+
+def serve_run(games: list[dict[str, Any]]) -> None:
+    """Serve every call of the run (its games at once) by each cache; each game keeps what was done with its calls
+    (``served``, by cache name, with ``none`` for no cache)."""
+    everything = [c for g in games for c in g["sent"]]
+    for g in games:
+        g["served"] = {"none": caching.uncached(g["sent"])}
+    keyed = [replace(c, key=f"{c.game}:{seat}") for g in games for c, seat in zip(g["sent"], g["seats"], strict=True)]
+    for name, make, calls in [*((n, m, everything) for n, m in CACHES.items()),
+                              (KEYED, caching.OpenAIAutomatic, keyed)]:
+        served = caching.serve_all(calls, make())
+        at = 0
+        for g in games:
+            g["served"][name] = served[at:at + len(g["sent"])]
+            at += len(g["sent"])
+
+
+def measured(samples: list[EvalSample], wave_seconds: float = WAVE_SECONDS) -> list[dict[str, Any]]:
+    """Every game of a run measured and served by each cache."""
+    games = [game_prompts(s, wave_seconds) for s in samples]
+    serve_run(games)
+    return games
+
+
+def cache_of(model: str, served: str = "openai") -> str:
+    """The cache a model's calls are served by: Anthropic's for ``anthropic/`` models, else OpenAI's ``served``."""
+    return "anthropic" if model.startswith("anthropic/") else served
 
 
 def game_cost(g: dict[str, Any], model: str, cached: bool, served: str = "openai") -> float:
-    """One game's estimated list-price cost on ``model``, without or with its provider's cache as modelled
-    (Anthropic's for ``anthropic/`` models, OpenAI's for the rest). ``served``: which OpenAI cache model
-    (``openai``, ``openai, every earlier call``, or ``sent`` for every prompt token)."""
-    sent, out = tokens(g["cached"]["sent"]), int(g["completion"])
-    if not cached:
-        return usd(model, TokenUsage(input=int(sent), output=out))
-    if model.startswith("anthropic/"):
-        read, wrote = tokens(g["cached"]["anthropic"]), tokens(g["cached"]["anthropic write"])
-        return usd(model, TokenUsage(input=int(sent - read - wrote), cache_read=int(read), cache_write=int(wrote),
-                                     output=out))
-    read = tokens(g["cached"][served])
-    return usd(model, TokenUsage(input=int(sent - read), cache_read=int(read), output=out))
+    """One game's estimated list-price cost on ``model``, without or with its provider's cache (Anthropic's for
+    ``anthropic/`` models, else the OpenAI cache named ``served``, or ``all`` for every prompt token read)."""
+    if cached and served == "all":
+        every = [caching.Served(sent=s.sent, read=s.sent) for s in g["served"]["none"]]
+        return caching.price(every, g["completion"], model)
+    return caching.price(g["served"][cache_of(model, served) if cached else "none"], g["completion"], model)
 
 
-def game_costs(g: dict[str, Any]) -> dict[str, float]:
-    """One game's estimated list-price cost on each priced model, without and with its prompt cache."""
-    return {f"{model}, {'cached' if cached else 'uncached'}": game_cost(g, model, cached)
-            for model in (OPENAI, ANTHROPIC) for cached in (False, True)}
+def shares(games: list[dict[str, Any]]) -> dict[str, float]:
+    """Of the games' prompt tokens, the share each cache read (and, for those that charge writes, wrote)."""
+    sent = sum(prompt_tokens(g) for g in games)
+    out = {}
+    for name in [*CACHES, KEYED]:
+        t = [caching.totals(g["served"][name]) for g in games]
+        out[name] = sum(x["read"] for x in t) / sent
+        out[f"{name} write"] = sum(x["written"] for x in t) / sent
+    return out
+
+
+def prompt_tokens(g: dict[str, Any]) -> int:
+    return caching.totals(g["served"]["none"])["sent"]
 
 
 def report(label: str, games: list[dict[str, Any]]) -> None:
+    n = len(games)
     days = sum(g["days"] for g in games)
     calls = sum(g["calls"] for g in games)
-    chars = sum((g["chars"] for g in games), Counter())
-    cached = sum((g["cached"] for g in games), Counter())
-    total = sum(chars[s] for s in SECTIONS)
-    fixed = chars["rules"] + chars["role"] + chars["instruction"] + chars["reply in words"]
-    print(f"\n{label}: {len(games)} games, {days} game-days, {calls} calls ({calls / days:.0f} a game-day)\n")
-    print("| section | tokens per game-day | tokens per call | share |")
+    tokens = sum((g["tokens"] for g in games), Counter())
+    total = sum(tokens[s] for s in SECTIONS)
+    schemas = len({c.schema for g in games for c in g["sent"]})
+    print(f"\n{label}: {n} games, {days} game-days, {calls} calls ({calls / days:.0f} a game-day), "
+          f"{statistics.fmean(g['schemas'] for g in games):.1f} distinct response schemas a game "
+          f"({schemas} in the run)\n")
+    print("| section | tokens per game | tokens per call | share |")
     print("|---|---|---|---|")
     for s in SECTIONS:
-        print(f"| {s} | {tokens(chars[s]) / days:,.0f} | {tokens(chars[s]) / calls:,.0f} | {chars[s] / total:.0%} |")
-    print(f"| **all** | {tokens(total) / days:,.0f} | {tokens(total) / calls:,.0f} | 100% |")
-    print(f"| no game fact (rules, role, instruction, reply in words) | {tokens(fixed) / days:,.0f} "
-          f"| {tokens(fixed) / calls:,.0f} | {fixed / total:.0%} |")
-    print(f"\ncache-served share of the prompt as sent: OpenAI {cached['openai'] / cached['sent']:.2f}, "
-          f"Anthropic {cached['anthropic'] / cached['sent']:.2f} "
-          f"(written to it: {cached['anthropic write'] / cached['sent']:.2f})")
-    costs = [game_costs(g) for g in games]
-    print(f"\nper game: {days / len(games):.1f} days, {tokens(cached['sent']) / len(games):,.0f} prompt tokens, "
-          f"{sum(g['completion'] for g in games) / len(games):,.0f} completion tokens; estimated list-price cost, USD:")
-    print("; ".join(f"{k} {statistics.fmean(c[k] for c in costs):.2f}" for k in costs[0]))
+        print(f"| {s} | {tokens[s] / n:,.0f} | {tokens[s] / calls:,.0f} | {tokens[s] / total:.0%} |")
+    print(f"| **all** | {total / n:,.0f} | {total / calls:,.0f} | 100% |")
+    report_kinds(games)
+    sh = shares(games)
+    cells = [f"{name} {sh[name]:.2f}" + (f" (written {sh[name + ' write']:.2f})" if sh[name + " write"] else "")
+             for name in [*CACHES, KEYED]]
+    print("\ncache-served share of the prompt as sent: " + "; ".join(cells))
+    sent = statistics.fmean(prompt_tokens(g) for g in games)
+    out = statistics.fmean(g["completion"] for g in games)
+    peer = statistics.fmean(peer_labels(g) for g in games)
+    print(f"\nper game: {days / n:.1f} days, {sent:,.0f} prompt tokens, {out:,.0f} completion tokens, "
+          f"{peer:,.0f} peer labels asked; estimated list-price cost, USD (a game; per 1,000 peer labels):")
+    for model in MODELS:
+        for cached in (False, True):
+            usd = statistics.fmean(game_cost(g, model, cached) for g in games)
+            print(f"- {model}, {'cached' if cached else 'uncached'}: {usd:.2f} ({1000 * usd / peer:.2f})")
+    for model in (OPENAI, MINI):
+        for served in (KEYED, "openai, breakpoints", "all"):
+            usd = statistics.fmean(game_cost(g, model, True, served) for g in games)
+            what = {"all": "every prompt token read from the cache",
+                    "openai, breakpoints": "under GPT-5.6's breakpoint rules (this model's prices)"}.get(served, served)
+            print(f"- {model}, cached, {what}: {usd:.2f} ({1000 * usd / peer:.2f})")
+
+
+def peer_labels(g: dict[str, Any]) -> int:
+    """Peer labels a game asked: one per peer analysis, however many a call asked together."""
+    return int(g["decisions"]["peer_analysis"])
+
+
+def report_kinds(games: list[dict[str, Any]]) -> None:
+    """Prompt tokens a game by call kind and section."""
+    n = len(games)
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for g in games:
+        for kind, c in g["by_kind"].items():
+            kinds[kind].update(c)
+    print("\n| call kind | calls a game | " + " | ".join(SECTIONS) + " | all |")
+    print("|---|---|" + "---|" * (len(SECTIONS) + 1))
+    for kind, c in sorted(kinds.items(), key=lambda kc: -sum(kc[1][s] for s in SECTIONS)):
+        cells = [f"{c[s] / n:,.0f}" for s in SECTIONS] + [f"{sum(c[s] for s in SECTIONS) / n:,.0f}"]
+        print(f"| {kind} | {c['calls'] / n:,.0f} | " + " | ".join(cells) + " |")
 
 
 def main() -> None:
@@ -233,11 +265,13 @@ def main() -> None:
     ap.add_argument("--policy", default="cue", help="wolfbot policy: random, cue or tom")
     ap.add_argument("--task", action="append", choices=sorted(TASKS), help="default: both")
     ap.add_argument("--log", help="measure the games of this log instead of playing new ones")
+    ap.add_argument("--wave-seconds", type=float, default=WAVE_SECONDS,
+                    help=f"seconds a wave of calls takes at an API, for the cache timeline (default {WAVE_SECONDS})")
     add_task_args(ap)
     args = ap.parse_args()
     if args.log:
         log = read_eval_log(args.log, header_only=True)
-        games = [game_prompts(s) for s in logged_games(args.log) if s.error is None]
+        games = measured([s for s in logged_games(args.log) if s.error is None], args.wave_seconds)
         if not games:
             raise SystemExit(f"{args.log}: no finished game to measure")
         report(f"{args.log} ({log.eval.task}, {log.eval.model})", games)
@@ -248,11 +282,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             log, _ = play(task, tmp, model=f"wolfbot/{args.policy}", model_args={"words": words},
                           task_args={"games": args.games, **task_args, **extra})
-            games = [game_prompts(s) for s in logged_games(log)]
+            games = measured(logged_games(log), args.wave_seconds)
         report(f"{task}, wolfbot/{args.policy}, {words}-word speech, parameters {task_args | extra}", games)
-        print("mean tokens per game-day by section: "
-              + json.dumps({s: round(statistics.fmean(tokens(g['chars'][s]) / g['days'] for g in games))
-                            for s in SECTIONS}))
 
 
 if __name__ == "__main__":

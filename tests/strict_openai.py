@@ -35,7 +35,8 @@ For each chat-completions request:
   forgot the schema then sees as an unusable reply.
 
 Every reply carries ``usage`` (with ``prompt_tokens_details.cached_tokens``), so Inspect never
-needs a tokenizer. Every request is recorded in :attr:`StrictOpenAIStub.requests`.
+needs a tokenizer. Every request is recorded in :attr:`StrictOpenAIStub.requests`, with its
+``prompt_cache_key`` (if sent) and a hash of its response schema (``benchmarks/cache.py`` reads them).
 
 Sources of the strict rules (the "Supported schemas" section of OpenAI's Structured Outputs
 guide, https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas,
@@ -637,6 +638,8 @@ class StubRequest:
     error: str | None = None
     content: str | None = None
     seconds: float = 0.0  # the server's CPU time for this request: reading, answering, writing (not the latency)
+    cache_key: str | None = None  # the request's ``prompt_cache_key``, if it sent one
+    schema_hash: str | None = None  # SHA-256 of the response schema as sent (compact, keys sorted), if any
 
 
 @dataclass
@@ -728,6 +731,8 @@ class StrictOpenAIStub:
     def answer(body: dict[str, Any]) -> tuple[int, dict[str, Any], StubRequest]:
         """Status, JSON reply and record for one chat-completions body (no HTTP involved)."""
         seen = StubRequest(path="/v1/chat/completions", body=body)
+        key = body.get("prompt_cache_key")
+        seen.cache_key = key if isinstance(key, str) else None
         rf = body.get("response_format")
         digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).digest()
         seed = int.from_bytes(digest[:8], "big")
@@ -739,6 +744,8 @@ class StrictOpenAIStub:
             if isinstance(js, dict):
                 seen.schema_name = js.get("name")
                 seen.strict = js.get("strict")
+                shape = json.dumps(js.get("schema"), sort_keys=True, separators=(",", ":"))
+                seen.schema_hash = hashlib.sha256(shape.encode()).hexdigest()
             violations = strict_violations(js)
             if violations:
                 message = violations[0].render(seen.schema_name)

@@ -112,7 +112,10 @@ def test_speed_reads_a_game_played_at_the_defaults(tmp_path: Path) -> None:
 def test_a_game_costs_its_tokens_at_the_list_prices_under_each_cache() -> None:
     """1M prompt tokens and 10k out on gpt-4.1 ($2 in, $0.50 cached, $8 out a million): with 400k tokens
     served, $1.20 + $0.20 + $0.08; with 600k, $0.80 + $0.30 + $0.08; with all, $0.50 + $0.08."""
-    game = {"cached": {"sent": 4_000_000, "openai": 1_600_000, "openai, every earlier call": 2_400_000},
+    from wolf_eval.measures.caching import Served
+
+    game = {"served": {"none": [Served(sent=1_000_000)], "openai": [Served(sent=1_000_000, read=400_000)],
+                       "openai, every earlier call": [Served(sent=1_000_000, read=600_000)]},
             "completion": 10_000}
     run = figures.Run("triadic", "random", 50, {}, games=[game, game], game_days=[3, 4])
     assert figures.cost_under(run, "as modelled") == pytest.approx(1.48)

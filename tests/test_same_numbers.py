@@ -39,6 +39,16 @@ of a game shares and a prompt cache serves, instead of at the tail of each analy
 token counts changed (the ``cost`` score's ``tokens`` and ``tokens_per_game``, the cost table's input
 tokens); no other cell and no metric changed.
 
+Re-recorded for issue 38 (points 3 and 4): the ``wolfbot`` players' usage is counted in o200k tokens,
+with the response schema among the prompt's tokens (was four characters a token, schema left out), and
+their replies are what a strict decoder could return (no ``is_deceptive`` beside the deception type,
+``notes`` null where they had none, confidence and suspicion on the schema's 0.05 grid). The games are
+the same (``tests/test_same_games.py``) and no fallback moved; what changed: the ``cost`` score's
+``tokens`` and ``tokens_per_game`` (all three evals) and the cost tables' token columns; every figure
+read from a confidence or a suspicion, now on the grid: the dyadic eval's ``village_wolf_auroc``
+(0.5171 -> 0.5011) and its headline row, the calibration, confidence-bin, type-yield, detection,
+suspicion-by-day and -position tables, and the predictors' mean of the Jester's attracted suspicion.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

@@ -500,3 +500,21 @@ def test_a_game_through_strict_openai_runs_clean(stub_game: SimpleNamespace) -> 
     assert log.status == "success", log.error
     assert record.game().outcome is not None
     assert sum(stub.schema_names().values()) == len(stub.requests)
+
+
+def test_each_request_s_cache_key_and_schema_hash_are_recorded() -> None:
+    """``benchmarks/cache.py`` counts requests per ``prompt_cache_key`` and distinct schemas from the record:
+    the key as sent (None when absent) and one hash per schema, whatever its keys' order."""
+    schema = {"type": "object", "properties": {"bid": {"type": "integer"}}, "required": ["bid"],
+              "additionalProperties": False}
+    reordered = dict(reversed(list(schema.items())))
+
+    def body(s: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        return {"model": "m", "messages": [{"role": "user", "content": "hi"}], **extra,
+                "response_format": {"type": "json_schema", "json_schema": {"name": "b", "schema": s, "strict": True}}}
+
+    _, _, keyed = StrictOpenAIStub.answer(body(schema, prompt_cache_key="game1:Ada"))
+    _, _, plain = StrictOpenAIStub.answer(body(reordered))
+    _, _, other = StrictOpenAIStub.answer(body({**schema, "properties": {"bid": {"type": "number"}}}))
+    assert (keyed.cache_key, plain.cache_key) == ("game1:Ada", None)
+    assert keyed.schema_hash == plain.schema_hash != other.schema_hash

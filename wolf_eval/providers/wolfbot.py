@@ -37,6 +37,7 @@ from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
+from wolf_eval.measures.tokenizer import count, schema_text
 from wolf_eval.providers.padding import lengthen
 from wolf_eval.refusal import ValueRefused
 
@@ -45,8 +46,18 @@ _NO_SETTINGS = GenerateConfig()
 
 
 def estimate_tokens(text: str) -> int:
-    """About four characters a token; the bots have no tokenizer and need none."""
-    return max(1, len(text) // 4)
+    """The text's tokens as gpt-4.1 counts them (o200k), so a game's usage and its ``cost`` score are in
+    the tokens a provider bills, not in characters."""
+    return max(1, count(text))
+
+
+def prompt_tokens(messages: list[ChatMessage], config: GenerateConfig) -> int:
+    """A call's prompt tokens (o200k): its response schema and each content block, counted block by block (the
+    rules, a role and a record block recur from call to call, and each is counted once, then remembered)."""
+    parts: list[str] = []
+    for m in messages:
+        parts += [m.content] if isinstance(m.content, str) else [c.text for c in m.content if c.type == "text"]
+    return max(1, count(schema_text(config.response_schema)) + sum(count(p) for p in parts))
 
 
 def find_parts(messages: list[ChatMessage]) -> list[tuple[Observation, int | None]] | None:
@@ -135,6 +146,6 @@ class WolfBot(ModelAPI):
         if self.latency:
             await anyio.sleep(self.latency)  # a simulated API round trip; concurrent calls overlap
         output = ModelOutput.from_content(model=f"wolfbot/{self.model_name}", content=content)
-        inp, out = estimate_tokens(prompt), estimate_tokens(content)
+        inp, out = prompt_tokens(input, config), estimate_tokens(content)
         output.usage = ModelUsage(input_tokens=inp, output_tokens=out, total_tokens=inp + out)
         return output
