@@ -200,12 +200,17 @@ def test_a_nested_call_is_read_never_asked() -> None:
 # ---------------------------------------------------------------------- the seat's one schema and its prompt
 
 
-def test_a_seats_schema_is_strict_the_same_all_day_and_names_only_legal_players() -> None:
-    state = first_analyses_wave()
+def a_peers_call(state):  # type: ignore[no-untyped-def]
+    """The first seat asked to judge another's statement at ``state``: its call in the seat layout and its views."""
     wave = pending(state)
     who = next(r.seat for r in wave if r.action is Action.PEER_ANALYSIS)
     call = SeatCall.of([r for r in wave if r.seat == who], "seat")
-    views = [observe(state, r, calls="per_seat") for r in call.requests]
+    return who, call, [observe(state, r, calls="per_seat") for r in call.requests]
+
+
+def test_a_seats_schema_is_strict_the_same_all_day_and_names_only_legal_players() -> None:
+    state = first_analyses_wave()
+    who, call, views = a_peers_call(state)
     schema = call.schema(state, views)
     dumped = schema.json_schema.model_dump(exclude_none=True)
     assert strict_violations({"name": schema.name, "schema": dumped, "description": None, "strict": True}) == []
@@ -234,10 +239,7 @@ def test_any_instance_of_a_seats_schema_is_read_without_fallback() -> None:
 
 def test_the_instruction_names_each_statement_by_its_number_and_the_record_numbers_it() -> None:
     state = first_analyses_wave()
-    wave = pending(state)
-    who = next(r.seat for r in wave if r.action is Action.PEER_ANALYSIS)
-    call = SeatCall.of([r for r in wave if r.seat == who], "seat")
-    views = [observe(state, r, calls="per_seat") for r in call.requests]
+    _, call, views = a_peers_call(state)
     prompt = call_messages(views, layout="seat")
     said = call.analyses[0].subject
     user = prompt[-1].text
