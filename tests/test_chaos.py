@@ -57,19 +57,20 @@ def expected_reply(views, seeds) -> tuple[str, list[str]]:  # type: ignore[no-un
     return call_of(views).assemble([raw for raw, _ in replies], reply_fields(views[0])), [kind for _, kind in replies]
 
 
-def refused_parts(raw, views, game) -> list[Any]:  # type: ignore[no-untyped-def]
-    """The views whose decision the reply could not make (each then a recorded fallback)."""
+def refused_parts(raw, views, game, last: bool = True) -> list[Any]:  # type: ignore[no-untyped-def]
+    """The views whose decision the reply could not make (each then a recorded fallback); unless ``last``, a
+    decision the reply left unanswered is asked again, not refused."""
     call = call_of(views)
     try:
-        decided = call.read(raw, game)
+        decided = call.read(raw, game, last or call.layout != "seat")
     except Exception:
         return list(views)
-    return [v for v, d in zip(views, decided, strict=True) if d.fallback is not None]
+    return [v for v, d in zip(views, decided, strict=True) if d is not None and d.fallback is not None]
 
 
 def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fallback(chaos_game) -> None:  # type: ignore[no-untyped-def]
     task, sample, game = chaos_game
-    assert game.outcome is not None and game_scores(sample)["outcome"]["calls"] > 100
+    assert game.outcome is not None and game_scores(sample)["outcome"]["decisions"] > 100
     kinds: Counter[str] = Counter()
     refused: Counter[tuple[str, str, str]] = Counter()
     for e, views, seeds in calls(sample, game):
@@ -77,7 +78,7 @@ def test_every_hostile_reply_is_absorbed_and_every_refused_one_is_a_recorded_fal
         expected, its_kinds = expected_reply(views, seeds)
         assert raw == expected, "the reply re-derives from each decision's seed and the logged view"
         kinds.update(its_kinds)
-        for v in refused_parts(raw, views, game):
+        for v in refused_parts(raw, views, game, last=bool(e.input[-1].metadata["wolf_eval"].get("again"))):
             refused[(v.seat, v.action, clean_text(raw)[:MAX_RAW_CHARS])] += 1
     recorded = Counter((r.actor, r.data.action, r.data.raw) for r in game.records if r.kind == "fallback")
     assert recorded == refused

@@ -243,12 +243,13 @@ TEXT_KEYS = ("statement", "reason", "notes", "reasoning", "to_do", "to_not_do", 
 
 def haunt(obs: Any, content: str) -> str:
     """Lace every text field of a reply with hostile characters, veil the names, and vary the encoding."""
-    obj = json.loads(content)
+    whole = json.loads(content)
+    obj = whole["decision"] if isinstance(whole.get("decision"), dict) else whole  # a seat's reply: its decision
     pick = zlib.crc32(content.encode())
     if (obs.action not in ("lessons", "self_analysis", "peer_analysis") or "bid" in obj or "statement" in obj) \
-            and obj.get("notes") is None:  # a seat's reply carries every field, notes null
+            and obj.get("notes") is None:
         obj["notes"] = f"Day {obs.day}: watch {obs.alive[pick % len(obs.alive)]}."
-    for part in [obj, *(a for a in obj.get("analyses") or [] if isinstance(a, dict))]:  # its analyses too
+    for part in [obj, *(a for a in whole.get("analyses") or [] if isinstance(a, dict))]:  # its analyses too
         for key in TEXT_KEYS:
             value = part.get(key)
             if isinstance(value, str):
@@ -260,7 +261,7 @@ def haunt(obs: Any, content: str) -> str:
             name = obj[key]
             obj[key] = f"{name[:1]}\u200b{name[1:]}\u202e" if pick % 2 else f"\u2066{name}\x7f\u2069"
     how = ("escaped", "raw", "raw_controls", "fenced")[pick % 4]
-    return encode(obj, how)
+    return encode(whole, how)
 
 
 def play_haunted_game(log_dir: Path, lessons_dir: Path) -> EvalSample:

@@ -61,7 +61,10 @@ def test_every_ballot_schema_sent_in_a_game_lists_that_ballot_s_options(tmp_path
         props = e.config.response_schema.json_schema.properties
         key = {"vote": "vote", "night_kill": "target", "protect": "target", "investigate": "target"}.get(obs["action"])
         if key:
-            assert set(props[key].anyOf[0].enum) == set(obs["options"]), "the seat's legal names, in one order all day"
+            [named] = [k.properties[key] for k in props["decision"].anyOf if key in (k.properties or {})]
+            assert set(obs["options"]) <= set(named.enum), "every name the seat may choose now is in its schema"
+            assert not set(named.enum) - set(obs["options"]) - {p for p in obs["players"] if p not in obs["alive"]} \
+                or key == "target", "the rest are the dead, or the seat itself on a ballot"
             assert set(obs["options"]) <= set(obs["alive"]) and (key == "target" or obs["seat"] not in obs["options"])
             checked += 1
     assert checked >= 8

@@ -48,9 +48,8 @@ def analysis(kind: str = "none", suspicion: float = 0.3, **more: object) -> dict
     return {"deception_type": kind, "confidence": 0.8, "suspicion": suspicion, "reasoning": "ok", **more}
 
 
-def seat_reply(analyses: list[dict[str, object]], **fields: object) -> str:
-    return json.dumps({"analyses": analyses, "bid": None, "statement": None, "vote": None, "reason": None,
-                       "notes": None, **fields})
+def seat_reply(analyses: list[dict[str, object]], decision: dict[str, object] | None = None) -> str:
+    return json.dumps({"analyses": analyses, "decision": decision})
 
 
 def seat(*requests: Request) -> SeatCall:
@@ -86,7 +85,7 @@ def test_a_second_decision_that_is_not_an_analysis_gets_its_own_call() -> None:
 def test_a_call_asks_its_analyses_in_record_order_then_its_decision() -> None:
     call = seat(bid(), peer(31), own(30))
     assert [r.subject for r in call.analyses] == [30, 31] and call.main == bid()
-    assert call.decision == "2 analyses + bid" and call.fields == ("analyses", "bid")
+    assert call.decision == "2 analyses + bid" and call.fields == ("bid", "notes")
     with pytest.raises(ValueError, match="asks one decision"):
         SeatCall.of([peer(30), bid()], "own")
 
@@ -96,7 +95,8 @@ def test_a_call_asks_its_analyses_in_record_order_then_its_decision() -> None:
 
 def test_every_part_of_a_good_reply_is_read_each_analysis_by_its_number() -> None:
     call = seat(peer(30), own(31), bid())
-    raw = seat_reply([analysis(suspicion=0.0, id=31), analysis("omission", 0.9, id="#30")], bid=7, notes="watch")
+    labels = [analysis(suspicion=0.0, id=31), analysis("omission", 0.9, id="#30")]
+    raw = seat_reply(labels, {"bid": 7, "notes": "watch"})
     first, second, third = call.read(raw, GAME)
     assert first.subject == 30 and first.analysis.deception_type == "omission" and first.analysis.suspicion == 0.9
     assert second.action is Action.SELF_ANALYSIS and second.analysis.suspicion is None  # one's own: not read
@@ -105,7 +105,7 @@ def test_every_part_of_a_good_reply_is_read_each_analysis_by_its_number() -> Non
 
 def test_a_bad_part_falls_back_alone_and_names_its_part() -> None:
     call = seat(peer(30), peer(31), bid())
-    raw = seat_reply([analysis(id=30), {"id": 31, "confidence": 0.5}], bid=99)
+    raw = seat_reply([analysis(id=30), {"id": 31, "confidence": 0.5}], {"bid": 99, "notes": None})
     first, second, third = call.read(raw, GAME)
     assert first.fallback is None and first.analysis is not None
     assert second.analysis is None and second.fallback.reason.startswith("#31: missing")
@@ -116,32 +116,52 @@ def test_a_bad_part_falls_back_alone_and_names_its_part() -> None:
 def test_a_statement_judged_twice_falls_back_and_one_not_asked_is_read_into_none() -> None:
     call = seat(peer(30), peer(31), bid())
     raw = seat_reply([analysis("omission", id=30), analysis(id=31), analysis("fabrication", id=30),
-                      analysis("distortion", id=310), analysis(id=None)], bid=2)
+                      analysis("distortion", id=310), analysis(id=None)], {"bid": 2, "notes": None})
     first, second, third = call.read(raw, GAME)
     assert first.analysis is None and "#30 judged twice" in first.fallback.reason
     assert second.fallback is None and second.analysis.deception_type == "none" and third.bid == 2
 
 
 def test_a_part_left_unanswered_is_asked_again_then_falls_back() -> None:
-    """A strict decoder answers every field, null where it chooses: that is no answer, so it is asked again;
-    a lenient reply without the field at all is malformed, and falls back at once, as in any layout."""
+    """A strict decoder may answer with another kind of decision than the one asked, or with none: that is no
+    answer, so it is asked again; a reply without the decision field at all is malformed, and falls back at once."""
     call = seat(peer(30), peer(31), bid())
-    raw = seat_reply([analysis(id=31)], bid=None)
+    raw = seat_reply([analysis(id=31)])
     first, second, third = call.read(raw, GAME, last=False)
     assert first is None and third is None and second.fallback is None
     first, _, third = call.read(raw, GAME, last=True)
     assert "no analysis of #30" in first.fallback.reason and first.fallback.reason.endswith("asked twice")
-    assert third.bid == 0 and third.fallback.reason == "bid: 'bid' is null, asked twice"
-    [lenient] = seat(bid()).read(json.dumps({"notes": "no bid here"}), GAME, last=False)
-    assert lenient is not None and lenient.fallback.reason.startswith("bid: missing key 'bid'")
+    assert third.bid == 0 and third.fallback.reason == "bid: 'decision' is null, 'bid' was asked, asked twice"
+    [other] = seat(bid()).read(seat_reply([], {"statement": "Hello.", "notes": None}), GAME, last=False)
+    assert other is None, "a statement where a bid was asked"
+    [lenient] = seat(bid()).read(json.dumps({"bid": 3}), GAME, last=False)
+    assert lenient is not None and lenient.fallback.reason.startswith("bid: no 'decision'")
+
+
+def test_a_name_the_rules_do_not_allow_now_is_asked_again_in_a_seats_reply() -> None:
+    """The seat's schema lists every player it could name on some day; a dead one is asked again, then falls back."""
+    state = first_analyses_wave()
+    dead = next(p.name for p in state.players if not p.alive)
+    voter = next(n for n in state.living_names if n != dead)
+    vote = Request(seat=voter, action=Action.VOTE, day=1, phase=Phase.VOTE, turn=0,
+                   options=tuple(n for n in state.living_names if n != voter))
+    raw = seat_reply([], {"vote": dead, "reason": "gone", "notes": None})
+    assert seat(vote).read(raw, state, last=False) == [None]
+    [fell] = seat(vote).read(raw, state, last=True)
+    assert fell.target is None and fell.fallback.reason.startswith(f"vote: {dead} is not a legal choice now")
+    assert fell.fallback.reason.endswith("asked twice")
+    [own_layout] = SeatCall.of([vote]).read(json.dumps({"vote": dead, "reason": "gone", "notes": None}), state)
+    assert own_layout.fallback.reason.startswith(f"{dead} is not a legal choice"), "its own schema never admits it"
 
 
 def test_a_decision_field_given_twice_falls_back_that_decision_in_any_layout() -> None:
     """A decoder keeps the last of two values; which one was meant is unknown, so it is not read."""
     [alone] = SeatCall.of([bid()]).read('{"bid": 2, "notes": null, "bid": 9}', GAME)
     assert alone.bid == 0 and "'bid' given twice" in alone.fallback.reason
-    [again] = seat(bid()).read('{"analyses": [], "bid": 2, "notes": null, "bid": 9}', GAME)
+    [again] = seat(bid()).read('{"analyses": [], "decision": {"bid": 2, "notes": null, "bid": 9}}', GAME)
     assert again.fallback.reason == "bid: 'bid' given twice"
+    [twice] = seat(bid()).read('{"analyses": [], "decision": {"bid": 2, "notes": null}, "decision": null}', GAME)
+    assert twice.fallback.reason == "bid: 'decision' given twice"
 
 
 def test_a_reply_with_no_json_at_all_is_refused_whole() -> None:
@@ -215,8 +235,12 @@ def test_a_seats_schema_is_strict_the_same_all_day_and_names_only_legal_players(
     dumped = schema.json_schema.model_dump(exclude_none=True)
     assert strict_violations({"name": schema.name, "schema": dumped, "description": None, "strict": True}) == []
     props = dumped["properties"]
-    assert sorted(props["vote"]["anyOf"][0]["enum"]) == sorted(n for n in state.living_names if n != who)
-    assert list(props) == list(seat_fields(TAXONOMY, "target" in props))
+    [voting] = [k["properties"] for k in props["decision"]["anyOf"] if "vote" in k.get("properties", {})]
+    assert sorted(voting["vote"]["enum"]) == sorted(n for n in state.names if n != who), \
+        "every player the seat could vote for on some day: the schema stays the same all game"
+    assert list(props) == list(seat_fields(TAXONOMY)) == ["analyses", "decision"]
+    kinds = [set(k.get("properties", {})) for k in props["decision"]["anyOf"]]
+    assert {"bid", "notes"} in kinds and {"vote", "reason", "notes"} in kinds and set() in kinds  # and null
     later = SeatCall.of([bid(who)], "seat")
     assert later.schema(state, [observe(state, bid(who), calls="per_seat")]) is schema, \
         "a seat's calls of one day share one schema object: OpenAI's cached prefix starts with it"
@@ -244,7 +268,8 @@ def test_the_instruction_names_each_statement_by_its_number_and_the_record_numbe
     said = call.analyses[0].subject
     user = prompt[-1].text
     assert user.count("I trust Ben.") == 1, "quoted once, in the record, not again in the instruction"
-    assert f"#{said} " in user and f"#{said}: " in user and "Reply with analyses" in user
+    assert f"#{said} " in user and f"#{said}: " in user
+    assert user.rstrip().endswith("Reply with analyses (the statements above) and decision {bid, notes}.")
     blocks = prompt[-1].content
     assert getattr(blocks[-2], "cache_breakpoint", None) is (True if CACHE_MARKS else None), \
         "the record's last block ends the stable prefix"
@@ -259,7 +284,7 @@ def test_a_seat_is_keyed_by_its_game_and_seat_on_openai_only() -> None:
     s = Seat(name=ME, role=GAME.player(ME).role, model=None, temperature=None)  # type: ignore[arg-type]
     assert cache_key(GAME, s) == f"wolf-eval:{GAME.seed}:{GAME.player(ME).seat}"
     assert keyed("openai/gpt-4.1") and keyed("openai-api/local/x") and not keyed("anthropic/claude-sonnet-4-5")
-    assert not keyed("wolfbot/cue")
+    assert keyed("wolfbot/cue"), "the baseline players' logs show what a run on OpenAI sends"
 
 
 # ---------------------------------------------------------------------- whole games

@@ -27,6 +27,11 @@ class InvalidReply(ValueError):
     """A reply the rules cannot use; the message is recorded with the fallback."""
 
 
+class NotLegal(InvalidReply):
+    """A player named who may not be chosen now (the dead, oneself where not allowed): a schema that lists every
+    player who could ever be chosen admits such a name, so a caller that asks again may."""
+
+
 class ReplyObject(dict[str, Any]):
     """A JSON object of a reply, knowing which of its keys the reply gave more than once (``repeated``):
     a decoder keeps the last of them, so a value given twice would otherwise be read in silence."""
@@ -118,7 +123,7 @@ def match_name(value: Any, options: tuple[str, ...], players: tuple[str, ...]) -
             if len(hits) == 1:
                 if legal:
                     return hits[0]
-                raise InvalidReply(f"{hits[0]} is not a legal choice now (legal: {', '.join(options)})")
+                raise NotLegal(f"{hits[0]} is not a legal choice now (legal: {', '.join(options)})")
             if len(hits) > 1:
                 raise InvalidReply(f"{value[:60]!r} is ambiguous between {', '.join(hits)}")
     raise InvalidReply(f"{value[:60]!r} is not a player in this game")

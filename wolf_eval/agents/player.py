@@ -147,5 +147,7 @@ def keyed(model: str) -> bool:
     return model.split("/", 1)[0] in CACHE_KEY_PROVIDERS
 
 
-#: The providers whose requests carry a seat's ``prompt_cache_key``.
-CACHE_KEY_PROVIDERS = ("openai", "openai-api")
+#: The providers whose requests carry a seat's ``prompt_cache_key``: OpenAI's, servers of its API, and the
+#: ``wolfbot`` players (which ignore it), so their logs show what a run on OpenAI sends and the cost
+#: benchmarks price it so.
+CACHE_KEY_PROVIDERS = ("openai", "openai-api", "wolfbot")

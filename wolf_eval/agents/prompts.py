@@ -93,7 +93,7 @@ def replies_text(obs: Observation) -> str:
     if obs.calls != "per_seat":
         return ""
     seer = ", the Seer" if _roles_in_play(obs).get(Role.SEER, 0) else ""
-    return "\n" + template("replies").substitute(seer=seer).strip()
+    return "\n" + template("replies").substitute(night=f": the Werewolves, the Doctor{seer}").strip()
 
 
 def taxonomy_text(obs: Observation) -> str:

@@ -141,16 +141,16 @@ def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[st
     return SharedSchema(name=f"wolf_{action.value}", json_schema=schema, strict=True)
 
 
-#: The fields of a seat's reply under ``calls=per_seat``, in order: every decision a seat can be asked, so one
-#: response schema serves all its calls while its legal names stay the same; their meanings are the rules'
-#: (``wolf_eval/prompts/replies.txt``), not repeated here. ``target`` only for a seat with a night action.
-SEAT_FIELDS = ("analyses", "bid", "statement", "vote", "reason", "target", "notes")
+#: The fields of a seat's reply under ``calls=per_seat``: its analyses, and its one other ``decision`` (or null);
+#: their meanings are the rules' (``wolf_eval/prompts/replies.txt``), not repeated in the schema.
+SEAT_FIELDS = ("analyses", "decision")
 #: The fields of each item of ``analyses``: the statement's number in the record (its ``id``), then the label.
 ANALYSIS_FIELDS = ("id", "deception_type", "confidence", "suspicion", "reasoning")
-#: Each decision's own field in a seat's reply, by what it decides (an analysis is an item of ``analyses``).
-SEAT_FIELD_OF: dict[Action, str] = {
-    Action.BID: "bid", Action.STATEMENT: "statement", Action.DEFENCE: "statement", Action.VOTE: "vote",
-    Action.NIGHT_KILL: "target", Action.PROTECT: "target", Action.INVESTIGATE: "target",
+#: The fields of a seat's ``decision``, by what it decides; the first is the decision's own.
+DECISION_FIELDS: dict[Action, tuple[str, ...]] = {
+    Action.BID: ("bid", "notes"), Action.STATEMENT: ("statement", "notes"), Action.DEFENCE: ("statement", "notes"),
+    Action.VOTE: ("vote", "reason", "notes"), Action.NIGHT_KILL: ("target", "reason", "notes"),
+    Action.PROTECT: ("target", "reason", "notes"), Action.INVESTIGATE: ("target", "reason", "notes"),
 }
 
 
@@ -158,32 +158,40 @@ def _or_null(schema: JSONSchema) -> JSONSchema:
     return JSONSchema(anyOf=[schema, JSONSchema(type="null")])
 
 
-def seat_fields(taxonomy: tuple[str, ...], night: bool) -> tuple[str, ...]:
-    """The fields of a seat's reply: ``analyses`` in a game that asks them (a taxonomy), ``target`` for a seat
-    with a night action."""
-    return tuple(f for f in SEAT_FIELDS if (f != "analyses" or taxonomy) and (f != "target" or night))
+def seat_fields(taxonomy: tuple[str, ...]) -> tuple[str, ...]:
+    """The fields of a seat's reply: ``analyses`` in a game that asks them (a taxonomy), and ``decision``."""
+    return SEAT_FIELDS if taxonomy else SEAT_FIELDS[1:]
 
 
 @lru_cache(maxsize=1024)
 def seat_schema(taxonomy: tuple[str, ...], voters: tuple[str, ...], targets: tuple[str, ...] | None) -> ResponseSchema:
-    """The one reply shape of a seat's calls under ``calls=per_seat`` (:func:`seat_fields`): ``analyses``, then
-    each other decision's field, null unless asked.
+    """The one reply shape of a seat's calls under ``calls=per_seat`` (:func:`seat_fields`): ``analyses``, a list
+    of labels each naming its statement by number, and ``decision``: one of a bid, a statement (a debate
+    statement or a defence), a vote, a night action, or null when none is asked.
 
-    Legal by construction as every schema here: a vote names one of ``voters`` (the living but the seat),
-    a night action one of ``targets`` (the seat's night action's legal names; None for a seat without one),
-    and the numbers are enums. A seat's schema changes only when someone dies, so a provider that caches
-    the schema as the prompt's first part (OpenAI) serves the seat's prompts from its cache all day.
+    A vote names one of ``voters``, a night action one of ``targets`` (None for a seat without one): every
+    player the seat could name on some day, so a seat's schema is the same all game and a provider that
+    caches the schema as the prompt's first part (OpenAI) serves the seat's prompts from its cache from the
+    first call to the last. A name the schema admits but the rules do not allow now (a dead player) is
+    checked after the reply is read, and asked again once (``wolf_eval.agents.seat_call``); the numbers
+    and the deception types are enums. A decision writes only its own fields, so a reply of analyses
+    alone spends one null on the decision it was not asked, not one per field.
     """
-    text = JSONSchema(type="string")
+    text, notes = JSONSchema(type="string"), _or_null(JSONSchema(type="string"))
     unit = JSONSchema(type="number", enum=list(UNIT_GRID))
     item = JSONSchema(type="object", properties={
         "id": JSONSchema(type="integer"), "deception_type": JSONSchema(type="string", enum=list(taxonomy)),
         "confidence": unit, "suspicion": unit, "reasoning": _or_null(text),
     }, required=list(ANALYSIS_FIELDS), additionalProperties=False)
-    shapes = {"analyses": JSONSchema(type="array", items=item),
-              "bid": _or_null(JSONSchema(type="integer", enum=list(BIDS))), "statement": _or_null(text),
-              "vote": _or_null(JSONSchema(type="string", enum=list(voters))), "reason": _or_null(text),
-              "target": _or_null(JSONSchema(type="string", enum=list(targets or ()))), "notes": _or_null(text)}
-    props = {f: shapes[f] for f in seat_fields(taxonomy, targets is not None)}
+    kinds = [{"bid": JSONSchema(type="integer", enum=list(BIDS)), "notes": notes},
+             {"statement": text, "notes": notes},
+             {"vote": JSONSchema(type="string", enum=list(voters)), "reason": text, "notes": notes}]
+    if targets is not None:
+        night = JSONSchema(type="string", enum=list(targets))
+        kinds.append({"target": night, "reason": _or_null(text), "notes": notes})
+    objects = [JSONSchema(type="object", properties=k, required=list(k), additionalProperties=False) for k in kinds]
+    decision = JSONSchema(anyOf=[*objects, JSONSchema(type="null")])
+    props = {"analyses": JSONSchema(type="array", items=item), "decision": decision}
+    props = {f: props[f] for f in seat_fields(taxonomy)}
     return SharedSchema(name="wolf_seat", json_schema=JSONSchema(
         type="object", properties=props, required=list(props), additionalProperties=False), strict=True)

@@ -47,6 +47,7 @@ from wolf_eval.agents.call import call_seed, read_reply
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import (
     InvalidReply,
+    NotLegal,
     ReplyObject,
     first_json_object,
     fold_key,
@@ -65,7 +66,7 @@ from wolf_eval.agents.prompts import (
     template,
     text_block,
 )
-from wolf_eval.agents.schemas import SEAT_FIELD_OF, SEAT_FIELDS, response_schema, seat_fields, seat_schema
+from wolf_eval.agents.schemas import DECISION_FIELDS, SEAT_FIELDS, response_schema, seat_fields, seat_schema
 from wolf_eval.engine import Action, Decision, GameState, Request, fallback_decision
 from wolf_eval.engine.game import NIGHT_ACTION, legal_names
 from wolf_eval.engine.seating import players_order
@@ -77,6 +78,8 @@ from wolf_eval.text import clean_text
 Layout = Literal["own", "seat", "nested"]
 #: The key of the analyses in a reply of the ``seat`` or ``nested`` layout.
 ANALYSES = "analyses"
+#: The key of the one decision that is not an analysis in a reply of the ``seat`` layout.
+DECISION = "decision"
 #: Where a logged prompt's metadata keeps the decisions its call asked, each as its view.
 DECISIONS = "decisions"
 #: What a call that asks a speaker to label its own statement says of it, beside the others' analyses.
@@ -86,8 +89,9 @@ ASKED_AGAIN = "Your last reply left this unanswered (null). Answer it now."
 #: A seat's reply in words, for a call that goes without a response schema (the fields' meanings are the rules').
 SEAT_REPLY_IN_WORDS = ('Reply with only a JSON object: {"analyses": [{"id": <number>, "deception_type": <type>, '
                        '"confidence": <0-1>, "suspicion": <0-1>, "reasoning": <text or null>}, ...], '
-                       '"bid": <0-10 or null>, "statement": <text or null>, "vote": <name or null>, '
-                       '"reason": <text or null>, "target": <name or null>, "notes": <text or null>}')
+                       '"decision": <null, or {"bid": <0-10>, "notes": ...}, {"statement": <text>, "notes": ...}, '
+                       '{"vote": <name>, "reason": <text>, "notes": ...} or {"target": <name>, "reason": ..., '
+                       '"notes": ...}>}')
 #: Cut of a raw reply kept with a part's fallback (as ``wolf_eval.agents.call.MAX_RAW_CHARS``).
 _RAW_CHARS = 2000
 
@@ -177,12 +181,12 @@ class SeatCall:
             return response_schema(self.requests[0].action, state.config.taxonomy, views[0].options)
         if self.layout != "seat":
             raise ValueError(f"a {self.layout} call is read, never asked")
-        seat, by_list = views[0].seat, players_order(state)
+        # every player the seat could name on some day, so its schema stays the same all game; a name that is
+        # not legal now (the dead) is checked after the reply is read, and asked again once
+        seat, everyone = views[0].seat, players_order(state)
         night = NIGHT_ACTION.get(state.player(seat).role)
-        legal = {a: set(legal_names(state, seat, a)) for a in (Action.VOTE, night) if a is not None}
-        voters = tuple(n for n in by_list if n in legal[Action.VOTE])
-        targets = tuple(n for n in by_list if n in legal[night]) if night is not None else None
-        return seat_schema(views[0].taxonomy, voters, targets)
+        targets = legal_names(state, seat, night, everyone) if night is not None else None
+        return seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
 
     def instruction(self, views: Sequence[Observation], structured: bool = True, again: bool = False) -> str:
         """What to decide: the decision's own instruction (``own``), or each statement to analyse named by
@@ -201,20 +205,15 @@ class SeatCall:
         if self.main is not None:
             lines.append(("Then: " if self.analyses else "") + instruction(views[-1], structured=True))
         lines.append(template("action_seat_fill").substitute(
-            fields=" and ".join(self.fields), notes=", with notes if you wish" if self.main else "").strip())
+            analyses="analyses (the statements above)" if self.analyses else "analyses []",
+            decision=f"decision {{{', '.join(self.fields)}}}" if self.main else "decision null").strip())
         text = "\n".join(lines)
         return text if structured else f"{text}\n{self.reply_format()}"
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """The fields of a seat's reply this call asks to fill (``seat``)."""
-        main = self.main
-        asked = [ANALYSES] if self.analyses else []
-        if main is not None:
-            asked.append(SEAT_FIELD_OF[main.action])
-            if main.action is Action.VOTE or main.action in NIGHT_ACTION.values():
-                asked.append("reason")
-        return tuple(asked)
+        """The fields of the ``decision`` this call asks for in a seat's reply (none without one)."""
+        return DECISION_FIELDS[self.main.action] if self.main is not None else ()
 
     def reply_format(self) -> str:
         """The reply in words, for a call that goes without a response schema."""
@@ -238,10 +237,11 @@ class SeatCall:
                     raise part
                 out.append(interpret_object(part, request, state.names, state.config.taxonomy))
             except InvalidReply as err:
-                if isinstance(err, Unanswered) and not last:
+                again = isinstance(err, Unanswered) or (isinstance(err, NotLegal) and self.layout == "seat")
+                if again and not last:
                     out.append(None)
                     continue
-                why = f"{err}, asked twice" if isinstance(err, Unanswered) else str(err)
+                why = f"{err}, asked twice" if again and self.layout == "seat" else str(err)
                 out.append(fallback_decision(state, request, f"{label}: {why}" if label else why, cut))
         return out
 
@@ -261,11 +261,27 @@ class SeatCall:
                     item = Unanswered(f"no analysis of #{r.subject} in {ANALYSES!r}")
                 parts.append((r, f"#{r.subject}", item))
         if self.main is not None:
-            field = SEAT_FIELD_OF[self.main.action]
-            left = field in obj and obj[field] is None
-            parts.append((self.main, self.main.action.value,
-                          Unanswered(f"{field!r} is null") if left else obj.without(ANALYSES)))
+            parts.append((self.main, self.main.action.value, self._decision(obj)))
         return parts
+
+    def _decision(self, obj: ReplyObject) -> dict[str, Any] | InvalidReply:
+        """The object a seat's ``decision`` is read from: one of the kind asked; a null decision, or one of
+        another kind (a strict decoder's way to answer what was not asked), is unanswered."""
+        assert self.main is not None
+        own = self.fields[0]
+        if DECISION in obj.repeated:
+            return InvalidReply(f"{DECISION!r} given twice")
+        if DECISION not in obj:
+            return InvalidReply(f"no {DECISION!r} (keys: {', '.join(map(str, list(obj)[:8]))})")
+        decision = obj[DECISION]
+        if decision is None:
+            return Unanswered(f"{DECISION!r} is null, {own!r} was asked")
+        if not isinstance(decision, dict):
+            return InvalidReply(f"{DECISION!r} is not an object ({kind_of(decision)})")
+        if own not in decision or decision[own] is None:
+            given = ", ".join(map(str, list(decision)[:4])) or "nothing"
+            return Unanswered(f"{DECISION!r} gives {given}, {own!r} was asked")
+        return decision
 
     def _nested_parts(self, obj: ReplyObject) -> list[Part]:
         parts: list[Part] = []
@@ -294,13 +310,13 @@ class SeatCall:
 
     def assemble(self, replies: Sequence[str], fields: Sequence[str] = SEAT_FIELDS) -> str:
         """One reply from each decision's own reply, in call order (how ``wolfbot`` answers a call): a
-        decision's reply alone (``own``), or the seat's one shape with each analysis an item of
-        ``analyses`` named by its statement's number (a self-analysis given the suspicion field the shape
-        asks for) and the other decision's fields beside them, every field of ``fields`` it does not set
-        null. A part that is not a JSON object (a hostile reply) stands for the whole reply."""
+        decision's reply alone (``own``), or the seat's one shape (its ``fields``) with each analysis an item
+        of ``analyses`` named by its statement's number (a self-analysis given the suspicion field the shape
+        asks for) and the other decision's reply as the ``decision`` (null without one). A part that is not a
+        JSON object (a hostile reply) stands for the whole reply."""
         if self.layout == "own":
             return replies[0]
-        reply: dict[str, Any] = {}
+        decision: dict[str, Any] | None = None
         analyses: list[dict[str, Any]] = []
         for request, raw in zip(self.requests, replies, strict=True):
             try:
@@ -312,14 +328,14 @@ class SeatCall:
             if request.action in ANALYSIS_ACTIONS:
                 analyses.append({**part, "suspicion": part.get("suspicion", 0.0), "id": request.subject})
             else:
-                reply.update(part)
-        empty: dict[str, Any] = {f: None for f in fields if f != ANALYSES}
-        return json.dumps({ANALYSES: analyses, **empty, **reply} if ANALYSES in fields else {**empty, **reply})
+                decision = part
+        reply = {ANALYSES: analyses, DECISION: decision}
+        return json.dumps({f: reply[f] for f in fields})
 
 
 def reply_fields(seat: Observation) -> tuple[str, ...]:
     """The fields of a seat's reply in the ``seat`` layout, from its view (``wolf_eval.agents.schemas.seat_fields``)."""
-    return seat_fields(seat.taxonomy, seat.role in NIGHT_ACTION)
+    return seat_fields(seat.taxonomy)
 
 
 def analysis_items(obj: ReplyObject) -> dict[int | None, dict[str, Any] | InvalidReply] | InvalidReply:

@@ -147,18 +147,18 @@ def pending(state: GameState) -> list[Request]:
 NIGHT_ACTION = {Role.WEREWOLF: Action.NIGHT_KILL, Role.DOCTOR: Action.PROTECT, Role.SEER: Action.INVESTIGATE}
 
 
-def legal_names(state: GameState, seat: str, action: Action) -> tuple[str, ...]:
-    """Whom ``seat`` may name now in ``action``, in seat order: the Werewolves' prey is every living
-    non-wolf; the Doctor protects any living player, itself too; the Seer investigates, and every
-    voter votes for, another living player."""
-    living = state.living_names
+def legal_names(state: GameState, seat: str, action: Action, among: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Whom ``seat`` may name now in ``action``, in the order of ``among`` (the living, in seat order, if not
+    given; every player: whom it could name on some day): the Werewolves' prey is every non-wolf; the Doctor
+    protects anyone, itself too; the Seer investigates, and every voter votes for, another player."""
+    names = state.living_names if among is None else tuple(among)
     if action is Action.NIGHT_KILL:
-        wolves = {p.name for p in state.living_with(Role.WEREWOLF)}
-        return tuple(n for n in living if n not in wolves)
+        wolves = {p.name for p in state.players if p.role is Role.WEREWOLF}
+        return tuple(n for n in names if n not in wolves)
     if action is Action.PROTECT:
-        return living
+        return names
     if action in (Action.INVESTIGATE, Action.VOTE):
-        return tuple(n for n in living if n != seat)
+        return tuple(n for n in names if n != seat)
     return ()
 
 
