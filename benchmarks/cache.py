@@ -150,12 +150,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--task", default="triadic", choices=("wolf", "triadic", "dyadic"))
     ap.add_argument("--games", type=int, default=1)
+    ap.add_argument("--replies", choices=("random", "reader"), default="random",
+                    help="random: any reply valid under the schema (a model that ignores its instruction); reader: "
+                         "a reply that answers what the instruction asks, its values random (a seat's calls)")
     ap.add_argument("--wave-seconds", type=float, default=WAVE_SECONDS,
                     help=f"seconds a wave of calls takes at an API, for the cache timeline (default {WAVE_SECONDS})")
     add_task_args(ap)
     args = ap.parse_args()
     stub_kit = stub_module()
-    with tempfile.TemporaryDirectory() as tmp, stub_kit.StrictOpenAIStub() as stub:
+    with tempfile.TemporaryDirectory() as tmp, stub_kit.StrictOpenAIStub(reader=args.replies == "reader") as stub:
         log, _ = play(args.task, tmp, model="openai-api/stub/gpt-4.1", model_base_url=stub.base_url,
                       model_args={"api_key": "stub-key", "stream": False},
                       task_args={"games": args.games, **task_args(args.T)})

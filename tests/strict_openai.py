@@ -625,6 +625,34 @@ def random_instance(schema: Any, rng: random.Random, root: Any = None, depth: in
 # The server
 # --------------------------------------------------------------------------------------------
 
+def _last_text(body: dict[str, Any]) -> str:
+    """The text of a chat-completions body's last message."""
+    messages = body.get("messages") or [{}]
+    content = messages[-1].get("content")
+    if isinstance(content, str):
+        return content
+    return "".join(p.get("text", "") for p in content or [] if isinstance(p, dict))
+
+
+def read_the_instruction(schema: dict[str, Any], text: str, rng: random.Random) -> dict[str, Any]:
+    """A random reply to a wolf-eval seat's call (the ``wolf_seat`` schema) that answers what its instruction
+    asks, as a model that reads it would: one analysis of each statement the instruction names (``#57: ...``),
+    and a decision of the kind its last line names (``decision {bid, notes}``, or ``decision null``); every
+    value random within the schema, names too, so a name the rules do not allow now (the dead) can be drawn."""
+    props = schema["properties"]
+    reply: dict[str, Any] = {}
+    if "analyses" in props:
+        item = props["analyses"]["items"]
+        reply["analyses"] = [{**random_instance(item, rng), "id": int(n)}
+                             for n in re.findall(r"^#(\d+): ", text, re.MULTILINE)]
+    asked = re.search(r"decision \{([a-z, ]+)\}\.\s*$", text)
+    kinds = [k for k in props["decision"]["anyOf"] if k.get("type") == "object"]
+    wanted = set(asked.group(1).split(", ")) if asked else None
+    kind = next((k for k in kinds if set(k["properties"]) == wanted), None)
+    reply["decision"] = random_instance(kind, rng) if kind is not None else None
+    return reply
+
+
 @dataclass
 class StubRequest:
     """What the stub saw for one request and what it answered."""
@@ -675,10 +703,12 @@ class StrictOpenAIStub:
     ``keep_bodies=False`` drops each request's body once answered (a long benchmark's memory).
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, latency: float = 0.0, keep_bodies: bool = True) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, latency: float = 0.0, keep_bodies: bool = True,
+                 reader: bool = False) -> None:
         if not 0 <= latency <= 600:
             raise ValueError(f"latency must be 0 to 600 seconds, got {latency!r}")
         self.latency = float(latency)
+        self.reader = reader  # answer what a wolf-eval seat's instruction asks (see ``read_the_instruction``)
         self.keep_bodies = keep_bodies
         self._record = _Record()
         self._server = _Server((host, port), self._handler_class())
@@ -728,8 +758,9 @@ class StrictOpenAIStub:
 
     # ---- answering
     @staticmethod
-    def answer(body: dict[str, Any]) -> tuple[int, dict[str, Any], StubRequest]:
-        """Status, JSON reply and record for one chat-completions body (no HTTP involved)."""
+    def answer(body: dict[str, Any], reader: bool = False) -> tuple[int, dict[str, Any], StubRequest]:
+        """Status, JSON reply and record for one chat-completions body (no HTTP involved); ``reader``: a
+        wolf-eval seat's reply answers what its instruction asks (``read_the_instruction``)."""
         seen = StubRequest(path="/v1/chat/completions", body=body)
         key = body.get("prompt_cache_key")
         seen.cache_key = key if isinstance(key, str) else None
@@ -752,7 +783,10 @@ class StrictOpenAIStub:
                 seen.status, seen.error = 400, message
                 return 400, {"error": {"message": message, "type": "invalid_request_error",
                                        "param": "response_format", "code": "invalid_json_schema"}}, seen
-            content = json.dumps(random_instance(js["schema"], rng))
+            instance = random_instance(js["schema"], rng)
+            if reader and seen.schema_name == "wolf_seat":
+                instance = read_the_instruction(js["schema"], _last_text(body), rng)
+            content = json.dumps(instance)
         else:
             content = json.dumps({"note": "no schema"})
         seen.content = content
@@ -835,7 +869,7 @@ class StrictOpenAIStub:
                     self._send(400, {"error": {"message": "We could not parse the JSON body of your request.",
                                                "type": "invalid_request_error", "param": None, "code": None}})
                     return
-                status, reply, seen = StrictOpenAIStub.answer(body)
+                status, reply, seen = StrictOpenAIStub.answer(body, stub.reader)
                 seen.path = self.path
                 if not stub.keep_bodies:
                     seen.body = None

@@ -37,7 +37,10 @@ from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
 TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}
-SETTINGS = {"max_debate_turns": 2, "max_explanation_turns": 2, "seed": 11, "deception_analysis": False}
+#: One decision a call, in its own layout, as the papers asked: each malformed reply below is one decision's (a
+#: seat's one reply shape is read by the same parser; tests/test_seat_call.py reads its parts).
+SETTINGS = {"max_debate_turns": 2, "max_explanation_turns": 2, "seed": 11, "deception_analysis": False,
+            "calls": "per_decision"}
 MODEL = "mockllm/model"
 NIGHT = ("night_kill", "protect", "investigate")
 SPEECH = ("statement", "defence")

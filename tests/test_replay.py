@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import final_state, run
 from inspect_ai.log import read_eval_log, resolve_sample_attachments
 from inspect_ai.model import ModelOutput
 
-from wolf_eval.agents.seat_call import logged_parts
+from wolf_eval.agents.seat_call import logged_layout, logged_parts
 from wolf_eval.cli import main
 from wolf_eval.records import Kind
 from wolf_eval.replay import recorded_replies, replay_sample
@@ -51,8 +53,10 @@ def test_a_changed_reply_is_caught_at_the_first_record_it_changes(logged) -> Non
                 and [p["action"] for p in logged_parts(e.input[-1].metadata.get("wolf_eval", {}))] == ["vote"])
     [meta] = logged_parts(vote.input[-1].metadata["wolf_eval"])
     other = next(o for o in meta["options"] if f'"{o}"' not in vote.output.completion)
-    vote.output = ModelOutput.from_content(model=vote.output.model,
-                                           content=f'{{"vote": "{other}", "reason": "changed"}}')
+    changed = {"vote": other, "reason": "changed", "notes": None}
+    if logged_layout(vote.input[-1].metadata["wolf_eval"]) == "seat":  # the call's own reply shape
+        changed = {"analyses": [], "decision": changed}
+    vote.output = ModelOutput.from_content(model=vote.output.model, content=json.dumps(changed))
     result = replay_sample(sample, game)
     first = next(r for r in game.records if r.kind is Kind.VOTE and r.actor == meta["seat"] and r.day == meta["day"])
     assert not result.ok and result.problems[0].startswith(f"record {first.index} differs"), result.problems

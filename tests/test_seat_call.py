@@ -164,6 +164,15 @@ def test_a_decision_field_given_twice_falls_back_that_decision_in_any_layout() -
     assert twice.fallback.reason == "bid: 'decision' given twice"
 
 
+def test_a_seats_reply_is_read_as_forgivingly_as_any_fenced_in_prose_with_near_miss_names() -> None:
+    raw = "Here is my reply:\n```json\n" + seat_reply([analysis(id=30)], {"bid": "7", "notes": None}) + "\n```"
+    first, second = seat(peer(30), bid()).read(raw, GAME)
+    assert first.fallback is None and second.bid == 7 and second.fallback is None
+    vote = Request(seat=ME, action=Action.VOTE, day=1, phase=Phase.VOTE, turn=0, options=(OTHER, THIRD))
+    [named] = seat(vote).read(seat_reply([], {"vote": OTHER.lower() + "!", "reason": "x", "notes": None}), GAME)
+    assert named.target == OTHER and named.fallback is None
+
+
 def test_a_reply_with_no_json_at_all_is_refused_whole() -> None:
     for layout in ("own", "seat"):
         with pytest.raises(InvalidReply):
