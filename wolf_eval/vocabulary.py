@@ -1,4 +1,4 @@
-"""The game's own words as enums: roles, factions, winners, phases and actions.
+"""The game's own words as enums: roles, factions, winners, phases and actions (and the tagger's role name).
 
 The bottom of the project: the engine, the record vocabulary (``wolf_eval.records``), agents,
 measures and analysis all speak these, so a role, a faction or an action is never a bare string
@@ -45,6 +45,10 @@ FACTION_OF: dict[Role, Faction] = {
     Role.WEREWOLF: Faction.WEREWOLVES,
     Role.JESTER: Faction.JESTER,
 }
+
+
+#: The ``--model-role`` that binds the model lesson tagger (a role that seats no player).
+TAGGER_ROLE = "tagger"
 
 
 class Phase(StrEnum):

@@ -24,9 +24,7 @@ from wolf_eval.agents.parse import InvalidReply, first_json_object
 from wolf_eval.agents.prompts import template
 from wolf_eval.lessons.tagger import CATEGORIES, Tags
 from wolf_eval.store import TaggerReading
-
-#: The ``--model-role`` that binds the model tagger in an eval.
-TAGGER_ROLE = "tagger"
+from wolf_eval.vocabulary import TAGGER_ROLE
 
 
 class TagReply(BaseModel):
