@@ -23,7 +23,7 @@ from wolf_eval.engine import GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.asking import most_recent
 from wolf_eval.lessons.model_tagger import bound_tagger_readings
-from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list, turnstile
+from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
@@ -75,8 +75,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     """Play one complete game per sample and keep its record in the sample's store.
 
     With ``learning`` the Jester reads its model's lessons before the game and adds new ones
-    after it, and the games sharing a lessons file are played one after another, in their place
-    in the eval when ``learning.order`` is the Task's early-stopping manager (see ``game_task``).
+    after it; the Task's dataset plays the run's games one at a time (``LearningRun``).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -98,33 +97,32 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
                       call_plan=settings.calls,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
-        if learning is None or jester is None:
+        if learning is None or key is None or jester is None:
             game = await _play(game, agent, state)
             state.metadata.update(game_columns(game, seats, agent.usage))
             return state
-        async with turnstile(learning.path(jester.model_name), key, learning.order):
-            stored = learning.read(jester.model_name, key)
-            known = most_recent(stored, settings.lessons_shown)
-            record.lessons_file = str(learning.path(jester.model_name))
-            record.learning_step = learning.next_step(jester.model_name, key)
-            record.lessons_read = describe_lessons(known)
-            transcript().info({"lessons_file": record.lessons_file, "step": record.learning_step, "stored": len(stored),
-                               "read": [x.text for x in known]}, source="wolf_eval/lessons")
-            agent.jester_lessons = lessons_by_list(known)
-            game = await _play(game, agent, state)
-            source = {"sample_uuid": state.uuid, "sample": state.sample_id, "epoch": state.epoch, "seed": game.seed,
-                      "winner": game.outcome.winner if game.outcome else None}
-            async with span("lessons", type="phase"):
-                added, raw, problem = await keep_lessons(game, jester, known, learning, source,
-                                                         settings.structured_output, agent.usage, key, agent.game)
-            record.usage = agent.usage
-            record.calls += 1
-            record.lessons_added = describe_lessons(added)
-            read = await bound_tagger_readings([x.text for x in added], game.seed)
-            if read is not None:
-                record.tagger_model, record.lessons_added_tagger = read
-            record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
-            record.lessons_problem = problem
+        stored = learning.read(jester.model_name, key)
+        known = most_recent(stored, settings.lessons_shown)
+        record.lessons_file = str(learning.path(jester.model_name))
+        record.learning_step = key.step
+        record.lessons_read = describe_lessons(known)
+        transcript().info({"lessons_file": record.lessons_file, "step": record.learning_step, "stored": len(stored),
+                           "read": [x.text for x in known]}, source="wolf_eval/lessons")
+        agent.jester_lessons = lessons_by_list(known)
+        game = await _play(game, agent, state)
+        source = {"sample_uuid": state.uuid, "sample": state.sample_id, "epoch": state.epoch, "seed": game.seed,
+                  "winner": game.outcome.winner if game.outcome else None}
+        async with span("lessons", type="phase"):
+            added, raw, problem = await keep_lessons(game, jester, known, learning, source,
+                                                     settings.structured_output, agent.usage, key, agent.game)
+        record.usage = agent.usage
+        record.calls += 1
+        record.lessons_added = describe_lessons(added)
+        read = await bound_tagger_readings([x.text for x in added], game.seed)
+        if read is not None:
+            record.tagger_model, record.lessons_added_tagger = read
+        record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
+        record.lessons_problem = problem
         state.metadata.update(game_columns(game, seats, agent.usage))
         return state
 

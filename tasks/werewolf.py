@@ -18,9 +18,8 @@ from inspect_ai.scorer import Scorer
 from wolf_eval.agents.bindings import check_eval_seating, eval_role_model, faction_models
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.book import check_lessons_file, check_writable, default_lessons_dir
-from wolf_eval.lessons.order import LearningOrder
 from wolf_eval.lessons.remote import is_remote
-from wolf_eval.lessons.turnstile import Learning
+from wolf_eval.lessons.turnstile import Learning, LearningRun
 from wolf_eval.scorers.game_scores import LEAD, cost_scorer, headline_scorers
 from wolf_eval.scorers.judge import judge
 from wolf_eval.settings import Settings, task_signature
@@ -44,9 +43,8 @@ def headline() -> dict[str, Any]:
 def game_task(settings: Settings) -> Task:
     """One sample per game; the settings go whole to the solver and into every sample's metadata.
 
-    With ``jester_learning`` the solver and the Task share a ``LearningOrder``: as the Task's
-    early-stopping manager (it stops nothing) it learns the eval's identity and plan, which the
-    solver needs to play the learning games in their place order, across ``eval-retry`` too.
+    With ``jester_learning`` the dataset is a ``LearningRun``, which adds each game once the one
+    before it is logged, so the games are played in order, across ``eval-retry`` too.
     An eval that could not seat its players as asked (no model, a role no seat takes), or whose
     Jester's lessons folder or file cannot be used, is refused first, before any game or log.
     """
@@ -62,7 +60,7 @@ def game_task(settings: Settings) -> Task:
         jester = eval_role_model("jester")
         if jester is not None:
             check_lessons_file(folder, jester)
-        learning = Learning(folder, LearningOrder(settings.games, folder))
+        learning = Learning(folder)
     variant = settings.variant
     recorded = settings.model_dump(mode="json")
     samples = [
@@ -71,11 +69,10 @@ def game_task(settings: Settings) -> Task:
         for i in range(1, settings.games + 1)
     ]
     return Task(
-        dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
+        dataset=LearningRun(samples, learning) if learning else MemoryDataset(samples, name=f"werewolf-{variant}"),
         solver=play_game(settings=settings, learning=learning),
         scorer=game_scorers(),
         **headline(),
-        early_stopping=learning.order if learning else None,
         metadata={"variant": variant, "settings": recorded, **faction_models(settings.rules)},
     )
 

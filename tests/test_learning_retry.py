@@ -2,10 +2,9 @@
 
 The crash is the hard case: the process is killed right after a game wrote its lessons, before
 Inspect logged its sample, so the file holds lessons of an attempt the log never saw, and
-``inspect eval-retry`` plays that game again (Inspect also starts the retried samples in no fixed
-order). The retried run must give every game the same step, the same lessons to read and the same
-lessons to add as an uninterrupted run, and the file must end with one attempt per game: the ones
-the final log holds.
+``inspect eval-retry`` plays that game again, then the ones after it. The retried run must give
+every game the same step, the same lessons to read and the same lessons to add as an
+uninterrupted run, and the file must end with one attempt per game: the ones the final log holds.
 """
 
 from __future__ import annotations
@@ -16,6 +15,8 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,21 +55,22 @@ INTERRUPTED_RUN = textwrap.dedent("""
                  task_args={**ARGS, "lessons_dir": sys.argv[2]})
 """).replace("ARGS", repr(ARGS))
 
-#: Retries the log ``sys.argv[1]`` into ``sys.argv[2]`` with game ``sys.argv[3]`` starting late, as
-#: Inspect may start a retry's samples in any order: later games must still wait for it.
+#: Retries the log ``sys.argv[1]`` into ``sys.argv[2]`` with game ``sys.argv[3]`` added to the run 2 s
+#: late: the games after it must still read its lessons.
 LATE_RETRY = textwrap.dedent("""
     import asyncio, sys
     from inspect_ai import eval_retry
-    from wolf_eval.lessons.order import LearningOrder
+    from wolf_eval.lessons.turnstile import LearningRun
 
-    scheduled = LearningOrder.schedule_sample
+    added = LearningRun.sample_complete
 
-    async def late(self, id, epoch):
-        if str(id) == sys.argv[3]:
+    async def late(self, sample):
+        after = await added(self, sample)
+        if after and str(after[0].id) == sys.argv[3]:
             await asyncio.sleep(2)
-        return await scheduled(self, id, epoch)
+        return after
 
-    LearningOrder.schedule_sample = late
+    LearningRun.sample_complete = late
     [log] = eval_retry(sys.argv[1], log_dir=sys.argv[2], display="none")
     sys.exit(0 if log.status == "success" else 1)
 """)
@@ -128,17 +130,16 @@ def test_the_clean_run_plays_its_games_in_order(clean) -> None:  # type: ignore[
     assert_file_holds_only_the_logged_attempts(log, folder)
 
 
-#: Where a run is interrupted: after game 1's write four later games wait at the turnstile, after game 3's two.
+#: Where a run is interrupted: right after game 1's lessons write, and right after game 3's.
 INTERRUPTS = [(signal, game) for signal in ("SIGKILL", "SIGINT") for game in (1, 3)]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("signal, game", INTERRUPTS)
 def test_eval_retry_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp_path, signal, game) -> None:  # type: ignore[no-untyped-def]
-    """Interrupted between a game's lessons write and its log; the retry starts that game last of all.
+    """Interrupted between a game's lessons write and its log; the retry starts that game late.
 
-    A single Ctrl-C ends the run: a Ctrl-C after game 1's write left it waiting for ever (issue 28: 3) while
-    the turnstile waited through asyncio.wait_for, whose own task a twice-cancelled game left holding the lock.
+    A single Ctrl-C ends the run, within 60 s (about 6): no game of a learning run waits for another.
     """
     clean_log, clean_lessons = clean
     logs, lessons = tmp_path / "logs", tmp_path / "lessons"
@@ -175,10 +176,8 @@ def test_eval_retry_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp
     assert_file_holds_only_the_logged_attempts(retried, lessons)
     reused = {int(s.id): s.uuid for s in interrupted.samples or [] if s.error is None}
     assert {int(s.id): s.uuid for s in retried.samples if int(s.id) in reused} == reused
-    summary = retried.results.early_stopping
-    assert summary is not None and summary.manager == "wolf_eval/learning-order" and summary.early_stops == []
-    assert {k: summary.metadata[k] for k in ("planned", "played", "reused")} == \
-        {"planned": 5, "played": 6 - game, "reused": game - 1}
+    played = {int(s.id) for s in retried.samples if s.uuid not in {x.uuid for x in interrupted.samples or []}}
+    assert played == set(range(game, GAMES + 1)), "the retry plays the interrupted game and the ones after it"
 
 
 @pytest.mark.slow
@@ -238,7 +237,6 @@ def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> Non
 
 @pytest.mark.slow
 def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import wolf_eval.lessons.turnstile as learning
     import wolf_eval.solvers.play as game
 
     seated = game.seating
@@ -249,7 +247,6 @@ def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, mo
         return seated(state, seats)
 
     monkeypatch.setattr(game, "seating", no_seats_for_game_1)
-    monkeypatch.setattr(learning, "STALL_SECONDS", 0.5)
     lessons = tmp_path / "lessons"
     log = run("triadic", "wolfbot/cue", tmp_path / "logs", fail_on_error=False,
               task_args={**ARGS, "games": 3, "lessons_dir": str(lessons)})
@@ -259,7 +256,7 @@ def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, mo
     assert [x["text"] for x in store_field(by_id[3], "lessons_read")] == \
         [x["text"] for x in store_field(by_id[2], "lessons_added")]
     notes = [e.data for e in by_id[2].events if e.event == "info" and e.source == "wolf_eval/lessons"]
-    assert {"order_broken": True, "step": 2, "failed": [1]} in notes  # settled by its failure, not after 30 s
+    assert {"order_broken": True, "step": 2, "failed": [1]} in notes  # game 2 says it goes on without game 1
 
 
 @pytest.mark.slow
@@ -279,84 +276,92 @@ def test_one_task_object_evaluated_with_two_models_keeps_each_models_games_in_it
             sorted((log.eval.task_id, log.eval.eval_id, int(s.id), s.uuid) for s in log.samples)
 
 
-def test_a_game_waits_for_an_earlier_place_the_file_lists_but_the_log_does_not(tmp_path) -> None:
-    """After a kill between game 3's lessons write and its log, the file says game 3 is done; the log does not.
+def logged(step: int, uuid: str, **fields: Any) -> Any:
+    """Game ``step`` as Inspect hands a logged sample to the run's dataset."""
+    from inspect_ai.log import EvalSample
 
-    The retry plays game 3 again; if Inspect starts game 4 first, game 4 must wait for it, not read
-    the killed attempt's lessons.
-    """
+    return EvalSample(id=step, epoch=1, input="", target="", uuid=uuid, **fields)
+
+
+def test_the_run_adds_each_game_only_once_the_one_before_it_is_logged() -> None:
+    """The whole of the order: game 1 first, game k+1 from game k's log entry (played or reused), nothing after."""
     from inspect_ai.dataset import Sample
+
+    from wolf_eval.lessons.turnstile import Learning, LearningRun
+
+    games = [Sample(id=i, input=f"game {i}") for i in range(1, 4)]
+    run = LearningRun(games, Learning("unused"))
+    assert run.initial_samples() == games[:1]
+    for step in (1, 2):
+        assert asyncio.run(run.sample_complete(logged(step, f"u{step}"))) == [games[step]]
+    assert asyncio.run(run.sample_complete(logged(3, "u3"))) is None
+    assert asyncio.run(run.next_samples()) is None
+
+
+@contextmanager
+def started(*uuids: str) -> Iterator[None]:
+    """Eval ``e`` of run (task id) ``run`` with samples ``uuids`` started, as Inspect's hooks tell the learning run."""
+    from inspect_ai.hooks import SampleStart, TaskEnd, TaskStart
     from inspect_ai.log import EvalSpec
+
+    from wolf_eval.lessons.turnstile import LearningIds
+
+    spec = EvalSpec.model_construct(task_id="run", eval_id="e", run_id="r", model="m", model_roles=None)
+    hooks = LearningIds()
+    asyncio.run(hooks.on_task_start(TaskStart(eval_set_id=None, run_id="r", eval_id="e", spec=spec, plan=None)))
+    for uuid in uuids:
+        asyncio.run(hooks.on_sample_start(SampleStart(eval_set_id=None, run_id="r", eval_id="e", sample_id=uuid,
+                                                      summary=None)))
+    try:
+        yield
+    finally:
+        asyncio.run(hooks.on_task_end(TaskEnd(eval_set_id=None, run_id="r", eval_id="e", log=None)))
+
+
+def test_a_failed_games_lessons_go_before_the_next_game_is_added_and_it_says_so(tmp_path) -> None:
+    """Game 2 wrote its lessons, then its sample failed: the next game must not read them; a retry plays it again."""
+    from inspect_ai.dataset import Sample
+    from inspect_ai.log import EvalError
 
     from wolf_eval.lessons.book import GameKey, append_lessons
-    from wolf_eval.lessons.order import LearningOrder
-    from wolf_eval.lessons.turnstile import turnstile
+    from wolf_eval.lessons.turnstile import FAILED, Learning, LearningRun
 
-    path = tmp_path / "lessons.json"
-    for step in (1, 2, 3):
-        append_lessons(path, "m", [("to_do", f"Lesson of game {step} in the killed attempt")],
-                       game=GameKey(task="run", eval="killed", sample=step, step=step, attempt=f"old{step}"))
-
-    async def retry() -> list[str]:
-        order = LearningOrder(games=5)
-        spec = EvalSpec.model_construct(task_id="run", eval_id="retry", run_id="r", model="m", model_roles=None)
-        await order.start_task(spec, [Sample(id=i, input="") for i in range(1, 6)], 1)
-        for sample in (1, 2):
-            await order.complete_sample(sample, 1, {})  # reused from the log
-        entered: list[str] = []
-
-        async def game(step: int) -> None:
-            async with turnstile(path, GameKey(task="run", eval="retry", sample=step, step=step), order):
-                entered.append(f"game {step}")
-
-        fourth = asyncio.create_task(game(4))
-        await asyncio.sleep(0.3)
-        entered.append("game 3 starts")
-        await game(3)
-        await order.complete_sample(3, 1, {})
-        await fourth
-        return entered
-
-    assert asyncio.run(retry()) == ["game 3 starts", "game 3", "game 4"]
+    learning = Learning(tmp_path)
+    path = learning.path("m")
+    for step in (1, 2):
+        append_lessons(path, "m", [("to_do", f"Lesson of game {step}.")],
+                       game=GameKey(task="run", eval="e", sample=step, step=step, attempt=f"u{step}"))
+    games = [Sample(id=i, input=f"game {i}") for i in range(1, 4)]
+    error = EvalError(message="RuntimeError('after the write')", traceback="", traceback_ansi="")
+    with started("u2"):
+        [after] = asyncio.run(LearningRun(games, learning).sample_complete(logged(2, "u2", error=error)))
+    assert after.id == 3 and after.metadata == {FAILED: [2]}
+    stored = read_lessons(path, "m")
+    assert stored is not None and [x.text for x in stored.lessons] == ["Lesson of game 1."]
+    assert [g.step for g in stored.games] == [1]
 
 
-def test_games_waiting_at_the_turnstile_end_at_once_when_their_task_group_is_cancelled(tmp_path) -> None:
-    """A Ctrl-C cancels Inspect's task groups, which cancel each waiting game again on every loop turn.
-
-    Waiting through asyncio.wait_for (Python 3.11), a game cancelled again while wait_for cancelled its inner
-    task left before that task had the turnstile's lock back, and the lock stayed held (issue 28: 3).
-    """
-    import anyio
-    from inspect_ai.dataset import Sample
-    from inspect_ai.log import EvalSpec
+def test_a_game_is_keyed_by_its_run_and_place_and_a_second_epoch_is_refused() -> None:
+    from inspect_ai.solver import TaskState
 
     from wolf_eval.lessons.book import GameKey
-    from wolf_eval.lessons.order import LearningOrder
-    from wolf_eval.lessons.turnstile import _RUNS, turnstile
+    from wolf_eval.lessons.turnstile import Learning
 
-    async def interrupted() -> tuple[bool, list[str]]:
-        order = LearningOrder(games=5)
-        spec = EvalSpec.model_construct(task_id="ctrl-c", eval_id="e", run_id="r", model="m", model_roles=None)
-        await order.start_task(spec, [Sample(id=i, input="") for i in range(1, 6)], 1)
+    learning = Learning("unused")
+    with started("u3", "u3b"):
+        game = learning.begin(TaskState(model="m", sample_id=3, epoch=1, input="", messages=[], sample_uuid="u3"))
+        with pytest.raises(ValueError, match="--epochs is refused"):
+            learning.begin(TaskState(model="m", sample_id=3, epoch=2, input="", messages=[], sample_uuid="u3b"))
+    assert game == GameKey(task="run", eval="e", run="r", sample=3, epoch=1, step=3, attempt="u3")
+    with pytest.raises(RuntimeError, match="eval is unknown"):  # the hooks are gone with the eval
+        learning.begin(TaskState(model="m", sample_id=3, epoch=1, input="", messages=[], sample_uuid="u3"))
 
-        async def game(step: int) -> None:
-            async with turnstile(tmp_path / "lessons.json", GameKey(task="ctrl-c", eval="e", sample=step, step=step),
-                                 order):
-                await anyio.sleep_forever()  # game 1 plays; games 2 to 5 wait for it
 
-        async with asyncio.timeout(10), anyio.create_task_group() as games:
-            for step in range(1, 6):
-                games.start_soon(game, step)
-            await anyio.sleep(0.2)
-            games.cancel_scope.cancel()
-        await asyncio.sleep(0.2)
-        [run] = [r for (_, task, _), r in _RUNS.items() if task == "ctrl-c"]
-        left = [repr(t) for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-        return run.changed.locked(), left
+def test_a_run_that_cannot_start_at_game_1_is_refused() -> None:
+    """``--sample-id 3`` leaves out game 1: the run would play nothing, so it says why instead."""
+    from inspect_ai.dataset import Sample
 
-    loop = asyncio.new_event_loop()
-    try:  # not asyncio.run: a task left waiting for the lock would keep its shutdown waiting for ever
-        locked, left = loop.run_until_complete(interrupted())
-    finally:
-        loop.close()
-    assert not locked and not left
+    from wolf_eval.lessons.turnstile import Learning, LearningRun
+
+    with pytest.raises(ValueError, match="--sample-id must include 1"):
+        asyncio.run(LearningRun([Sample(id=1, input="game 1")], Learning("unused")).next_samples())

@@ -23,8 +23,8 @@ from inspect_ai.log import (
     EvalSample,
     list_eval_logs,
     read_eval_log,
+    read_eval_log_sample,
     read_eval_log_sample_summaries,
-    read_eval_log_samples,
 )
 
 LOG_SUFFIXES = (".eval", ".json")
@@ -163,8 +163,13 @@ def _root(err: BaseException) -> BaseException:
 
 
 def game_samples(path: Path) -> Iterator[EvalSample]:
-    """Each game of a log read by :func:`read_game_log`, attachments resolved, one in memory at a time."""
-    yield from read_eval_log_samples(str(path), all_samples_required=False, resolve_attachments=True)
+    """Each game of a log read by :func:`read_game_log`, attachments resolved, one in memory at a time.
+
+    Listed from the log's sample summaries (by game, then epoch), not from its header: a learning
+    run's dataset adds its games as it plays them, and the header names only the first.
+    """
+    for summary in sorted(read_eval_log_sample_summaries(str(path)), key=lambda s: (s.id, s.epoch)):
+        yield read_eval_log_sample(str(path), summary.id, summary.epoch, resolve_attachments=True)
 
 
 @contextmanager
