@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.log import transcript
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
@@ -21,7 +20,6 @@ from wolf_eval.agents.honoured import ignored_settings, warn_once
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
 from wolf_eval.engine import GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
-from wolf_eval.lessons.asking import most_recent
 from wolf_eval.lessons.model_tagger import bound_tagger_readings
 from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list
 from wolf_eval.measures.cost import game_cost
@@ -101,20 +99,15 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             game = await _play(game, agent, state)
             state.metadata.update(game_columns(game, seats, agent.usage))
             return state
-        stored = learning.read(jester.model_name, key)
-        known = most_recent(stored, settings.lessons_shown)
+        known = learning.read(jester.model_name, key, settings.lessons_shown)
         record.lessons_file = str(learning.path(jester.model_name))
         record.learning_step = key.step
         record.lessons_read = describe_lessons(known)
-        transcript().info({"lessons_file": record.lessons_file, "step": record.learning_step, "stored": len(stored),
-                           "read": [x.text for x in known]}, source="wolf_eval/lessons")
         agent.jester_lessons = lessons_by_list(known)
         game = await _play(game, agent, state)
-        source = {"sample_uuid": state.uuid, "sample": state.sample_id, "epoch": state.epoch, "seed": game.seed,
-                  "winner": game.outcome.winner if game.outcome else None}
         async with span("lessons", type="phase"):
-            added, raw, problem = await keep_lessons(game, jester, known, learning, source,
-                                                     settings.structured_output, agent.usage, key, agent.game)
+            added, raw, problem = await keep_lessons(game, jester, known, learning, settings.structured_output,
+                                                     agent.usage, key, agent.game)
         record.usage = agent.usage
         record.calls += 1
         record.lessons_added = describe_lessons(added)

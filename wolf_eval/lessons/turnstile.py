@@ -42,7 +42,7 @@ from inspect_ai.solver import TaskState
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.player import Seat
 from wolf_eval.engine import GameState
-from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list
+from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list, most_recent
 from wolf_eval.lessons.book import (
     GameKey,
     Lesson,
@@ -117,9 +117,14 @@ class Learning:
             transcript().info({"order_broken": True, "step": game.step, "failed": failed}, source="wolf_eval/lessons")
         return game
 
-    def read(self, model: str, game: GameKey) -> list[Lesson]:
-        """The lessons ``game`` reads: the file's, but none its own run wrote at its place or later."""
-        return visible_to(read_lessons(self.path(model), model), game)
+    def read(self, model: str, game: GameKey, shown: int) -> list[Lesson]:
+        """The lessons ``game``'s Jester is shown: the most recent ``shown`` of those it may read, all the
+        file's but those its own run wrote at its place or later."""
+        stored = visible_to(read_lessons(self.path(model), model), game)
+        known = most_recent(stored, shown)
+        transcript().info({"lessons_file": str(self.path(model)), "step": game.step, "stored": len(stored),
+                           "read": [x.text for x in known]}, source="wolf_eval/lessons")
+        return known
 
 
 class LearningRun(SampleSource):
@@ -179,14 +184,15 @@ def describe_lessons(lessons: list[Lesson]) -> list[dict[str, Any]]:
 
 
 async def keep_lessons(game: GameState, seat: Seat, known: list[Lesson], learning: Learning,
-                       source: dict[str, Any], structured_output: bool, usage: dict[str, TokenUsage],
-                       game_key: GameKey, game_name: str) -> tuple[list[Lesson], str, str | None]:
+                       structured_output: bool, usage: dict[str, TokenUsage], game_key: GameKey,
+                       game_name: str) -> tuple[list[Lesson], str, str | None]:
     """Ask the Jester's model for lessons and append them, replacing any an earlier attempt of the game
     wrote; returns the lessons added, the raw reply and why nothing was read, if so."""
     answer = await ask_for_lessons(game, seat, known, structured_output, usage, game_name)
     candidates, raw, problem = answer.value, answer.raw, answer.problem
-    source = {**source, "eval_id": game_key.eval, "task_id": game_key.task, "run_id": game_key.run,
-              "step": game_key.step, "attempt": game_key.attempt}
+    source = {"sample_uuid": game_key.attempt, "sample": game_key.sample, "epoch": game_key.epoch, "seed": game.seed,
+              "winner": game.outcome.winner if game.outcome else None, "eval_id": game_key.eval,
+              "task_id": game_key.task, "run_id": game_key.run, "step": game_key.step, "attempt": game_key.attempt}
     path = learning.path(seat.model_name)
     try:
         added = await anyio.to_thread.run_sync(append_lessons, path, seat.model_name, candidates, source, game_key)
