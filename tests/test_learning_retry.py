@@ -55,8 +55,8 @@ INTERRUPTED_RUN = textwrap.dedent("""
                  task_args={**ARGS, "lessons_dir": sys.argv[2]})
 """).replace("ARGS", repr(ARGS))
 
-#: Retries the log ``sys.argv[1]`` into ``sys.argv[2]`` with game ``sys.argv[3]`` added to the run 2 s
-#: late: the games after it must still read its lessons.
+#: Retries the log ``sys.argv[1]`` into ``sys.argv[2]`` with game ``sys.argv[3]`` added to the run late:
+#: the games after it must still read its lessons (were the games started at once, they would start first).
 LATE_RETRY = textwrap.dedent("""
     import asyncio, sys
     from inspect_ai import eval_retry
@@ -67,7 +67,7 @@ LATE_RETRY = textwrap.dedent("""
     async def late(self, sample):
         after = await added(self, sample)
         if after and str(after[0].id) == sys.argv[3]:
-            await asyncio.sleep(2)
+            await asyncio.sleep(0.5)
         return after
 
     LearningRun.sample_complete = late
