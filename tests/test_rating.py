@@ -185,7 +185,7 @@ def test_rate_refuses_with_one_line_and_exit_1(tmp_path, capsys) -> None:  # typ
 @pytest.mark.slow
 def test_rate_and_report_on_a_crossplay_of_two_baselines(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     folder = tmp_path / "cmp"
-    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder),
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--crossplay", "--task", "wolf", "--log-dir", str(folder),
                  "-T", "games=3", "-T", "max_debate_turns=2", "-T", "deception_analysis=false",
                  "-T", "seed=3", "--display", "none"]) == 0
     capsys.readouterr()
