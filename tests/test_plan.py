@@ -19,15 +19,18 @@ from wolf_eval.vocabulary import Faction
 DATA = Path(__file__).parent / "data"
 
 
-def test_a_tenth_between_half_and_six_tenths_takes_393_games_a_side_and_simulation_agrees() -> None:
-    """0.50 against 0.60 at 80% power and a two-sided 0.05: (1.960 + 0.842)^2 * 2 * 0.25 / 0.01 = 392.4 games a
-    side with nothing shared; a same-deal correlation of 0.13 saves 13%. Simulated paired comparisons of that size,
-    judged by the paired z-test the formula stands for, detect the difference 80% of the time (sd 0.9%)."""
+def test_a_tenth_between_half_and_six_tenths_takes_385_games_a_side_and_simulation_agrees() -> None:
+    """0.50 against 0.60 at 80% power and a two-sided 0.05: (1.960 + 0.842)^2 * (0.25 + 0.24) / 0.01 = 384.6 games
+    a side with nothing shared (392.4 if both spreads were taken at 0.5); a same-deal correlation of 0.13 saves about
+    13%. Simulated paired comparisons of that size, judged by the paired z-test the formula stands for, detect the
+    difference 80% of the time (sd 0.9%)."""
+    sd = math.sqrt(0.25), math.sqrt(0.24)
+    assert P.games_needed(sd[0], 0.0, 0.10, 0.05, 0.80, sd[1]) == 385
     assert P.games_needed(0.5, 0.0, 0.10, 0.05, 0.80) == 393
-    assert P.games_needed(0.5, 0.13, 0.10, 0.05, 0.80) == math.ceil(392.4 * 0.87)
+    assert P.spreads(P.Spread(WIN, Faction.VILLAGERS, 10, 0.5, 0.49, 0.49, {}), 0.10) == pytest.approx(sd)
     rng = np.random.default_rng(5)
     for rho in (0.0, 0.13):
-        n = P.games_needed(0.5, rho, 0.10, 0.05, 0.80)
+        n = P.games_needed(sd[0], rho, 0.10, 0.05, 0.80, sd[1])
         d = np.array([P.paired_outcomes(rng, 0.6, 0.5, rho, n) for _ in range(2000)])
         z = d.mean(axis=1) / (d.std(axis=1, ddof=1) / math.sqrt(n))
         assert np.mean(np.abs(z) > 1.96) == pytest.approx(0.80, abs=0.03), rho
@@ -89,7 +92,9 @@ def test_the_plan_prices_every_design_and_simulates_the_sequential_one() -> None
     village = table[table["figure"] == "village win rate"].set_index("design")
     assert list(village.index) == [*P.DESIGNS, f"sequential, {P.REFERENCE}"]
     separate, reference = village.loc[P.SEPARATE], village.loc[P.REFERENCE]
-    assert separate["games_per_model"] == P.games_needed(separate["sd"], 0.0, 0.10, 0.05, 0.80)
+    p = separate["value"]
+    assert separate["games_per_model"] == P.games_needed(math.sqrt(p * (1 - p)), 0.0, 0.10, 0.05, 0.80,
+                                                         math.sqrt((p + 0.1) * (0.9 - p)))
     assert reference["games_per_model"] < 0.7 * separate["games_per_model"]  # rho near 0.5 halves the variance
     assert not village.loc[P.CROSS, "rho_measured"] and village.loc[P.CROSS, "rho"] == 0.0
     sequential = village.loc[f"sequential, {P.REFERENCE}"]

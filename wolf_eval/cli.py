@@ -354,7 +354,7 @@ def _compare(args: argparse.Namespace) -> int:
     rows = _comparison_rows(folder, expected)
     if args.models:
         rows = rows[rows["model"].isin([*args.models, *against]) & rows["opponent"].isin([*args.models, *against])]
-    table, pairs = compare.by_model(rows), compare.head_to_head(rows)
+    table, pairs = compare.by_model(_compared(rows, args.models)), compare.head_to_head(rows)
     if pairs.empty:
         raise NoResult(f"{folder}: no two models played the same faction on the same deals; no comparison written")
     return _write_comparison(folder, rows, compare.markdown(table, pairs))
@@ -451,7 +451,13 @@ def _compare_in_rounds(args: argparse.Namespace, folder: Path, plan: list[Any], 
                        "without --tables-only to play it")
     done = rounds.round_rows(rows, base, now.complete)
     decided = rounds.decisions_markdown(now.questions, now, stopping)
-    return _write_comparison(folder, done, compare.model_markdown(compare.by_model(done)) + "\n" + decided)
+    return _write_comparison(folder, done, compare.model_markdown(compare.by_model(_compared(done, args.models)))
+                             + "\n" + decided)
+
+
+def _compared(rows: Any, models: list[str]) -> Any:
+    """The rows of the models compared (not a reference opponent's own side of their games); all without names."""
+    return rows[rows["model"].isin(models)] if models else rows
 
 
 def _plan(args: argparse.Namespace) -> int:

@@ -34,6 +34,8 @@ draws. Win rates, one outcome per game, keep Wilson's.
 from __future__ import annotations
 
 import contextvars
+import hashlib
+import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -185,8 +187,14 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
             "decisions": (usage.decisions or usage.calls) if usage is not None else math.nan,
             "fallbacks": sum(n for (m, _), n in fallbacks.items() if m == model),
             "game_usd": _priced(record), "usage": {m: u.model_dump() for m, u in record.usage.items()},
+            "play": play_key(record),
         })
     return out
+
+
+def play_key(record: GameRecord) -> str:
+    """What makes two games the same play, record for record, whoever played it: a hash of the final state."""
+    return hashlib.sha256(json.dumps(record.state, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _priced(record: GameRecord) -> float:

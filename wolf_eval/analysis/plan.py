@@ -6,14 +6,16 @@ one game's contribution and how much two models' games on the same deal move tog
 design of ``n`` deals per model then detects a true difference ``delta`` at two-sided error rate
 ``alpha`` with the chance ``power`` when
 
-    n = (z[1 - alpha/2] + z[power])^2 * 2 * sd^2 * (1 - rho) / delta^2
+    n = (z[1 - alpha/2] + z[power])^2 * (sd_A^2 + sd_B^2 - 2 * rho * sd_A * sd_B) / delta^2
 
 (the normal approximation to the test of a paired difference). ``sd`` is the per-game standard
 deviation of the figure as the tables pool it (a ratio of sums: a game's jackknife pseudo-value,
 so a game with many pairs weighs more), measured within each (model, opponent, faction) of the
-pilot so that differences between the pilot's models do not pass for noise; ``rho`` is the
+pilot so that differences between the pilot's models do not pass for noise, and the same for both
+models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the pilot's rate and at the rate
+``delta`` away towards 0.5 (so 0.50 against 0.60 takes 385 games a side). ``rho`` is the
 correlation of two models' pseudo-values on the same deal, measured on the pilot's pairs of games
-of each design:
+of each design (at least :data:`MIN_DEALS` of them):
 
 - two separate runs: nothing shared, ``rho`` = 0;
 - against reference opponents (``compare``'s default): the deal and every other seat's player are
@@ -52,6 +54,8 @@ POWER = 0.80
 #: The designs a plan prices, in the order it prints them.
 SEPARATE, REFERENCE, CROSS, SELF = "two separate runs", "against reference opponents", "cross-play", "self-play"
 DESIGNS = (SEPARATE, REFERENCE, CROSS, SELF)
+#: Fewest same-deal pairs a correlation is measured on before a plan uses it.
+MIN_DEALS = 20
 #: Simulated comparisons behind a sequential estimate, and their seed.
 SIMULATIONS = 400
 SIMULATION_SEED = 35
@@ -149,10 +153,27 @@ def spread(rows: pd.DataFrame, q: Question, faction: Faction) -> Spread | None:
                   {d: _correlation(p) for d, p in rho.items()})
 
 
-def games_needed(sd: float, rho: float, difference: float, alpha: float, power: float) -> int:
-    """Deals per model for a fixed design to detect ``difference`` (the formula in the module's docstring)."""
+def games_needed(sd: float, rho: float, difference: float, alpha: float, power: float,
+                 other_sd: float | None = None) -> int:
+    """Deals per model for a fixed design to detect ``difference`` (the formula in the module's docstring, with
+    ``2 sd^2 (1 - rho)`` the variance of a deal's difference; ``other_sd`` the second model's where it differs)."""
     z = norm.ppf(1 - alpha / 2) + norm.ppf(power)
-    return math.ceil(z * z * 2 * sd * sd * (1 - rho) / difference ** 2)
+    b = sd if other_sd is None else other_sd
+    return math.ceil(z * z * (sd * sd + b * b - 2 * rho * sd * b) / difference ** 2)
+
+
+def alternative(value: float, difference: float) -> float:
+    """The second model's value: ``difference`` away from the pilot's, towards the middle of [0, 1] (where a
+    rate's spread is largest, so the plan errs long)."""
+    return value + difference if value + difference <= 1 and (value < 0.5 or value - difference < 0) \
+        else value - difference
+
+
+def spreads(s: Spread, difference: float) -> tuple[float, float]:
+    """One game's sd for each of the two models: the pilot's, or where the value fixes it (a win rate), at the
+    pilot's value and at the alternative."""
+    at = s.question.spread_at
+    return (s.sd, s.sd) if at is None else (at(s.value), at(alternative(s.value, difference)))
 
 
 def paired_outcomes(rng: np.random.Generator, p_a: float, p_b: float, rho: float, n: int) -> np.ndarray:
@@ -177,11 +198,10 @@ def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap
     """
     rng = np.random.default_rng(SIMULATION_SEED)
     looks = list(range(round_games, cap + 1, round_games))
-    p_b = s.value if s.value + difference <= 1 else s.value - difference
     stops = []
     for _ in range(simulations):
         if s.question is WIN:
-            d = paired_outcomes(rng, p_b + difference, p_b, rho, cap)
+            d = paired_outcomes(rng, alternative(s.value, difference), s.value, rho, cap)
         else:
             d = np.clip(rng.normal(difference, s.game_sd * math.sqrt(2 * (1 - rho)), cap), -1.0, 1.0)
         stops.append(sequential.first_decision(d, looks, alpha) or cap + 1)
@@ -216,15 +236,17 @@ def plan(rows: pd.DataFrame, difference: float = DIFFERENCE, power: float = POWE
                 continue
             base = {"figure": s.label, "question": q.name, "faction": f, "pilot_games": s.games, "value": s.value,
                     "sd": s.sd}
+            sd, other = spreads(s, difference)
             for design in DESIGNS:
                 rho, deals = (0.0, 0) if design == SEPARATE else s.rho.get(design, (math.nan, 0))
-                measured = not math.isnan(rho)
-                n = games_needed(s.sd, rho if measured else 0.0, difference, alpha, power)
+                measured = not math.isnan(rho) and (deals >= MIN_DEALS or design == SEPARATE)
+                n = games_needed(sd, rho if measured else 0.0, difference, alpha, power, other)
                 out.append(base | {"design": design, "rho": rho if measured else 0.0, "rho_deals": deals,
                                    "rho_measured": measured or design == SEPARATE, "games_per_model": n,
                                    "games": 2 * n, "usd": 2 * n * usd})
-            rho, _ = s.rho.get(REFERENCE, (math.nan, 0))
-            fixed = games_needed(s.sd, 0.0 if math.isnan(rho) else rho, difference, alpha, power)
+            rho, deals = s.rho.get(REFERENCE, (math.nan, 0))
+            rho = rho if deals >= MIN_DEALS else math.nan
+            fixed = games_needed(sd, 0.0 if math.isnan(rho) else rho, difference, alpha, power, other)
             median, high, share = sequential_games(s, 0.0 if math.isnan(rho) else rho, difference, alpha,
                                                    cap=max(ROUND_GAMES, 4 * fixed))
             out.append(base | {"design": f"sequential, {REFERENCE}", "rho": 0.0 if math.isnan(rho) else rho,
@@ -257,8 +279,9 @@ def plan_markdown(table: pd.DataFrame, difference: float, power: float, alpha: f
              "| figure | pilot value | sd per game | design | rho (same deal) | games per model | games in all | USD |",
              "|---|---|---|---|---|---|---|---|"]
     for r in table.to_dict("records"):
-        rho = (f"{r['rho']:.2f} ({r['rho_deals']} deals)" if r["rho_deals"] else
-               "0" if r["design"] == SEPARATE else f"{r['rho']:.2f}" if r["rho_measured"] else "0 (not in the pilot)")
+        rho = ("0" if r["design"] == SEPARATE else f"{r['rho']:.2f} ({r['rho_deals']} deals)" if r["rho_measured"]
+               and r["rho_deals"] else f"{r['rho']:.2f}" if r["rho_measured"] else
+               f"0 (only {r['rho_deals']} deals in the pilot)" if r["rho_deals"] else "0 (not in the pilot)")
         games = (f"{r['games_per_model']:.0f} (90% by {r['p90']:.0f})" if "p90" in r and not math.isnan(r["p90"])
                  else f"{r['games_per_model']:.0f}")
         lines.append(f"| {r['figure']} | {r['value']:.2f} | {r['sd']:.2f} | {r['design']} | {rho} | {games} "

@@ -17,7 +17,8 @@ then compared, stopped on and planned for with no other change.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ class Question:
     columns: tuple[str, ...]  # its per-game counts, in the order ``figure`` reads them
     counts: Callable[[GameState, Faction, frozenset[str]], Sequence[float]]  # one game's, for the faction's seats
     figure: Callable[[Any], Any]  # the figure of summed counts (rows in ``columns`` order), element-wise on arrays
+    spread_at: Callable[[float], float] | None = None  # one game's sd at a value, where the value fixes it
 
     def applies(self, faction: Faction) -> bool:
         return faction in self.factions
@@ -61,7 +63,8 @@ def _detected(game: GameState, faction: Faction, seats: frozenset[str]) -> tuple
     return (pooled.concordant, pooled.ties, pooled.pairs)
 
 
-WIN = Question("win", "win rate", frozenset(Faction), ("won", "played"), _won, lambda s: ratio(s[0], s[1]))
+WIN = Question("win", "win rate", frozenset(Faction), ("won", "played"), _won, lambda s: ratio(s[0], s[1]),
+               lambda p: math.sqrt(p * (1 - p)))
 DETECTION = Question("detection", "detection against the truth (per-ballot AUROC for wolves)",
                      frozenset({Faction.VILLAGERS}), ("detect_concordant", "detect_ties", "detect_pairs"),
                      _detected, lambda s: Auroc(s[0], s[1], s[2]).value)
@@ -89,7 +92,3 @@ def game_counts(game: GameState, faction: Faction, seats: frozenset[str]) -> dic
 def asked(faction: Faction) -> list[Question]:
     """The questions that apply to a faction."""
     return [q for q in QUESTIONS if q.applies(faction)]
-
-
-def names(questions: Iterable[Question]) -> list[str]:
-    return [q.name for q in questions]
