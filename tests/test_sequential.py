@@ -152,3 +152,34 @@ def test_only_the_evals_of_open_questions_play_the_next_round() -> None:
     needed = rounds._needed("triadic", triadic, pd.DataFrame([{"a": "a", "b": "b", "held": "r",
                                                                 "faction": Pairing("a", "r", "werewolves").faction}]))
     assert {(p.model, p.faction) for p in needed} == {("a", "werewolves"), ("b", "werewolves")}
+
+
+@pytest.mark.slow
+def test_compare_in_rounds_plays_until_each_question_stops_and_resumes_a_round_cut_short(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The faction bot and tom play the same wolves, so against cue nothing separates their wolves and each question
+    runs to the cap of 2 games, one round at seed 3 and one at seed 4. A round cut short decides nothing: with a game
+    of round 2 gone the tables are refused, and the same command plays that game and gives the same decisions."""
+    from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
+
+    from wolf_eval.cli import main
+
+    folder = tmp_path / "rounds"
+    command = ["compare", "wolfbot/faction", "wolfbot/tom", "--against", "wolfbot/cue", "--sequential", "--task",
+               "wolf", "-T", "games=1", "-T", "max_debate_turns=1", "-T", "deception_analysis=false", "-T", "seed=3",
+               "--max-games", "2", "--log-dir", str(folder), "--display", "none"]
+    assert main(command) == 0
+    logs = [read_eval_log(i.name, header_only=True) for i in list_eval_logs(str(folder))]
+    assert sorted(log.eval.task_args["seed"] for log in logs) == [3] * 4 + [4] * 4
+    text = (folder / "compare" / "compare.md").read_text()
+    assert "2 complete rounds, 8 games" in text
+    assert "| wolf | wolves | wolfbot/faction | wolfbot/tom | against wolfbot/cue | win | undecided at the games cap " \
+           "| 2 | +0.00 [" in text
+    capsys.readouterr()
+    cut = next(log for log in logs if log.eval.task_args["seed"] == 4)
+    whole = read_eval_log(cut.location)
+    whole.samples, whole.status = [], "cancelled"
+    write_eval_log(whole, cut.location)
+    assert main([*command, "--tables-only"]) == 1
+    assert "round 2 is not complete" in capsys.readouterr().err
+    assert main(command) == 0
+    assert (folder / "compare" / "compare.md").read_text() == text
