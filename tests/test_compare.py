@@ -225,6 +225,15 @@ def test_compare_against_a_reference_names_what_is_missing_exits_1_and_resumes(t
 def test_compare_refuses_what_it_cannot_compare(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["compare", "wolfbot/cue", "--task", "wolf", "--log-dir", str(tmp_path / "one"), *ARGS]) == 2
     assert "at least two different models" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--alpha", "0.01", "--log-dir", str(tmp_path / "x")]) == 2
+    assert "--alpha only goes with --sequential" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--max-usd", "5",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "--max-usd: no model of the comparison has a known price" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "-T", "games=10", "--max-games", "5",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "the cap of 5 games is below one round of 10" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
     assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "none")]) == 2
     (tmp_path / "empty").mkdir()
     assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "empty")]) == 1

@@ -114,9 +114,9 @@ def _add_compare(commands: Any) -> None:
     cmp.add_argument("--sequential", action="store_true",
                      help="play in rounds and stop each question once an anytime-valid test decides it at --alpha, "
                           "or at a cap")
-    cmp.add_argument("--alpha", type=float, default=ALPHA, help=f"--sequential: the error rate of each question's "
-                                                                 f"decision (default {ALPHA})")
-    cmp.add_argument("--max-games", type=int, default=MAX_GAMES,
+    cmp.add_argument("--alpha", type=float, help=f"--sequential: the error rate of each question's decision "
+                                                 f"(default {ALPHA})")
+    cmp.add_argument("--max-games", type=int,
                      help=f"--sequential: games per eval after which a question stops undecided (default {MAX_GAMES})")
     cmp.add_argument("--max-usd", type=float,
                      help="--sequential: stop every question before a round would take the comparison past this many "
@@ -343,7 +343,7 @@ def _compare(args: argparse.Namespace) -> int:
     task_args = _task_args(args.task_args)
     try:
         plan = compare.pairings(args.models, args.task, against) if args.models or not args.tables_only else []
-        stopping = _stopping(args, task_args) if args.sequential else None
+        stopping = _stopping(args, task_args, list(dict.fromkeys([*args.models, *against])))
     except ValueError as err:
         raise BadInput(f"compare: {err}") from err
     if args.tables_only and not folder.is_dir():
@@ -360,12 +360,29 @@ def _compare(args: argparse.Namespace) -> int:
     return _write_comparison(folder, rows, compare.markdown(table, pairs))
 
 
-def _stopping(args: argparse.Namespace, task_args: dict[str, Any]) -> Any:
-    from wolf_eval.analysis.rounds import Stopping
+def _stopping(args: argparse.Namespace, task_args: dict[str, Any], models: list[str]) -> Any:
+    """When a comparison in rounds stops; None without --sequential (whose options are then refused)."""
+    from wolf_eval.analysis.rounds import MAX_GAMES, Stopping
+    from wolf_eval.analysis.sequential import ALPHA
+    from wolf_eval.measures.cost import price_of
     from wolf_eval.settings import Settings
 
+    given = [f"--{n.replace('_', '-')}" for n in ("alpha", "max_games", "max_usd") if getattr(args, n) is not None]
+    if not args.sequential:
+        if given:
+            raise ValueError(f"{', '.join(given)} only {'go' if len(given) > 1 else 'goes'} with --sequential")
+        return None
+    if args.max_usd is not None:
+        priced = [m for m in models if price_of(m) is not None]
+        if not priced:
+            raise ValueError(f"--max-usd: no model of the comparison has a known price ({', '.join(models)}; "
+                             "WOLF_EVAL_PRICES adds one)")
+        if len(priced) < len(models):
+            print(f"wolf-eval: --max-usd counts {', '.join(priced)} only: no price known for "
+                  f"{', '.join(m for m in models if m not in priced)}", file=sys.stderr)
     games = Settings.from_task_args(args.task, **task_args).games
-    return Stopping(round_games=games, alpha=args.alpha, max_games=args.max_games, max_usd=args.max_usd)
+    return Stopping(round_games=games, alpha=ALPHA if args.alpha is None else args.alpha,
+                    max_games=MAX_GAMES if args.max_games is None else args.max_games, max_usd=args.max_usd)
 
 
 def _play(args: argparse.Namespace, folder: Path, plan: list[Any], task_args: dict[str, Any],
@@ -431,21 +448,22 @@ def _write_comparison(folder: Path, rows: Any, text: str) -> int:
 def _compare_in_rounds(args: argparse.Namespace, folder: Path, plan: list[Any], against: list[str],
                        task_args: dict[str, Any], stopping: Any) -> int:
     """Play round after round until every question is decided or capped (resuming any round under way)."""
+    import pandas as pd
+
     from wolf_eval.analysis import compare, rounds
     from wolf_eval.settings import Settings
 
     if not args.models:
         raise BadInput("compare --sequential: name the models compared (with the same options as when it played)")
     base = Settings.from_task_args(args.task, **task_args).seed
-    import pandas as pd
-
     rows = compare.comparison_rows([folder])[0] if folder.is_dir() else pd.DataFrame()
-    while True:
-        now = rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
-        if now.finished or args.tables_only:
-            break
-        expected = _play(args, folder, plan, task_args, now.rounds)
-        rows = _comparison_rows(folder, expected)
+    now = rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+    while not (now.finished or args.tables_only):
+        rows = _comparison_rows(folder, _play(args, folder, plan, task_args, now.rounds))
+        before, now = now, rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+        if now.complete == before.complete:  # every game finished, yet the round is not: they seat someone else
+            raise NoResult(f"{folder}: round {now.complete + 1} finished without the games it plans (a log there "
+                           "from another comparison?); no tables written")
     if args.tables_only and not now.finished:
         raise NoResult(f"{folder}: round {now.complete + 1} is not complete; no tables written: run the command "
                        "without --tables-only to play it")
