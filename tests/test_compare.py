@@ -16,7 +16,7 @@ from wolf_eval.analysis.compare import (
     Pairing,
     PlannedEval,
     by_model,
-    crossplay_tasks,
+    comparison_tasks,
     head_to_head,
     markdown,
     missing_games,
@@ -65,15 +65,15 @@ def test_a_comparison_binds_only_the_roles_its_task_deals() -> None:
     """Triadic deals no Seer and the dyadic control no Jester: a binding for either would seat no one."""
     for task, village in (("triadic", {"villager", "doctor"}), ("dyadic", {"villager", "doctor"}),
                           ("wolf", {"villager", "seer", "doctor"})):
-        tasks = crossplay_tasks(["wolfbot/cue", "wolfbot/tom"], TASKS[task], task, {"games": 1})
+        tasks = comparison_tasks(pairings(["wolfbot/cue", "wolfbot/tom"], task), TASKS[task], task, {"games": 1})
         bound = [set(t.model_roles or {}) for t in tasks]
         assert village in bound and ({"werewolf"} in bound) == (task == "triadic")  # else B's wolves = A's village
         assert all(b <= {"villager", "seer", "doctor", "werewolf", "jester"} for b in bound)
         assert ("seer" in set().union(*bound)) == (task == "wolf"), task
         assert ("jester" in set().union(*bound)) == (task == "triadic"), task
     with pytest.raises(ValueError, match="deals no seat of the jester faction"):
-        crossplay_tasks(["wolfbot/cue", "wolfbot/tom"], TASKS["triadic"], "triadic",
-                        {"games": 1, "roles": "villager:6,doctor:1,werewolf:2"})
+        comparison_tasks(pairings(["wolfbot/cue", "wolfbot/tom"], "triadic"), TASKS["triadic"], "triadic",
+                         {"games": 1, "roles": "villager:6,doctor:1,werewolf:2"})
 
 
 def test_newcombe_paired_interval_matches_the_formula_worked_by_hand() -> None:

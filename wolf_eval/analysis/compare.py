@@ -138,11 +138,6 @@ def comparison_tasks(plan: Sequence[Pairing], make: Callable[..., Any], task: st
     return tasks
 
 
-def crossplay_tasks(models: Sequence[str], make: Callable[..., Any], task: str, task_args: dict[str, Any]) -> list[Any]:
-    """The cross-play comparison's tasks (:func:`comparison_tasks` of :func:`pairings` without references)."""
-    return comparison_tasks(pairings(models, task), make, task, task_args)
-
-
 # --------------------------------------------------------------------------- per game
 
 

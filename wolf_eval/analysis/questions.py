@@ -72,14 +72,6 @@ DETECTION = Question("detection", "detection against the truth (per-ballot AUROC
 QUESTIONS: tuple[Question, ...] = (WIN, DETECTION)
 
 
-def question(name: str) -> Question:
-    """The question called ``name``."""
-    found = [q for q in QUESTIONS if q.name == name]
-    if not found:
-        raise KeyError(f"no question {name!r}: the questions are {', '.join(q.name for q in QUESTIONS)}")
-    return found[0]
-
-
 def game_counts(game: GameState, faction: Faction, seats: frozenset[str]) -> dict[str, float]:
     """Every question's counts for one faction's seats in one game, as a comparison row's columns."""
     out: dict[str, float] = {}

@@ -95,7 +95,7 @@ def round_rows(rows: pd.DataFrame, base_seed: int, rounds: int) -> pd.DataFrame:
     return rows[(seeds >= base_seed) & (seeds < base_seed + rounds)]
 
 
-def _games_of(task: str, rows: pd.DataFrame, p: Pairing, seed: int) -> int:
+def _games_of(rows: pd.DataFrame, p: Pairing, seed: int) -> int:
     """Finished games of one eval at one seed."""
     if rows.empty:
         return 0
@@ -104,8 +104,7 @@ def _games_of(task: str, rows: pd.DataFrame, p: Pairing, seed: int) -> int:
     return len(mine[["sample", "epoch"]].drop_duplicates())
 
 
-def decisions(task: str, rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
-              stopping: Stopping) -> pd.DataFrame:
+def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str], stopping: Stopping) -> pd.DataFrame:
     """Every question of every matchup of the compared models, tested on ``rows`` (complete rounds only)."""
     held = set(against) if against else {CROSSPLAY}
     out = []
@@ -156,13 +155,13 @@ def standing(task: str, rows: pd.DataFrame, plan: Sequence[Pairing], models: Seq
     while True:
         k = len(rounds)
         now = rounds[-1]
-        if any(_games_of(task, rows, p, base_seed + k - 1) < stopping.round_games for p in now):
+        if any(_games_of(rows, p, base_seed + k - 1) < stopping.round_games for p in now):
             return Standing(rounds, k - 1, questions, spent, games)
         done = round_rows(rows, base_seed, k)
         before = spent
         spent, games = _spent(done)
         last = spent - before
-        questions = decisions(task, done, models, against, stopping)
+        questions = decisions(done, models, against, stopping)
         open_ = questions[questions["state"] == PLAYING] if not questions.empty else questions
         following = _needed(task, plan, open_)
         if following and stopping.max_usd is not None and spent + last * len(following) / len(now) > stopping.max_usd:
