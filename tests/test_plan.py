@@ -6,13 +6,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import handmade as hm
 import numpy as np
 import pandas as pd
 import pytest
 
 from wolf_eval.analysis import plan as P
-from wolf_eval.analysis.questions import DETECTION, QUESTIONS, WIN, game_counts
+from wolf_eval.analysis.questions import DETECTION, WIN
 from wolf_eval.cli import main
 from wolf_eval.vocabulary import Faction
 
@@ -104,19 +103,6 @@ def test_the_plan_prices_every_design_and_simulates_the_sequential_one() -> None
     assert f"| village win rate | {separate['value']:.2f} | {separate['sd']:.2f} | two separate runs | 0 |" in text
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         P.plan(rows, difference=1.5)
-
-
-def test_each_question_counts_one_factions_seats() -> None:
-    game = hm.t1_jester_by_wolf_vote()  # the Jester won; Ava and Ben are the wolves
-    village = frozenset({"Cleo", "Dan", "Eve", "Fay"})
-    counts = game_counts(game, Faction.VILLAGERS, village)
-    # Dan's ballot rows give 8 concordant, 4 tied of 12 pairs; Eve's and Fay's 8 and 8 of 24 (test_truth's hand count)
-    assert (counts["won"], counts["played"]) == (0.0, 1.0)
-    assert (counts["detect_concordant"], counts["detect_ties"], counts["detect_pairs"]) == (16.0, 12.0, 36.0)
-    assert DETECTION.per_game(np.array([[16.0, 12.0, 36.0]]))[0] == pytest.approx(22 / 36)
-    jester = game_counts(game, Faction.JESTER, frozenset({"Ivo"}))
-    assert jester["won"] == 1.0 and math.isnan(jester["detect_pairs"])  # detection is asked of the village only
-    assert [q.name for q in QUESTIONS] == ["win", "detection"]
 
 
 def test_plan_reads_any_logs_and_refuses_what_it_cannot_plan_from(capsys) -> None:  # type: ignore[no-untyped-def]
