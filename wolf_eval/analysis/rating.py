@@ -516,7 +516,7 @@ def _fit_notes(fits: Mapping[str, Fit]) -> list[str]:
         figure = (f"G² = {f.g2:.1f} on {f.df} df over {f.seatings} seatings, p = {f.p:.3f} from {f.simulations} "
                   f"tournaments simulated from the fit")
         if f.fits:
-            notes.append(f"fit {name}: {figure}: the model describes these games"
+            notes.append(f"fit {name}: {figure}: no sign that the model misdescribes these games"
                          + (f"; intervals widened ×{math.sqrt(f.scale):.2f} for the variance it leaves" if f.scale > 1
                             else ""))
         else:
