@@ -18,10 +18,14 @@ drawn together, so the pairing is the real one) and never play a game. Per pair 
   :mod:`wolf_eval.analysis.sequential` at ``--alpha``, capped at ``--cap`` deals; the median and 90th
   percentile of the deals (games per model) to a decision, the share decided, the share decided the
   wrong way, and whether the anytime-valid interval at the stop covered the pool's difference;
-- fixed: the deals a fixed design needs for the same error rates, from the pool's mean and spread of
-  the per-deal difference (:func:`wolf_eval.analysis.plan.games_needed`), at 80% power and at the
-  power the sequential design reached within its cap; its power at that size checked by simulation
-  with the paired z-test.
+- betting on the size: the same bettor fed each deal's difference itself instead of its sign (who
+  was ahead), for comparison;
+- fixed, known difference: the fewest deals a fixed design needs at the same error rate, knowing the
+  pool's difference, at 80% power and at the power the sequential design reached within its cap
+  (simulated: the exact sign test on the deals where the two differ for a win, the paired t-test
+  otherwise);
+- fixed, planned: what ``wolf-eval plan`` asks for a ``--planned`` difference (0.10) at 80% power with
+  the pair's spread: the fixed design a researcher commits to before knowing the difference.
 
 False decisions: every pair of identical players (the same games: never decided), every model in
 every faction against itself (two independent deals of its own per simulated deal), and every
@@ -88,59 +92,86 @@ def stops(rng: np.random.Generator, d: np.ndarray, args: argparse.Namespace) -> 
     for _ in range(args.simulations):
         drawn = rng.choice(d, size=args.cap)
         n = sequential.first_decision(drawn, looks, args.alpha)
-        out.append(args.cap + 1 if n is None else n * (1 if drawn[:n].mean() > 0 else -1))
+        out.append(args.cap + 1 if n is None else n * (1 if np.sign(drawn[:n]).mean() > 0 else -1))
     return np.array(out)
 
 
+def _size_decision(d: np.ndarray, looks: list[int], alpha: float) -> int:
+    """Deals to a decision for a bettor on each deal's difference itself, not its sign (the cap where undecided)."""
+    wealth = sequential.log_wealth(d)
+    return next((n for n in looks if wealth[n - 1] >= math.log(1 / alpha)), len(d))
+
+
 def covered(rng: np.random.Generator, d: np.ndarray, args: argparse.Namespace, simulations: int) -> float:
-    """How often the anytime-valid interval at the stop (or the cap) covers the pool's mean difference."""
+    """How often the anytime-valid interval at the stop (or the cap) covers the pool's share ahead."""
     looks = list(range(args.round, args.cap + 1, args.round))
     hits = 0
     for _ in range(simulations):
         drawn = rng.choice(d, size=args.cap)
         n = sequential.first_decision(drawn, looks, args.alpha) or args.cap
-        low, high = sequential.confidence_sequence(drawn[:n], args.alpha)
-        hits += low <= d.mean() <= high
+        low, high = sequential.confidence_sequence(sequential.ahead(drawn[:n]), args.alpha)
+        hits += low <= np.sign(d).mean() <= high
     return hits / simulations
 
 
 def fixed_power(rng: np.random.Generator, d: np.ndarray, n: int, alpha: float, simulations: int) -> float:
-    """The power of a fixed design of ``n`` deals drawn from the pool, judged by the paired z-test."""
-    from scipy.stats import norm
+    """The power of a fixed design of ``n`` deals drawn from the pool, decided the right way: the exact sign test
+    on the deals where the two differ for a 0/1 figure (McNemar's), the paired t-test otherwise."""
+    from scipy.stats import binom, t
 
     drawn = rng.choice(d, size=(simulations, n))
+    right = np.sign(drawn.mean(axis=1)) == np.sign(d.mean())
+    if np.isin(d, (-1.0, 0.0, 1.0)).all():
+        ahead, behind = (drawn > 0).sum(axis=1), (drawn < 0).sum(axis=1)
+        p = np.minimum(1.0, 2 * binom.cdf(np.minimum(ahead, behind), ahead + behind, 0.5))
+        return float(np.mean((p <= alpha) & (ahead + behind > 0) & right))
     sd = drawn.std(axis=1, ddof=1)
-    z = np.divide(drawn.mean(axis=1), sd / math.sqrt(n), out=np.zeros(simulations), where=sd > 0)
-    return float(np.mean((np.abs(z) > norm.ppf(1 - alpha / 2)) & (np.sign(drawn.mean(axis=1)) == np.sign(d.mean()))))
+    stat = np.divide(drawn.mean(axis=1), sd / math.sqrt(n), out=np.zeros(simulations), where=sd > 0)
+    return float(np.mean((np.abs(stat) > t.ppf(1 - alpha / 2, n - 1)) & right))
+
+
+def fixed_games(rng: np.random.Generator, d: np.ndarray, power: float, alpha: float) -> int:
+    """The fewest deals a fixed design needs to reach ``power`` on this pool (simulated, 1,000 draws a size)."""
+    n = 2
+    while n < 4000 and fixed_power(rng, d, n, alpha, 1000) < power:
+        n = n + 1 if n < 30 else int(n * 1.1)
+    return n
 
 
 def known_order(pool: list[Pair], args: argparse.Namespace, rng: np.random.Generator) -> dict[str, float]:
     """The sequential-against-fixed table of the pairs of known order; the medians by pair and question."""
     print("### Pairs of known order\n")
-    print(f"Sequential: rounds of {args.round} deals, error rate {args.alpha}, cap {args.cap} deals, "
-          f"{args.simulations} simulated comparisons each. Fixed: deals a fixed design needs at 80% power and at the "
-          "power the sequential design reached (its own power checked by simulation in brackets). Deals are games "
-          "per model.\n")
+    print(f"Deals are games per model. Sequential: rounds of {args.round} deals, error rate {args.alpha}, cap "
+          f"{args.cap} deals, {args.simulations} simulated comparisons each; the median deals to a decision (90th "
+          "percentile), the share decided (the wrong way), and how often the anytime-valid interval at the stop "
+          "covered the pool's share ahead. Betting on the size: the same bettor fed each deal's difference itself "
+          "instead of its sign. "
+          "Fixed, known difference: the fewest deals a fixed design needs, knowing the pool's difference, at 80% "
+          "power and at the power the sequential design reached (simulated; exact sign test for wins, paired "
+          f"t-test otherwise). Fixed, planned: what `wolf-eval plan` asks for a {args.planned:g} difference at 80% "
+          "power with this pair's spread, the design a researcher fixes before knowing the difference.\n")
     print("| pair | deals | difference | sd | sequential median (90%) | decided (wrong way) | interval covered "
-          "| fixed at 80% | fixed at its power | median / fixed at its power |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| betting on the size: median | fixed, known difference: 80% / its power | fixed, planned "
+          "| median / fixed known / fixed planned |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     medians = {}
+    looks = list(range(args.round, args.cap + 1, args.round))
     for p in pool:
         s = stops(rng, p.d, args)
         n = np.abs(s)
-        decided = np.mean(n <= args.cap)
-        wrong = np.mean((n <= args.cap) & (np.sign(s) != np.sign(p.d.mean())))
+        decided = float(np.mean(n <= args.cap))
+        wrong = np.mean((n <= args.cap) & (np.sign(s) != np.sign(np.sign(p.d).mean())))
         median = float(np.median(np.minimum(n, args.cap)))
+        size = np.median([_size_decision(rng.choice(p.d, args.cap), looks, args.alpha)
+                          for _ in range(args.simulations)])
         sd = float(p.d.std(ddof=1))
-        at80 = plan.games_needed(sd / math.sqrt(2), 0.0, abs(float(p.d.mean())), args.alpha, 0.80)
-        power = min(decided, 0.999)
-        matched = plan.games_needed(sd / math.sqrt(2), 0.0, abs(float(p.d.mean())), args.alpha, power) \
-            if power > 0.5 else at80
-        check = fixed_power(rng, p.d, matched, args.alpha, 2000)
+        at80, matched = fixed_games(rng, p.d, 0.80, args.alpha), fixed_games(rng, p.d, min(decided, 0.99), args.alpha)
+        planned = plan.games_needed(sd / math.sqrt(2), 0.0, args.planned, args.alpha, 0.80)
         medians[p.name] = median
         print(f"| {p.name} | {len(p.d)} | {p.d.mean():+.3f} | {sd:.3f} "
               f"| {median:.0f} ({np.quantile(np.minimum(n, args.cap), 0.9):.0f}) | {decided:.3f} ({wrong:.3f}) "
-              f"| {covered(rng, p.d, args, 100):.2f} | {at80} | {matched} ({check:.2f}) | {median / matched:.2f} |")
+              f"| {covered(rng, p.d, args, 100):.2f} | {size:.0f} | {at80} / {matched} | {planned} "
+              f"| {median / matched:.2f} / {median / planned:.2f} |")
     return medians
 
 
@@ -223,6 +254,8 @@ def main() -> None:
     ap.add_argument("--round", type=int, default=10, help="deals per round of the sequential design")
     ap.add_argument("--cap", type=int, default=400, help="deals after which a sequential comparison stops undecided")
     ap.add_argument("--alpha", type=float, default=sequential.ALPHA)
+    ap.add_argument("--planned", type=float, default=plan.DIFFERENCE,
+                    help="the difference the fixed design is planned for, as wolf-eval plan's --difference")
     ap.add_argument("--seed", type=int, default=35)
     args = ap.parse_args()
     started = time.perf_counter()

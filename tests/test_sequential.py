@@ -36,6 +36,10 @@ def test_a_run_of_wins_decides_and_a_balanced_record_does_not() -> None:
     assert fewer.state == sequential.UNDECIDED and fewer.low < 0 < fewer.high
     losses = sequential.decide([-1.0] * 8 + [0.0] * 4, alpha=0.05)
     assert losses.state == sequential.FOR_B and losses.deals == 12 and losses.high < 0
+    # the test bets on who was ahead, not by how much: eight small leads decide as eight wins do
+    small = sequential.decide([0.05] * 8, alpha=0.05)
+    assert small.state == sequential.FOR_A and small.ahead == 1.0 and small.mean == pytest.approx(0.05)
+    assert small.evidence == pytest.approx(wins.evidence)
     balanced = sequential.decide([1.0, -1.0] * 50, alpha=0.05)
     assert balanced.state == sequential.UNDECIDED and balanced.low < 0 < balanced.high
     empty = sequential.decide([], alpha=0.05)

@@ -118,8 +118,9 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
             state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
                                                       GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
             out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
-                              "deals": decision.deals, "mean": decision.mean, "low": decision.low,
-                              "high": decision.high, "evidence": decision.evidence, "alpha": stopping.alpha})
+                              "deals": decision.deals, "mean": decision.mean, "ahead": decision.ahead,
+                              "low": decision.low, "high": decision.high, "evidence": decision.evidence,
+                              "alpha": stopping.alpha})
     return pd.DataFrame(out)
 
 
@@ -175,10 +176,10 @@ def standing(task: str, rows: pd.DataFrame, plan: Sequence[Pairing], models: Seq
 # --------------------------------------------------------------------------- the decisions as a table
 
 
-def _cell(v: float, low: float, high: float) -> str:
+def _cell(v: float, low: float = math.nan, high: float = math.nan) -> str:
     if math.isnan(v):
         return "n/a"
-    return f"{v:+.2f} [{low:+.2f}, {high:+.2f}]"
+    return f"{v:+.2f} [{low:+.2f}, {high:+.2f}]" if not math.isnan(low) else f"{v:+.2f}"
 
 
 def _verdict(r: dict[str, Any]) -> str:
@@ -189,12 +190,14 @@ def _verdict(r: dict[str, Any]) -> str:
 
 
 DECISIONS_NOTE = (
-    "Each question tested after every complete round on the deals both models played, by betting against "
-    "\"no difference\" (an anytime-valid test: the chance of ever deciding between two models that do not "
-    "differ is at most the error rate, however many rounds were looked at). Decided for the model named, "
-    "which is better on that figure; A − B is the mean over deals of the two games' difference, with its "
-    "anytime-valid interval (valid at whatever round the comparison stopped, unlike a fixed-sample "
-    "interval read after an early stop); evidence is the bettor's wealth, which decides at 1/error rate.")
+    "Each question tested after every complete round on the deals both models played, by betting on which "
+    "model's game was ahead on each deal against \"each is ahead as often as the other\" (an anytime-valid "
+    "test: the chance of ever deciding between two models that do not differ is at most the error rate, "
+    "however many rounds were looked at). Decided for the model named, which is ahead on that figure on more "
+    "deals. Ahead: the share of deals A was ahead on minus the share B was (for a win rate, the win-rate "
+    "difference), with its anytime-valid interval (valid at whatever round the comparison stopped, unlike a "
+    "fixed-sample interval read after an early stop). A − B: the mean over deals of the two games' figures' "
+    "difference. Evidence: the bettor's wealth, which decides at 1/error rate.")
 
 
 def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: Stopping) -> str:
@@ -205,12 +208,12 @@ def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: S
              f"caps {stopping.max_games} games per eval"
              + (f" and ${stopping.max_usd:,.2f}" if stopping.max_usd is not None else "")
              + f". {standing_.complete} complete rounds, {standing_.games} games, {spent}.", "",
-             "| task | faction | A | B | held fixed | question | decision | deals "
-             f"| A − B [anytime {1 - stopping.alpha:.0%}] | evidence |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| task | faction | A | B | held fixed | question | decision | deals | A − B "
+             f"| ahead [anytime {1 - stopping.alpha:.0%}] | evidence |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in questions.to_dict("records"):
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {held_label(r['held'])} "
-                     f"| {r['question']} | {_verdict(r)} | {r['deals']} | {_cell(r['mean'], r['low'], r['high'])} "
-                     f"| {r['evidence']:.3g} |")
+                     f"| {r['question']} | {_verdict(r)} | {r['deals']} | {_cell(r['mean'])} "
+                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} |")
     return "\n".join(lines) + "\n"
 

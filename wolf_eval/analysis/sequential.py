@@ -2,23 +2,30 @@
 
 The unit is a deal that both models played: the same task, condition, seed, sample and epoch, so
 the same seats and roles. On each deal a question gives a difference ``d = x_A - x_B`` of a per-game
-figure bounded in [0, 1] (a win, a game's AUROC), so ``d`` lies in [-1, 1]. Deals are independent
-draws, and the question is the mean of ``d``.
+figure bounded in [0, 1] (a win, a game's AUROC), so ``d`` lies in [-1, 1]; deals are independent
+draws. The test asks which model is ahead: it bets on the sign of each deal's difference, +1 where
+A's game was ahead, -1 where B's was, 0 on a tie, and the question is ``ahead``, the mean of that
+sign: the share of deals A was ahead on minus the share B was. For a win, a 0/1 figure, the sign is
+the difference itself and ``ahead`` is the win-rate difference. For a figure that moves by tenths
+(a game's AUROC) the sign spends the whole of the bet's range where the difference would spend a
+tenth of it: a bet on ``d`` itself must stake so little that a difference of -1 could not ruin it,
+and needed five times the deals on the baseline players' village detection
+(``benchmarks/decisive.py``).
 
 The test is a bet against the null "the mean is m" (Waudby-Smith and Ramdas's testing by betting).
 A bettor who stakes a fraction ``lam`` of its wealth on each deal multiplies it by
-``1 + lam * (d - m)``; under the null each factor has mean 1, so the wealth is a nonnegative
+``1 + lam * (s - m)``; under the null each factor has mean 1, so the wealth is a nonnegative
 martingale starting at 1, and by Ville's inequality the chance that it *ever* reaches ``1 / alpha``
 is at most ``alpha``, however often it is looked at. The wealth here is the average over a grid of
 bets (:data:`BETS` fractions of the largest safe stake, for and against A), itself such a martingale;
-on deals with a win or a loss it is the mixture likelihood ratio of the sign test on the discordant
-deals (a mixture SPRT). Nothing is assumed of the distribution of ``d`` beyond its bounds, which
-costs games where ``d`` is far smaller than its range (a game's AUROC moves by tenths, not by ones).
+on the deals with a winner it is the mixture likelihood ratio of the sign test (a mixture SPRT).
+Nothing is assumed of the deals beyond their independence.
 
-A question is decided when the wealth against ``m = 0`` reaches ``1 / alpha``: for A if the deals'
-mean difference is positive, else for B. Its confidence sequence is every ``m`` whose wealth is
-below ``1 / alpha``: a ``1 - alpha`` interval for the mean difference that holds at whatever number of
-deals the comparison stopped (a fixed-sample interval read after stopping early does not).
+A question is decided when the wealth against ``m = 0`` ("A is ahead as often as B", true of two
+models that do not differ) reaches ``1 / alpha``: for A if A was ahead more often, else for B. Its
+confidence sequence is every ``m`` whose wealth is below ``1 / alpha``: a ``1 - alpha`` interval for
+``ahead`` that holds at whatever number of deals the comparison stopped (a fixed-sample interval
+read after stopping early does not).
 """
 
 from __future__ import annotations
@@ -94,10 +101,11 @@ class Decision:
 
     state: str  # FOR_A, FOR_B or UNDECIDED
     deals: int
-    mean: float  # the deals' mean difference, A minus B
-    low: float  # the anytime-valid interval for it
+    mean: float  # the deals' mean difference of the figure, A minus B
+    ahead: float  # the share of deals A was ahead on minus the share B was: what is tested
+    low: float  # the anytime-valid interval for ``ahead``
     high: float
-    evidence: float  # the bettor's wealth against "no difference" (decides at 1 / alpha)
+    evidence: float  # the bettor's wealth against "A is ahead as often as B" (decides at 1 / alpha)
     alpha: float
 
     @property
@@ -105,20 +113,26 @@ class Decision:
         return self.state != UNDECIDED
 
 
+def ahead(d: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Which model each deal's difference puts ahead: +1 A, -1 B, 0 a tie (what the test bets on)."""
+    x = np.asarray(d, dtype=float)
+    if np.any(np.abs(x) > 1 + 1e-12) or np.any(np.isnan(x)):
+        raise ValueError("a deal's difference must be a number in [-1, 1]")
+    return np.sign(x)
+
+
 def decide(d: Sequence[float] | np.ndarray, alpha: float = ALPHA) -> Decision:
     """The decision after the deals ``d`` (differences A minus B in play order), at error rate ``alpha``."""
     if not 0 < alpha < 1:
         raise ValueError(f"alpha {alpha}: an error rate lies strictly between 0 and 1")
-    x = np.asarray(d, dtype=float)
-    if np.any(np.abs(x) > 1 + 1e-12) or np.any(np.isnan(x)):
-        raise ValueError("a deal's difference must be a number in [-1, 1]")
-    if not len(x):
-        return Decision(UNDECIDED, 0, math.nan, math.nan, math.nan, 1.0, alpha)
-    evidence = float(np.exp(log_wealth(x)[-1]))
-    mean = float(x.mean())
-    low, high = confidence_sequence(x, alpha)
-    state = UNDECIDED if evidence < 1 / alpha else (FOR_A if mean > 0 else FOR_B)
-    return Decision(state, len(x), mean, low, high, evidence, alpha)
+    signs = ahead(d)
+    if not len(signs):
+        return Decision(UNDECIDED, 0, math.nan, math.nan, math.nan, math.nan, 1.0, alpha)
+    evidence = float(np.exp(log_wealth(signs)[-1]))
+    share = float(signs.mean())
+    low, high = confidence_sequence(signs, alpha)
+    state = UNDECIDED if evidence < 1 / alpha else (FOR_A if share > 0 else FOR_B)
+    return Decision(state, len(signs), float(np.mean(d)), share, low, high, evidence, alpha)
 
 
 def first_decision(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha: float = ALPHA) -> int | None:
@@ -126,6 +140,6 @@ def first_decision(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha:
 
     A comparison looks only at the ends of its rounds; this is what it would have stopped at.
     """
-    wealth = log_wealth(d)
+    wealth = log_wealth(ahead(d))
     threshold = math.log(1 / alpha)
     return next((n for n in looks if 0 < n <= len(wealth) and wealth[n - 1] >= threshold), None)
