@@ -281,7 +281,8 @@ def plan_markdown(table: pd.DataFrame, difference: float, power: float, alpha: f
     for r in table.to_dict("records"):
         rho = ("0" if r["design"] == SEPARATE else f"{r['rho']:.2f} ({r['rho_deals']} deals)" if r["rho_measured"]
                and r["rho_deals"] else f"{r['rho']:.2f}" if r["rho_measured"] else
-               f"0 (only {r['rho_deals']} deals in the pilot)" if r["rho_deals"] else "0 (not in the pilot)")
+               f"0 (only {r['rho_deals']} deals in the pilot)" if 0 < r["rho_deals"] < MIN_DEALS else
+               "0 (the pilot's pairs do not vary)" if r["rho_deals"] else "0 (not in the pilot)")
         games = (f"{r['games_per_model']:.0f} (90% by {r['p90']:.0f})" if "p90" in r and not math.isnan(r["p90"])
                  else f"{r['games_per_model']:.0f}")
         lines.append(f"| {r['figure']} | {r['value']:.2f} | {r['sd']:.2f} | {r['design']} | {rho} | {games} "
