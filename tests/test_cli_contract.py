@@ -203,7 +203,7 @@ def test_report_and_compare_skip_files_that_are_not_logs_saying_so(logs: dict[st
     assert "| wolfbot/cue | wolf |" in (tmp_path / "report" / "report.md").read_text()
     assert main(["compare", "--tables-only", "--log-dir", str(folder)]) == 1  # one model per game: nothing to compare
     err = capsys.readouterr().err.splitlines()
-    assert err[-1].endswith("no finished game with one model per faction; no comparison written"), err
+    assert err[-1].endswith("no two models played the same faction on the same deals; no comparison written"), err
     for bad in (state, truncated):
         assert sum(line.startswith(f"wolf-eval: left out {bad}: not an Inspect log (") for line in err) == 1, err
 

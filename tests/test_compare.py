@@ -1,22 +1,37 @@
-"""Fair cross-play: which evals a comparison plays, the statistics it prints, and the command end to end."""
+"""Fair comparisons: which evals a comparison plays (against reference opponents, or cross-play), the statistics
+it prints, what it says is missing, and the command end to end."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 
 from wolf_eval._registry import TASKS
-from wolf_eval.analysis.compare import by_model, crossplay_tasks, head_to_head, markdown, newcombe_paired, pairings
+from wolf_eval.analysis.compare import (
+    Gap,
+    Pairing,
+    PlannedEval,
+    by_model,
+    comparison_tasks,
+    head_to_head,
+    markdown,
+    missing_games,
+    newcombe_paired,
+    pairings,
+)
 from wolf_eval.cli import main
-from wolf_eval.vocabulary import Role
+from wolf_eval.vocabulary import Faction, Role
+
+DATA = Path(__file__).parent / "data"
 
 ARGS = ["-T", "games=2", "-T", "max_debate_turns=2", "-T", "seed=3", "--display", "none"]
 
 
-def test_every_model_plays_every_faction_against_every_other_once() -> None:
+def test_crossplay_plays_every_model_in_every_faction_against_every_other_once() -> None:
     triadic = pairings(["a", "b"], "triadic")
     assert {(p.model, p.opponent, p.faction) for p in triadic} == {
         (m, o, f) for m, o in (("a", "b"), ("b", "a")) for f in ("villagers", "werewolves", "jester")}
@@ -32,19 +47,33 @@ def test_every_model_plays_every_faction_against_every_other_once() -> None:
         pairings(["a", "b", "a"], "wolf")
 
 
+def test_against_references_every_model_plays_every_faction_against_the_same_opponents() -> None:
+    triadic = pairings(["a", "b"], "triadic", ["r", "s"])
+    assert {(p.model, p.opponent, p.faction) for p in triadic} == {
+        (m, r, f) for m in "ab" for r in "rs" for f in ("villagers", "werewolves", "jester")}
+    # a reference that is also compared plays one game of its own seats, not one per faction
+    own = pairings(["a", "b"], "triadic", ["a"])
+    assert [p.describe() for p in own] == ["a in every seat", "b as village against a", "b as wolves against a",
+                                          "b as Jester against a"]
+    # two factions: a as village against r and a as wolves against r are different games, both played
+    assert len(pairings(["a", "b"], "wolf", ["r"])) == 4
+    with pytest.raises(ValueError, match="reference opponent is named twice"):
+        pairings(["a", "b"], "wolf", ["r", "r"])
+
+
 def test_a_comparison_binds_only_the_roles_its_task_deals() -> None:
     """Triadic deals no Seer and the dyadic control no Jester: a binding for either would seat no one."""
     for task, village in (("triadic", {"villager", "doctor"}), ("dyadic", {"villager", "doctor"}),
                           ("wolf", {"villager", "seer", "doctor"})):
-        tasks = crossplay_tasks(["wolfbot/cue", "wolfbot/tom"], TASKS[task], task, {"games": 1})
+        tasks = comparison_tasks(pairings(["wolfbot/cue", "wolfbot/tom"], task), TASKS[task], task, {"games": 1})
         bound = [set(t.model_roles or {}) for t in tasks]
         assert village in bound and ({"werewolf"} in bound) == (task == "triadic")  # else B's wolves = A's village
         assert all(b <= {"villager", "seer", "doctor", "werewolf", "jester"} for b in bound)
         assert ("seer" in set().union(*bound)) == (task == "wolf"), task
         assert ("jester" in set().union(*bound)) == (task == "triadic"), task
     with pytest.raises(ValueError, match="deals no seat of the jester faction"):
-        crossplay_tasks(["wolfbot/cue", "wolfbot/tom"], TASKS["triadic"], "triadic",
-                        {"games": 1, "roles": "villager:6,doctor:1,werewolf:2"})
+        comparison_tasks(pairings(["wolfbot/cue", "wolfbot/tom"], "triadic"), TASKS["triadic"], "triadic",
+                         {"games": 1, "roles": "villager:6,doctor:1,werewolf:2"})
 
 
 def test_newcombe_paired_interval_matches_the_formula_worked_by_hand() -> None:
@@ -67,9 +96,10 @@ def test_newcombe_paired_interval_matches_the_formula_worked_by_hand() -> None:
 
 def _row(model: str, opponent: str, faction: str, sample: int, won: int, **counts: float) -> dict[str, object]:
     base = {"task": "triadic", "condition": "default", "seed": 0, "sample": str(sample), "epoch": 1,
-            "log": "x", "model": model, "opponent": opponent, "faction": faction, "won": float(won),
+            "log": "x", "model": model, "opponent": opponent, "faction": faction, "won": float(won), "played": 1.0,
+            "detect_concordant": math.nan, "detect_ties": math.nan, "detect_pairs": math.nan,
             "deceptive": 0, "unflagged": 0, "paired": 0, "self_deceptive": 0, "flag_share": 0.0,
-            "tp": 0, "fp": 0, "fn": 0, "tn": 0, "calls": 10.0, "decisions": 10.0, "fallbacks": 0}
+            "tp": 0, "fp": 0, "fn": 0, "tn": 0, "calls": 10.0, "decisions": 10.0, "fallbacks": 0, "game_usd": 0.0}
     return base | counts
 
 
@@ -93,10 +123,10 @@ def test_tables_count_each_faction_and_pair_seatings_by_hand() -> None:
     assert a["fallback_rate"] == pytest.approx(1 / 50)
     assert math.isnan(table.loc["b", "f1"])  # no flags seen as an observer: not applicable, not zero
     [pair] = head_to_head(rows).to_dict("records")
-    assert (pair["a"], pair["b"], pair["seatings"]) == ("a", "b", 3)
-    assert (pair["a_win"], pair["b_win"]) == pytest.approx((2 / 3, 2 / 3))
+    assert (pair["a"], pair["b"], pair["held"], pair["deals"]) == ("a", "b", "crossplay", 3)
+    assert (pair["win_a"], pair["win_b"]) == pytest.approx((2 / 3, 2 / 3))
     expected = newcombe_paired(1, 1, 1, 0)  # seating 2 both, 1 a only, 3 b only
-    assert (pair["difference"], pair["low"], pair["high"]) == pytest.approx(expected)
+    assert (pair["win_difference"], pair["win_low"], pair["win_high"]) == pytest.approx(expected)
     assert math.isnan(pair["unflagged_difference"])  # b never declared a deceptive statement: n/a, not 0
 
 
@@ -124,7 +154,8 @@ def test_the_head_to_head_difference_of_a_statement_rate_resamples_seatings() ->
     [pair] = head_to_head(rows).to_dict("records")
     assert pair["unflagged_difference"] == pytest.approx(4 / 6)
     assert (pair["unflagged_low"], pair["unflagged_high"]) == pytest.approx((0.5, 0.75))
-    assert "| +0.67 [+0.50, +0.75] |" in markdown(by_model(rows), head_to_head(rows))
+    text = markdown(by_model(rows), head_to_head(rows))
+    assert "| +0.67 [+0.50, +0.75] |" in text and "| each other (cross-play) |" in text
 
 
 def test_the_self_label_f1_is_named_agreement_with_the_speakers_label_not_detection() -> None:
@@ -136,33 +167,73 @@ def test_the_self_label_f1_is_named_agreement_with_the_speakers_label_not_detect
     assert "agreement with a label the speaker chose, not with the truth" in text
 
 
+def test_missing_games_names_each_unfinished_game_and_each_eval_never_started(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A two-game log of which one game finished, and a planned eval with no log at all."""
+    import shutil
+
+    log = tmp_path / "release.eval"
+    shutil.copy(DATA / "release-0.1.0-triadic.eval", log)
+    finished = pd.DataFrame([{"log": str(log), "sample": "1", "epoch": 1}])
+    never = PlannedEval(Pairing("x", "y", Faction.JESTER), 7, (("jester", "x"),), 5)
+    gaps = missing_games([str(log)], finished, [never])
+    assert gaps == [Gap("wolfbot/cue in every seat (seed 1)", 1, 2, ("2",)),
+                    Gap("x as Jester against y (seed 7)", 5, 5)]
+    assert [str(g) for g in gaps] == ["wolfbot/cue in every seat (seed 1): 1 of 2 games not finished (game 2)",
+                                      "x as Jester against y (seed 7): not started (5 games)"]
+    both = pd.DataFrame([{"log": str(log), "sample": s, "epoch": 1} for s in ("1", "2")])
+    assert missing_games([str(log)], both) == []
+
+
+def _drop_game(log: str, sample: int) -> None:
+    """Make a finished log look interrupted: one game gone, the eval cancelled (as Ctrl-C leaves it)."""
+    whole = read_eval_log(log)
+    whole.samples = [s for s in whole.samples or [] if s.id != sample]
+    whole.status = "cancelled"
+    write_eval_log(whole, log)
+
+
 @pytest.mark.slow
-def test_compare_plays_every_seating_once_resumes_and_tabulates(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_compare_against_a_reference_names_what_is_missing_exits_1_and_resumes(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The faction bot's wolves play tom's policy, so against the same opponents their games are tom's wolves' games
+    and the difference is 0 with an interval about it. An interrupted comparison used to exit 0 with tables from the
+    games it had; it exits 1, names each missing game and writes no tables, and the same command finishes it."""
     folder = tmp_path / "cmp"
-    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder), *ARGS]) == 0
+    command = ["compare", "wolfbot/faction", "wolfbot/tom", "--against", "wolfbot/cue", "--task", "wolf",
+               "--log-dir", str(folder), *ARGS, "-T", "deception_analysis=false"]
+    assert main(command) == 0
     logs = [read_eval_log(i.name, header_only=True) for i in list_eval_logs(str(folder))]
-    assert sorted(sorted(log.eval.model_roles or {}) for log in logs) == [["doctor", "seer", "villager"]] * 2
-    assert {(log.eval.model, log.eval.model_roles["villager"].model) for log in logs} == {
-        ("wolfbot/tom", "wolfbot/cue"), ("wolfbot/cue", "wolfbot/tom")}
-    assert all(log.status == "success" and log.eval.task_args["seed"] == 3 for log in logs)
-    out = capsys.readouterr().out
+    assert sorted((log.eval.model, tuple(sorted((r, m.model) for r, m in (log.eval.model_roles or {}).items())))
+                  for log in logs) == sorted(
+        ("wolfbot/cue", tuple((r, m) for r in roles)) for m in ("wolfbot/faction", "wolfbot/tom")
+        for roles in (("doctor", "seer", "villager"), ("werewolf",)))
     text = (folder / "compare" / "compare.md").read_text()
-    assert text in out
-    rows = [line for line in text.splitlines() if line.startswith("| wolf |")]
-    assert len(rows) == 4 + 2, "cue and tom each as village and as wolves, and the two head-to-head rows"
-    assert "| wolf | wolfbot/cue | village | 2 |" in text
-    assert "| wolf | village | wolfbot/cue | wolfbot/tom | 2 |" in text
-    assert "4 games;" in out
-    # the same command again finds every game played: nothing new is logged, the tables are the same
-    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--log-dir", str(folder), *ARGS]) == 0
-    assert len(list_eval_logs(str(folder))) == 2
+    assert text in capsys.readouterr().out
+    wolves = next(line for line in text.splitlines() if line.startswith("| wolf | wolves | wolfbot/faction |"))
+    assert "| against wolfbot/cue | 2 |" in wolves and "| +0.00 [-" in wolves
+    village = next(log for log in logs if log.eval.model_roles and "villager" in log.eval.model_roles
+                   and log.eval.model_roles["villager"].model == "wolfbot/faction")
+    _drop_game(village.location, 2)
+    assert main(["compare", "--tables-only", "--log-dir", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "missing: wolfbot/faction as village against wolfbot/cue (seed 3): 1 of 2 games not finished (game 2)" in err
+    assert "not complete: 1 game missing in 1 eval (listed above); no tables written" in err
+    assert main(command) == 0  # the same command plays the missing game only, and the tables are as before
     assert (folder / "compare" / "compare.md").read_text() == text
-    assert main(["compare", "--tables-only", "--log-dir", str(folder)]) == 0
+    assert len(list_eval_logs(str(folder))) == 4
 
 
 def test_compare_refuses_what_it_cannot_compare(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["compare", "wolfbot/cue", "--task", "wolf", "--log-dir", str(tmp_path / "one"), *ARGS]) == 2
     assert "at least two different models" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--alpha", "0.01", "--log-dir", str(tmp_path / "x")]) == 2
+    assert "--alpha only goes with --sequential" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--max-usd", "5",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "--max-usd: no model of the comparison has a known price" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "-T", "games=10", "--max-games", "5",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "the cap of 5 games is below one round of 10" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
     assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "none")]) == 2
     (tmp_path / "empty").mkdir()
     assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "empty")]) == 1

@@ -47,19 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     tag_cmd.add_argument("file", help="a lessons file (JSON, as written with jester_learning)")
     tag_cmd.add_argument("--model", help="also tag every lesson with this model (one call each, temperature 0), "
                                          "beside the regex tagger's reading, e.g. openai/gpt-4.1")
-    cmp = commands.add_parser("compare", help="every model plays every faction against every other model on the "
-                                              "same games (one inspect eval-set), then the per-model and "
-                                              "head-to-head tables")
-    cmp.add_argument("models", nargs="*", help="two or more models, e.g. wolfbot/cue wolfbot/tom")
-    cmp.add_argument("--task", default="triadic", choices=("wolf", "triadic", "dyadic"))
-    cmp.add_argument("--log-dir", required=True, help="the eval set's folder (run the same command again to resume)")
-    cmp.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE",
-                     help="a task parameter, as for inspect eval (YAML values; games and seed included)")
-    cmp.add_argument("--max-tasks", type=int, help="evals played at once (Inspect's default if not given)")
-    cmp.add_argument("--retry-attempts", type=int, default=10, help="eval-set retries of failed games")
-    cmp.add_argument("--display", help="Inspect's display (full, rich, plain, log, none)")
-    cmp.add_argument("--tables-only", action="store_true",
-                     help="play nothing: read the comparison's logs in --log-dir and print the tables")
+    _add_compare(commands)
+    _add_plan(commands)
     rp = commands.add_parser("replay", help="re-play every game of a log from its recorded replies and check it "
                                             "reaches the same records, final state and scores")
     rp.add_argument("log", help="an Inspect log (.eval or .json; a local path or any fsspec location)")
@@ -73,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             return _compare(args)
         if args.command == "rate":
             return _rate(args)
+        if args.command == "plan":
+            return _plan(args)
         if args.command == "report":
             return _report(args.logdir, args.out, args.keep_duplicates)
         for path in export(args.log, args.out):
@@ -97,6 +88,62 @@ def _add_rate(commands: Any) -> None:
     rat.add_argument("--out", help="also write leaderboard.md and cost_rating.png into this folder")
     rat.add_argument("--keep-duplicates", action="store_true", help="count games that repeat another record for "
                                                                      "record (as for report)")
+
+
+def _add_compare(commands: Any) -> None:
+    """The ``compare`` command's arguments."""
+    from wolf_eval.analysis.compare import DEFAULT_AGAINST
+    from wolf_eval.analysis.rounds import MAX_GAMES
+    from wolf_eval.analysis.sequential import ALPHA
+
+    cmp = commands.add_parser("compare", help="every model plays every faction against the same reference opponents "
+                                              "(or, with --crossplay, against every other model) on the same games, "
+                                              "as one inspect eval-set; then the per-model and head-to-head tables")
+    cmp.add_argument("models", nargs="*", help="two or more models, e.g. wolfbot/cue wolfbot/tom")
+    cmp.add_argument("--task", default="triadic", choices=("wolf", "triadic", "dyadic"))
+    cmp.add_argument("--log-dir", required=True, help="the eval set's folder (run the same command again to resume)")
+    design = cmp.add_mutually_exclusive_group()
+    design.add_argument("--against", action="append", metavar="MODEL[,MODEL...]",
+                        help=f"the reference opponents every model plays each faction against (default "
+                             f"{', '.join(DEFAULT_AGAINST)}; several make a panel, each a block of its own)")
+    design.add_argument("--crossplay", action="store_true",
+                        help="each model plays each faction against each other model instead: a faction's "
+                             "difference then mixes both models' play of every faction")
+    cmp.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE",
+                     help="a task parameter, as for inspect eval (YAML values; games and seed included; with "
+                          "--sequential, games is the games per eval in each round)")
+    cmp.add_argument("--sequential", action="store_true",
+                     help="play in rounds and stop each question once an anytime-valid test decides it at --alpha, "
+                          "or at a cap")
+    cmp.add_argument("--alpha", type=float, help=f"--sequential: the error rate of each question's decision "
+                                                 f"(default {ALPHA})")
+    cmp.add_argument("--max-games", type=int,
+                     help=f"--sequential: games per eval after which a question stops undecided (default {MAX_GAMES})")
+    cmp.add_argument("--max-usd", type=float,
+                     help="--sequential: stop every question before a round would take the comparison past this many "
+                          "US dollars (the seat models with a price)")
+    cmp.add_argument("--max-tasks", type=int, help="evals played at once (Inspect's default if not given)")
+    cmp.add_argument("--retry-attempts", type=int, default=10, help="eval-set retries of failed games")
+    cmp.add_argument("--display", help="Inspect's display (full, rich, plain, log, none)")
+    cmp.add_argument("--tables-only", action="store_true",
+                     help="play nothing: read the comparison's logs in --log-dir and print the tables")
+
+
+def _add_plan(commands: Any) -> None:
+    """The ``plan`` command's arguments."""
+    from wolf_eval.analysis.plan import DIFFERENCE, POWER
+    from wolf_eval.analysis.sequential import ALPHA
+
+    pl = commands.add_parser("plan", help="from any logs (a pilot), the games and dollars a comparison needs to "
+                                          "detect a given difference at a given power, per headline figure and design")
+    pl.add_argument("logs", nargs="*", help="Inspect log files or folders (searched recursively; local or s3://...)")
+    pl.add_argument("--difference", type=float, default=DIFFERENCE,
+                    help=f"the difference between two models to detect (default {DIFFERENCE})")
+    pl.add_argument("--power", type=float, default=POWER, help=f"the chance of detecting it (default {POWER})")
+    pl.add_argument("--alpha", type=float, default=ALPHA, help=f"the error rate, two-sided (default {ALPHA})")
+    pl.add_argument("--priced-as", metavar="MODEL",
+                    help="price every seat's tokens at this model's list price (e.g. openai/gpt-4.1), for a pilot "
+                         "played by baseline players or a model without a price")
 
 
 def _fail(args: argparse.Namespace, message: str, status: int) -> int:
@@ -287,45 +334,183 @@ def _task_args(pairs: list[str]) -> dict[str, Any]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    """Play (unless --tables-only) and tabulate a cross-play comparison; 1 when a game is missing or failed."""
+    """Play (unless --tables-only) and tabulate a comparison; 1 when a game is missing or failed, naming it."""
     from wolf_eval.analysis import compare
 
     folder = Path(args.log_dir)
-    ok = True
-    if not args.tables_only:
-        from inspect_ai import eval_set
+    against = [] if args.crossplay else [m.strip() for a in (args.against or [",".join(compare.DEFAULT_AGAINST)])
+                                         for m in a.split(",") if m.strip()]
+    task_args = _task_args(args.task_args)
+    try:
+        plan = compare.pairings(args.models, args.task, against) if args.models or not args.tables_only else []
+        stopping = _stopping(args, task_args, list(dict.fromkeys([*args.models, *against])))
+    except ValueError as err:
+        raise BadInput(f"compare: {err}") from err
+    if args.tables_only and not folder.is_dir():
+        raise BadInput(f"{folder}: no such folder")
+    if stopping is not None:
+        return _compare_in_rounds(args, folder, plan, against, task_args, stopping)
+    expected = [] if args.tables_only else _play(args, folder, plan, task_args)
+    rows = _comparison_rows(folder, expected)
+    if args.models:
+        rows = rows[rows["model"].isin([*args.models, *against]) & rows["opponent"].isin([*args.models, *against])]
+    table, pairs = compare.by_model(_compared(rows, args.models)), compare.head_to_head(rows)
+    if pairs.empty:
+        raise NoResult(f"{folder}: no two models played the same faction on the same deals; no comparison written")
+    return _write_comparison(folder, rows, compare.markdown(table, pairs))
 
-        from wolf_eval._registry import TASKS
 
-        task_args = _task_args(args.task_args)
-        try:
-            tasks = compare.crossplay_tasks(args.models, TASKS[args.task], args.task, task_args)
-        except (ValueError, TypeError) as err:
-            raise BadInput(f"compare: {err}") from err
+def _stopping(args: argparse.Namespace, task_args: dict[str, Any], models: list[str]) -> Any:
+    """When a comparison in rounds stops; None without --sequential (whose options are then refused)."""
+    from wolf_eval.analysis.rounds import MAX_GAMES, Stopping
+    from wolf_eval.analysis.sequential import ALPHA
+    from wolf_eval.measures.cost import price_of
+    from wolf_eval.settings import Settings
+
+    given = [f"--{n.replace('_', '-')}" for n in ("alpha", "max_games", "max_usd") if getattr(args, n) is not None]
+    if not args.sequential:
+        if given:
+            raise ValueError(f"{', '.join(given)} only {'go' if len(given) > 1 else 'goes'} with --sequential")
+        return None
+    if args.max_usd is not None:
+        priced = [m for m in models if price_of(m) is not None]
+        if not priced:
+            raise ValueError(f"--max-usd: no model of the comparison has a known price ({', '.join(models)}; "
+                             "WOLF_EVAL_PRICES adds one)")
+        if len(priced) < len(models):
+            print(f"wolf-eval: --max-usd counts {', '.join(priced)} only: no price known for "
+                  f"{', '.join(m for m in models if m not in priced)}", file=sys.stderr)
+    games = Settings.from_task_args(args.task, **task_args).games
+    return Stopping(round_games=games, alpha=ALPHA if args.alpha is None else args.alpha,
+                    max_games=MAX_GAMES if args.max_games is None else args.max_games, max_usd=args.max_usd)
+
+
+def _play(args: argparse.Namespace, folder: Path, plan: list[Any], task_args: dict[str, Any],
+          rounds: list[list[Any]] | None = None) -> list[Any]:
+    """Run the comparison's evals as one eval set (every round's, with ``rounds``: the seed goes up by one a
+    round); the evals it plans, for :func:`wolf_eval.analysis.compare.missing_games`."""
+    from inspect_ai import eval_set
+
+    from wolf_eval._registry import TASKS
+    from wolf_eval.analysis import compare
+    from wolf_eval.settings import Settings
+
+    base = Settings.from_task_args(args.task, **task_args).seed
+    tasks, expected = [], []
+    try:
+        for k, evals in enumerate(rounds or [plan]):
+            at = task_args | {"seed": base + k}
+            tasks += compare.comparison_tasks(evals, TASKS[args.task], args.task, at)
+            expected += compare.planned_evals(evals, args.task, at)
+    except (ValueError, TypeError) as err:
+        raise BadInput(f"compare: {err}") from err
+    try:
         # in a copy of this context: eval_set leaves its (absent) eval model set in the caller's, where a
         # wolf-eval task built later in the same process would take it for an eval started without a model
-        ok, _ = contextvars.copy_context().run(eval_set, tasks, log_dir=str(folder), retry_attempts=args.retry_attempts,
-                                               max_tasks=args.max_tasks, display=args.display)
-    elif not folder.is_dir():
-        raise BadInput(f"{folder}: no such folder")
-    rows, skipped = compare.crossplay_rows([folder])
+        contextvars.copy_context().run(eval_set, tasks, log_dir=str(folder), retry_attempts=args.retry_attempts,
+                                       max_tasks=args.max_tasks, display=args.display)
+    except KeyboardInterrupt:
+        print("wolf-eval: compare interrupted", file=sys.stderr)
+    return expected
+
+
+def _comparison_rows(folder: Path, expected: list[Any]) -> Any:
+    """The folder's comparison rows; NoResult naming every game still missing, or when there are none."""
+    from wolf_eval.analysis import compare
+    from wolf_eval.logfiles import inspect_logs
+
+    rows, skipped = compare.comparison_rows([folder])
     for why in skipped:
         print(f"wolf-eval: left out {why}", file=sys.stderr)
+    logs, _ = inspect_logs([folder])
+    gaps = compare.missing_games(logs, rows, expected)
+    if gaps:
+        for gap in gaps:
+            print(f"wolf-eval: missing: {gap}", file=sys.stderr)
+        lost = sum(g.missing for g in gaps)
+        raise NoResult(f"{folder}: the comparison is not complete: {lost} game{'s' if lost != 1 else ''} missing in "
+                       f"{len(gaps)} eval{'s' if len(gaps) != 1 else ''} (listed above); no tables written: run the "
+                       "same command again to resume")
     if rows.empty:
         raise NoResult(f"{folder}: no finished game with one model per faction; no comparison written")
-    if args.models:
-        rows = rows[rows["model"].isin(args.models) & rows["opponent"].isin(args.models)]
-    table, pairs = compare.by_model(rows), compare.head_to_head(rows)
-    text = compare.markdown(table, pairs)
+    return rows
+
+
+def _write_comparison(folder: Path, rows: Any, text: str) -> int:
     with written_together(folder / "compare") as stage:
         (stage / "compare.md").write_text(text, encoding="utf-8")
     print(text)
     games = rows[["log", "sample", "epoch"]].drop_duplicates().shape[0]
     print(f"{games} games; tables: {folder / 'compare' / 'compare.md'}")
-    if not ok:
-        print("wolf-eval: the eval set did not finish every game; run the same command again to resume",
-              file=sys.stderr)
-        return 1
+    return 0
+
+
+def _compare_in_rounds(args: argparse.Namespace, folder: Path, plan: list[Any], against: list[str],
+                       task_args: dict[str, Any], stopping: Any) -> int:
+    """Play round after round until every question is decided or capped (resuming any round under way)."""
+    import pandas as pd
+
+    from wolf_eval.analysis import compare, rounds
+    from wolf_eval.settings import Settings
+
+    if not args.models:
+        raise BadInput("compare --sequential: name the models compared (with the same options as when it played)")
+    base = Settings.from_task_args(args.task, **task_args).seed
+    rows = compare.comparison_rows([folder])[0] if folder.is_dir() else pd.DataFrame()
+    now = rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+    while not (now.finished or args.tables_only):
+        rows = _comparison_rows(folder, _play(args, folder, plan, task_args, now.rounds))
+        before, now = now, rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+        if now.complete == before.complete:  # every game finished, yet the round is not: they seat someone else
+            raise NoResult(f"{folder}: round {now.complete + 1} finished without the games it plans (a log there "
+                           "from another comparison?); no tables written")
+    if args.tables_only and not now.finished:
+        raise NoResult(f"{folder}: round {now.complete + 1} is not complete; no tables written: run the command "
+                       "without --tables-only to play it")
+    done = rounds.round_rows(rows, base, now.complete)
+    decided = rounds.decisions_markdown(now.questions, now, stopping)
+    return _write_comparison(folder, done, compare.model_markdown(compare.by_model(_compared(done, args.models)))
+                             + "\n" + decided)
+
+
+def _compared(rows: Any, models: list[str]) -> Any:
+    """The rows of the models compared (not a reference opponent's own side of their games); all without names."""
+    return rows[rows["model"].isin(models)] if models else rows
+
+
+def _plan(args: argparse.Namespace) -> int:
+    """Print what a comparison costs, per headline figure and design, from the pilot's games; 1 when none apply."""
+    from wolf_eval.analysis import compare, plan
+    from wolf_eval.measures import cost as cost_
+
+    if not args.logs:
+        raise NoResult("plan: no logs named: give the Inspect logs or folders of a pilot's games")
+    if args.priced_as and cost_.price_of(args.priced_as) is None:
+        raise BadInput(f"--priced-as {args.priced_as}: no price known for that model (WOLF_EVAL_PRICES adds one)")
+    with local_copies(args.logs) as paths:
+        for shown, p in zip(args.logs, paths, strict=True):
+            if p.is_file():
+                read_game_log(p, shown)
+        rows, skipped = compare.comparison_rows(paths)
+    for why in skipped:
+        print(f"wolf-eval: left out {why}", file=sys.stderr)
+    if rows.empty:
+        raise NoResult(f"plan: no finished game with one model per faction in {', '.join(args.logs)}: nothing to "
+                       "measure a spread from")
+    try:
+        table = plan.plan(rows, args.difference, args.power, args.alpha, args.priced_as)
+    except ValueError as err:
+        raise BadInput(f"plan: {err}") from err
+    if table.empty:
+        raise NoResult("plan: no headline figure varies in the pilot's games (at least two games of one model and "
+                       "opponent are needed)")
+    unpriced = cost_.unpriced(list(rows["usage"]))
+    usd_note = (f"USD: every seat's tokens at {args.priced_as}'s list price." if args.priced_as else
+                f"USD: n/a, no price known for {', '.join(unpriced)} (--priced-as MODEL prices the pilot's tokens)."
+                if unpriced else "USD: every seat's tokens at its model's list price; against free baseline "
+                                 "opponents only the compared models' seats are paid.")
+    games = rows[["log", "sample", "epoch"]].drop_duplicates().shape[0]
+    print(plan.plan_markdown(table, args.difference, args.power, args.alpha, games, usd_note))
     return 0
 
 

@@ -63,12 +63,16 @@ from wolf_eval.vocabulary import FACTION_OF, Faction, Winner
 FACTIONS = (Faction.VILLAGERS, Faction.WEREWOLVES, Faction.JESTER)
 LABELS = {Faction.VILLAGERS: "village", Faction.WEREWOLVES: "wolves", Faction.JESTER: "Jester"}
 OVERALL = "overall"
+BY_FACTION = "by faction"
 #: The leaderboard's rating columns, each a faction's label or ``overall``.
 RATINGS = (*(LABELS[f] for f in FACTIONS), OVERALL)
 PRIOR_SD = 2.0
 SETTING_SD = 10.0
 DRAWS = 1000
 LEVEL = 0.95
+#: Tournaments simulated from a fit for its goodness-of-fit p-value, and the p below which it does not fit.
+FIT_SIMULATIONS = 200
+FIT_LEVEL = 0.05
 NEWTON_STEPS = 50
 #: Truth figures (:func:`wolf_eval.measures.truth.figures`) the leaderboard shows per model.
 TRUTH_FIGURES = ("auroc_wolves", "auroc_jester", "brier", "vote_wolves")
@@ -261,6 +265,104 @@ def contrasts(d: Design, group: Sequence[int], faction: int, models: int, anchor
     return out
 
 
+def _winner_margins(d: Design) -> np.ndarray:
+    """Every game's winner's design row minus each other seated faction's, once per distinct row.
+
+    The log-likelihood never falls along a direction ``v`` with ``margins @ v >= 0``: every winner's
+    utility keeps up with every loser's.
+    """
+    n = len(d.winner)
+    rows = d.x[np.arange(n), d.winner][:, None, :] - d.x
+    losers = d.present.copy()
+    losers[np.arange(n), d.winner] = False
+    margins = rows[losers]
+    return np.unique(np.round(margins, 12), axis=0) if len(margins) else np.zeros((0, d.x.shape[2]))
+
+
+def unbounded(margins: np.ndarray, contrast: np.ndarray) -> tuple[bool, bool]:
+    """Whether the games alone leave a contrast unbounded above and below.
+
+    It is unbounded above when some direction raises it without lowering the likelihood (a linear
+    program: maximise ``contrast @ v`` over ``margins @ v >= 0``, ``|v| <= 1``): a model whose village
+    won every game it sat in, say. The prior then holds the value, and the rating prints no interval.
+    """
+    from scipy.optimize import linprog
+
+    out = []
+    for sign in (1.0, -1.0):
+        if not len(margins):
+            out.append(True)
+            continue
+        found = linprog(-sign * contrast, A_ub=-margins, b_ub=np.zeros(len(margins)),
+                        bounds=[(-1.0, 1.0)] * len(contrast), method="highs")
+        out.append(bool(found.status == 0 and -found.fun > 1e-7))
+    return out[0], out[1]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How well a fit describes its games: G² against one free outcome distribution per seating, and its p-value
+    from tournaments simulated from the fit with the same seatings (valid with few games per seating, where
+    G²'s chi-square approximation is not)."""
+
+    g2: float
+    df: int  # outcome categories per seating minus one, summed, minus the identified parameters
+    p: float
+    scale: float  # G² over its mean in the simulations (at least 1): the variance the model leaves unexplained
+    seatings: int
+    simulations: int
+
+    @property
+    def fits(self) -> bool:
+        return self.p >= FIT_LEVEL
+
+
+def _probabilities(d: Design, beta: np.ndarray) -> np.ndarray:
+    u = d.x @ beta
+    u[~d.present] = -np.inf
+    e = np.exp(u - u.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _g2(cells: np.ndarray, winner: np.ndarray, p: np.ndarray) -> float:
+    """G² of observed winners against the fitted probabilities, pooled within each seating (``cells``)."""
+    observed = np.zeros((cells.max() + 1, p.shape[1]))
+    np.add.at(observed, (cells, winner), 1.0)
+    expected = np.zeros_like(observed)
+    np.add.at(expected, cells, p)
+    seen = observed > 0
+    return float(2 * np.sum(observed[seen] * np.log(observed[seen] / expected[seen])))
+
+
+def column_fit(games: Games, by_faction: bool, simulations: int = FIT_SIMULATIONS, seed: int = 0) -> Fit:
+    """The goodness of the by-faction fit (every faction's column) or the overall one."""
+    d = design(games, by_faction)
+    return goodness_of_fit(games, d, fit(d), simulations, seed)
+
+
+def goodness_of_fit(games: Games, d: Design, beta: np.ndarray, simulations: int = FIT_SIMULATIONS,
+                    seed: int = 0) -> Fit:
+    """G² of the fit against the seatings' own outcome rates, with a parametric-bootstrap p-value."""
+    seating = np.concatenate([games.setting[:, None].astype(float),
+                              games.shares.reshape(len(games.winner), -1)], axis=1)
+    _, cells = np.unique(np.round(seating, 9), axis=0, return_inverse=True)
+    cells = cells.ravel()
+    p = _probabilities(d, beta)
+    g2 = _g2(cells, d.winner, p)
+    df = int(sum(d.present[np.flatnonzero(cells == c)[0]].sum() - 1 for c in range(cells.max() + 1)))
+    df -= len(_row_space(d))
+    rng = np.random.default_rng(seed)
+    drawn = []
+    for _ in range(simulations):
+        cumulative = np.cumsum(p, axis=1)
+        winner = (rng.random(len(p))[:, None] >= cumulative / cumulative[:, -1:]).sum(axis=1)
+        again = Design(d.x, d.present, winner, d.penalty, d.strength_at, d.by_faction)
+        drawn.append(_g2(cells, winner, _probabilities(again, fit(again, start=beta))))
+    drawn_ = np.array(drawn)
+    return Fit(g2, df, float((1 + np.sum(drawn_ >= g2)) / (1 + simulations)), max(1.0, g2 / float(drawn_.mean())),
+               int(cells.max() + 1), simulations)
+
+
 # --------------------------------------------------------------------------- ratings with intervals
 
 
@@ -272,7 +374,10 @@ class Rating:
     low: np.ndarray
     high: np.ndarray
     seated: np.ndarray  # games in which the model sat in the faction (in any, for overall)
-    same_result: np.ndarray  # every such game ended the same way for the model's faction: held by the prior
+    same_result: np.ndarray  # the games alone leave it unbounded on a side: only the prior holds the value
+    open_above: np.ndarray  # ... unbounded above (the games bound it from below only)
+    open_below: np.ndarray
+    fit: Fit | None = None
 
 
 def bootstrap(d: Design, games: Games, c: np.ndarray, start: np.ndarray, draws: int,
@@ -297,31 +402,49 @@ def _seated(games: Games, faction: int | None) -> np.ndarray:
     return (shares > 0).sum(axis=0)
 
 
-def _same_result(games: Games, faction: int | None) -> np.ndarray:
-    """Per model, whether every game in which it sat in the faction (any) ended alike for its faction."""
-    out = np.zeros(len(games.models), dtype=bool)
-    for m in range(len(games.models)):
-        sat = games.shares[:, :, m] > 0 if faction is None else (
-            np.eye(len(FACTIONS), dtype=bool)[faction][None, :] & (games.shares[:, :, m] > 0))
-        won = sat[np.arange(len(games.winner)), games.winner]
-        played = sat.any(axis=1)
-        out[m] = played.any() and (won[played].all() or not won[played].any())
-    return out
-
-
-def rating(games: Games, faction: int | None, draws: int, seed: int, anchor: int | None) -> Rating:
+def rating(games: Games, faction: int | None, draws: int, seed: int, anchor: int | None,
+           checked: Fit | None = None) -> Rating:
     """One column of the leaderboard: a faction's ratings (``faction`` its index) or overall (None)."""
-    d = design(games, by_faction=faction is not None)
+    return columns(games, [faction], draws, seed, anchor, checked)[0]
+
+
+def columns(games: Games, factions: Sequence[int | None], draws: int, seed: int, anchor: int | None,
+            checked: Fit | None = None) -> list[Rating]:
+    """Columns of one fit (faction indices, or ``[None]`` for overall), from one fit and one bootstrap.
+
+    A model is rated where the seatings identify its contrast and the games bound it on both sides
+    (:func:`unbounded`); elsewhere it is NaN, and ``open_above`` / ``open_below`` say which side the
+    games leave open. Given the fit's goodness (:func:`column_fit`), where it leaves variance
+    unexplained (:attr:`Fit.scale` above 1) every interval is widened by its square root about the
+    estimate (a quasi-likelihood interval).
+    """
+    d = design(games, by_faction=factions[0] is not None)
     n = len(games.models)
-    seated = _seated(games, faction)
-    where = 0 if faction is None else faction
-    group = rated_group(d, _row_space(d), where, [m for m in range(n) if seated[m]], n, seated.tolist(), anchor)
-    c = contrasts(d, group, where, n, anchor if anchor in group else None)
-    beta = fit(d)
+    basis, margins, beta = _row_space(d), _winner_margins(d), fit(d)
+    groups, blocks = [], []
+    for faction in factions:
+        seated = _seated(games, faction)
+        where = 0 if faction is None else faction
+        group = rated_group(d, basis, where, [m for m in range(n) if seated[m]], n, seated.tolist(), anchor)
+        groups.append((group, seated))
+        blocks.append(contrasts(d, group, where, n, anchor if anchor in group else None))
+    c = np.concatenate(blocks) if blocks else np.zeros((0, d.x.shape[2]))
     low, high = bootstrap(d, games, c, beta, draws, seed)
-    value, lows, highs = (np.full(n, math.nan) for _ in range(3))
-    value[group], lows[group], highs[group] = c @ beta, low, high
-    return Rating(value, lows, highs, seated, _same_result(games, faction))
+    widen = math.sqrt(checked.scale) if checked is not None else 1.0
+    out, at = [], 0
+    for (group, seated), block in zip(groups, blocks, strict=True):
+        span = slice(at, at + len(block))
+        at += len(block)
+        sides = np.array([unbounded(margins, row) for row in block], dtype=bool).reshape(len(block), 2)
+        value, lows, highs = (np.full(n, math.nan) for _ in range(3))
+        open_above, open_below = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+        estimate, shown, rated = block @ beta, ~sides.any(axis=1), np.array(group, dtype=int)
+        value[rated[shown]] = estimate[shown]
+        lows[rated[shown]] = estimate[shown] - widen * (estimate[shown] - low[span][shown])
+        highs[rated[shown]] = estimate[shown] + widen * (high[span][shown] - estimate[shown])
+        open_above[rated], open_below[rated] = sides[:, 0], sides[:, 1]
+        out.append(Rating(value, lows, highs, seated, open_above | open_below, open_above, open_below, checked))
+    return out
 
 
 # --------------------------------------------------------------------------- the leaderboard
@@ -338,6 +461,7 @@ class Leaderboard:
     anchor: str | None
     resamples: int
     notes: list[str] = field(default_factory=list)
+    fits: dict[str, Fit] = field(default_factory=dict)  # "by faction" and "overall"
 
 
 def rating_rows(frame: pd.DataFrame) -> tuple[list[GameRow], int]:
@@ -370,16 +494,38 @@ def leaderboard(frame: pd.DataFrame, draws: int = DRAWS, seed: int = 0, anchor: 
     if anchor is not None and anchor not in games.models:
         raise NothingToRate(f"--anchor {anchor}: no game seats that model (seated: {', '.join(games.models)})")
     at = None if anchor is None else games.models.index(anchor)
-    columns = {label: rating(games, k, draws, seed, at) for k, label in enumerate(RATINGS[:-1])}
-    columns[OVERALL] = rating(games, None, draws, seed, at)
+    fits = {BY_FACTION: column_fit(games, True, seed=seed), OVERALL: column_fit(games, False, seed=seed)}
+    rated = dict(zip(RATINGS[:-1], columns(games, range(len(FACTIONS)), draws, seed, at, fits[BY_FACTION]),
+                     strict=True))
+    rated[OVERALL] = rating(games, None, draws, seed, at, fits[OVERALL])
     board = pd.DataFrame({"model": games.models, "games": _seated(games, None)})
-    for label, col in columns.items():
+    for label, col in rated.items():
         board[label], board[f"{label}_low"], board[f"{label}_high"] = col.value, col.low, col.high
         board[f"{label}_games"], board[f"{label}_same"] = col.seated, col.same_result
+        board[f"{label}_open_above"], board[f"{label}_open_below"] = col.open_above, col.open_below
     board = board.join(_per_model(frame, games.models), on="model")
     board = board.sort_values([OVERALL, "model"], ascending=[False, True], na_position="last")
     return Leaderboard(board.reset_index(drop=True), len(games.winner), left, unknown, anchor, draws,
-                       _unrated(board))
+                       _fit_notes(fits) + _unrated(board), fits)
+
+
+def _fit_notes(fits: Mapping[str, Fit]) -> list[str]:
+    """What each fit's goodness says: whether the model describes the games, and how the intervals were widened."""
+    notes = []
+    for name, f in fits.items():
+        figure = (f"G² = {f.g2:.1f} on {f.df} df over {f.seatings} seatings, p = {f.p:.3f} from {f.simulations} "
+                  f"tournaments simulated from the fit")
+        if f.fits:
+            notes.append(f"fit {name}: {figure}: no sign that the model misdescribes these games"
+                         + (f"; intervals widened ×{math.sqrt(f.scale):.2f} for the variance it leaves" if f.scale > 1
+                            else ""))
+        else:
+            notes.append(f"fit {name}: {figure}: the model does NOT describe these games (who wins depends on who "
+                         "plays the other factions beyond one strength per model and faction), so a rating here "
+                         f"depends on which models are in the pool; intervals widened ×{math.sqrt(f.scale):.2f} for "
+                         "the misfit. `wolf-eval compare --against` measures a faction's difference with the "
+                         "opponents held fixed, which needs no such model")
+    return notes
 
 
 def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
@@ -402,10 +548,18 @@ def _unrated(board: pd.DataFrame) -> list[str]:
     """Why a column has no rating for a model that sat there."""
     notes = []
     for label in RATINGS:
-        missing = board[(board[f"{label}_games"] > 0) & board[label].isna()]["model"].tolist()
-        if missing:
-            notes.append(f"{label}: not identified for {', '.join(missing)} (no games link "
-                         f"{'its' if len(missing) == 1 else 'their'} seats there to the rated models)")
+        sat = board[(board[f"{label}_games"] > 0) & board[label].isna()]
+        held = sat[sat[f"{label}_same"]]
+        unlinked = sat[~sat[f"{label}_same"]]["model"].tolist()
+        if unlinked:
+            notes.append(f"{label}: not identified for {', '.join(unlinked)} (no games link "
+                         f"{'its' if len(unlinked) == 1 else 'their'} seats there to the rated models)")
+        for r in held.to_dict("records"):
+            side = ("from below only (higher values fit its games as well)" if r[f"{label}_open_above"] and not
+                    r[f"{label}_open_below"] else "from above only (lower values fit its games as well)"
+                    if r[f"{label}_open_below"] and not r[f"{label}_open_above"] else "on neither side")
+            notes.append(f"{label}: not identified for {r['model']}: its games bound the rating {side}, so only the "
+                         "prior would give it a value")
     return notes
 
 

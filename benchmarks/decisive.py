@@ -1,0 +1,280 @@
+r"""How many games a comparison needs to decide, fixed against sequential, on the baseline players' own games.
+
+    wolf-eval compare wolfbot/random wolfbot/cue wolfbot/tom wolfbot/faction --against wolfbot/tom \
+      --task triadic -T games=60 -T seed=300 -T max_debate_turns=3 -T max_explanation_turns=2 \
+      --log-dir logs/decisive --max-tasks 2
+    python benchmarks/decisive.py logs/decisive
+
+The pool: every baseline player in every faction against the same reference opponents, 60 deals
+each. ``faction``'s wolves and Jester play ``tom``'s policy, so against ``tom`` their games are
+``tom``'s own games record for record: the identical players. Every other pair in a faction is of
+known order when the pool separates it (its mean difference over the pool's deals is at least
+three standard errors from 0); the rest are left out and listed.
+
+Simulated comparisons draw deals with replacement from the pool (both models' games on a deal
+drawn together, so the pairing is the real one) and never play a game. Per pair and question:
+
+- sequential: a comparison in rounds of ``--round`` deals, decided by the betting test of
+  :mod:`wolf_eval.analysis.sequential` at ``--alpha``, capped at ``--cap`` deals; the median and 90th
+  percentile of the deals (games per model) to a decision, the share decided, the share decided the
+  wrong way, and whether the anytime-valid interval at the stop covered the pool's difference;
+- betting on the size: the same bettor fed each deal's difference itself instead of its sign (who
+  was ahead), for comparison;
+- fixed, known difference: the fewest deals a fixed design needs at the same error rate, knowing the
+  pool's difference, at 80% power and at the power the sequential design reached within its cap
+  (simulated: the exact sign test on the deals where the two differ for a win, the paired t-test
+  otherwise);
+- fixed, planned: what ``wolf-eval plan`` asks for a ``--planned`` difference (0.10) at 80% power with
+  the pair's spread: the fixed design a researcher commits to before knowing the difference.
+
+False decisions: every pair of identical players (the same games: never decided), every model in
+every faction against itself (two independent deals of its own per simulated deal), and every
+known-order pair with the sign of each deal's difference flipped at random (the same spread, no
+difference), each ``--simulations`` times. Last, the planner's games for a 0.10 village win-rate
+difference from this pool, against a simulation of that many deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from wolf_eval.analysis import compare, plan, sequential
+from wolf_eval.analysis.compare import FACTION_LABEL
+from wolf_eval.analysis.questions import Question, asked
+from wolf_eval.vocabulary import Faction
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two models' per-deal figures for one question in one faction, against the same opponents."""
+
+    faction: Faction
+    question: Question
+    a: str
+    b: str
+    d: np.ndarray  # A's game figure minus B's, per deal both define
+    identical: bool  # every deal's two games are the same play, record for record
+
+    @property
+    def name(self) -> str:
+        return f"{FACTION_LABEL[self.faction]} {self.question.name}: {self.a.split('/')[-1]} − {self.b.split('/')[-1]}"
+
+    @property
+    def separated(self) -> bool:
+        se = self.d.std(ddof=1) / math.sqrt(len(self.d))
+        return bool(abs(self.d.mean()) >= 3 * se > 0)
+
+
+def pairs(rows: pd.DataFrame) -> Iterator[Pair]:
+    """Every pair of compared models in every faction and question, against the same reference opponent."""
+    for key, ga, gb in compare.matchups(rows):
+        if key["held"] == compare.CROSSPLAY:
+            continue
+        for q in asked(key["faction"]):
+            x, y = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
+            keep = ~(np.isnan(x) | np.isnan(y))
+            if keep.sum() > 1:
+                same = bool(np.all(ga["play"].to_numpy() == gb["play"].to_numpy()))
+                yield Pair(key["faction"], q, key["a"], key["b"], (x - y)[keep], same)
+
+
+def stops(rng: np.random.Generator, d: np.ndarray, args: argparse.Namespace) -> np.ndarray:
+    """Deals to a decision in each simulated comparison (``cap + 1`` where undecided), signed by its direction."""
+    looks = list(range(args.round, args.cap + 1, args.round))
+    out = []
+    for _ in range(args.simulations):
+        drawn = rng.choice(d, size=args.cap)
+        n = sequential.first_decision(drawn, looks, args.alpha)
+        out.append(args.cap + 1 if n is None else n * (1 if np.sign(drawn[:n]).mean() > 0 else -1))
+    return np.array(out)
+
+
+def _size_decision(d: np.ndarray, looks: list[int], alpha: float) -> int:
+    """Deals to a decision for a bettor on each deal's difference itself, not its sign (the cap where undecided)."""
+    wealth = sequential.log_wealth(d)
+    return next((n for n in looks if wealth[n - 1] >= math.log(1 / alpha)), len(d))
+
+
+def covered(rng: np.random.Generator, d: np.ndarray, args: argparse.Namespace, simulations: int) -> float:
+    """How often the anytime-valid interval at the stop (or the cap) covers the pool's share ahead."""
+    looks = list(range(args.round, args.cap + 1, args.round))
+    hits = 0
+    for _ in range(simulations):
+        drawn = rng.choice(d, size=args.cap)
+        n = sequential.first_decision(drawn, looks, args.alpha) or args.cap
+        low, high = sequential.confidence_sequence(sequential.ahead(drawn[:n]), args.alpha)
+        hits += low <= np.sign(d).mean() <= high
+    return hits / simulations
+
+
+def fixed_power(rng: np.random.Generator, d: np.ndarray, n: int, alpha: float, simulations: int) -> float:
+    """The power of a fixed design of ``n`` deals drawn from the pool, decided the right way: the exact sign test
+    on the deals where the two differ for a 0/1 figure (McNemar's), the paired t-test otherwise."""
+    from scipy.stats import binom, t
+
+    drawn = rng.choice(d, size=(simulations, n))
+    right = np.sign(drawn.mean(axis=1)) == np.sign(d.mean())
+    if np.isin(d, (-1.0, 0.0, 1.0)).all():
+        ahead, behind = (drawn > 0).sum(axis=1), (drawn < 0).sum(axis=1)
+        p = np.minimum(1.0, 2 * binom.cdf(np.minimum(ahead, behind), ahead + behind, 0.5))
+        return float(np.mean((p <= alpha) & (ahead + behind > 0) & right))
+    sd = drawn.std(axis=1, ddof=1)
+    stat = np.divide(drawn.mean(axis=1), sd / math.sqrt(n), out=np.zeros(simulations), where=sd > 0)
+    return float(np.mean((np.abs(stat) > t.ppf(1 - alpha / 2, n - 1)) & right))
+
+
+def fixed_games(rng: np.random.Generator, d: np.ndarray, power: float, alpha: float) -> int:
+    """The fewest deals a fixed design needs to reach ``power`` on this pool (simulated, 1,000 draws a size)."""
+    n = 2
+    while n < 4000 and fixed_power(rng, d, n, alpha, 1000) < power:
+        n = n + 1 if n < 30 else int(n * 1.1)
+    return n
+
+
+def known_order(pool: list[Pair], args: argparse.Namespace, rng: np.random.Generator) -> dict[str, float]:
+    """The sequential-against-fixed table of the pairs of known order; the medians by pair and question."""
+    print("### Pairs of known order\n")
+    print(f"Deals are games per model. Sequential: rounds of {args.round} deals, error rate {args.alpha}, cap "
+          f"{args.cap} deals, {args.simulations} simulated comparisons each; the median deals to a decision (90th "
+          "percentile), the share decided (the wrong way), and how often the anytime-valid interval at the stop "
+          "covered the pool's share ahead. Betting on the size: the same bettor fed each deal's difference itself "
+          "instead of its sign. "
+          "Fixed, known difference: the fewest deals a fixed design needs, knowing the pool's difference, at 80% "
+          "power and at the power the sequential design reached (simulated; exact sign test for wins, paired "
+          f"t-test otherwise). Fixed, planned: what `wolf-eval plan` asks for a {args.planned:g} difference at 80% "
+          "power with this pair's spread, the design a researcher fixes before knowing the difference.\n")
+    print("| pair | deals | difference | sd | sequential median (90%) | decided (wrong way) | interval covered "
+          "| betting on the size: median | fixed, known difference: 80% / its power | fixed, planned "
+          "| median / fixed known / fixed planned |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    medians = {}
+    looks = list(range(args.round, args.cap + 1, args.round))
+    for p in pool:
+        s = stops(rng, p.d, args)
+        n = np.abs(s)
+        decided = float(np.mean(n <= args.cap))
+        wrong = np.mean((n <= args.cap) & (np.sign(s) != np.sign(np.sign(p.d).mean())))
+        median = float(np.median(np.minimum(n, args.cap)))
+        size = np.median([_size_decision(rng.choice(p.d, args.cap), looks, args.alpha)
+                          for _ in range(args.simulations)])
+        sd = float(p.d.std(ddof=1))
+        at80, matched = fixed_games(rng, p.d, 0.80, args.alpha), fixed_games(rng, p.d, min(decided, 0.99), args.alpha)
+        planned = plan.games_needed(sd / math.sqrt(2), 0.0, args.planned, args.alpha, 0.80)
+        medians[p.name] = median
+        print(f"| {p.name} | {len(p.d)} | {p.d.mean():+.3f} | {sd:.3f} "
+              f"| {median:.0f} ({np.quantile(np.minimum(n, args.cap), 0.9):.0f}) | {decided:.3f} ({wrong:.3f}) "
+              f"| {covered(rng, p.d, args, 100):.2f} | {size:.0f} | {at80} / {matched} | {planned} "
+              f"| {median / matched:.2f} / {median / planned:.2f} |")
+    return medians
+
+
+def false_decisions(pool: list[Pair], rows: pd.DataFrame, args: argparse.Namespace,
+                    rng: np.random.Generator) -> None:
+    """The share of simulated comparisons of players that do not differ that decided anyway."""
+    print(f"\n### False decisions between players that do not differ (error rate {args.alpha})\n")
+    print("| null | comparisons | decided | share |")
+    print("|---|---|---|---|")
+    total = decided = 0
+    for p in pool:
+        if p.identical:
+            s = stops(rng, p.d, args)
+            k = int(np.sum(np.abs(s) <= args.cap))
+            print(f"| {p.name} (identical games) | {len(s)} | {k} | {k / len(s):.3f} |")
+            total, decided = total + len(s), decided + k
+    for p in pool:
+        if p.separated:
+            k = sum(sequential.first_decision(rng.choice(p.d, args.cap) * rng.choice([-1.0, 1.0], args.cap),
+                                              range(args.round, args.cap + 1, args.round), args.alpha) is not None
+                    for _ in range(args.simulations))
+            print(f"| {p.name}, each deal's sign flipped | {args.simulations} | {k} | {k / args.simulations:.3f} |")
+            total, decided = total + args.simulations, decided + k
+    for (model, faction, opponent), g in rows.groupby(["model", "faction", "opponent"]):
+        if model == opponent:
+            continue
+        for q in asked(faction):
+            x = q.per_game(g[list(q.columns)].to_numpy(float))
+            x = x[~np.isnan(x)]
+            if len(x) < 2 or np.all(x == x[0]):
+                continue
+            k = sum(sequential.first_decision(rng.choice(x, args.cap) - rng.choice(x, args.cap),
+                                              range(args.round, args.cap + 1, args.round), args.alpha) is not None
+                    for _ in range(args.simulations))
+            print(f"| {model.split('/')[-1]} as {FACTION_LABEL[faction]} {q.name} against itself "
+                  f"| {args.simulations} | {k} | {k / args.simulations:.3f} |")
+            total, decided = total + args.simulations, decided + k
+    se = math.sqrt(args.alpha * (1 - args.alpha) / max(total, 1))
+    print(f"| **all** | {total} | {decided} | **{decided / max(total, 1):.4f}** (the error rate's binomial sd at "
+          f"this count: {se:.4f}) |")
+
+
+def truth_against_wins(medians: dict[str, float]) -> None:
+    """Per village pair of known order on both, the per-ballot truth figure's games over the win rate's."""
+    print("\n### The per-ballot truth figure against the win rate, village pairs of known order on both\n")
+    print("| pair | win: median deals | detection: median deals | detection / win |")
+    print("|---|---|---|---|")
+    for name, n in medians.items():
+        if " detection: " in name:
+            win = medians.get(name.replace(" detection: ", " win: "))
+            if win is not None:
+                print(f"| {name.split(': ')[1]} | {win:.0f} | {n:.0f} | {n / win:.2f} |")
+
+
+def planner_check(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """The planner's games for a 0.10 village win-rate difference from this pool, and a simulation of them."""
+    table = plan.plan(rows, 0.10, 0.80, args.alpha)
+    village = table[(table["question"] == "win") & (table["faction"] == Faction.VILLAGERS)].set_index("design")
+    print("\n### The planner on this pool: a 0.10 village win-rate difference at 80% power\n")
+    print("| design | rho | games per model (planner) | simulated power at that size |")
+    print("|---|---|---|---|")
+    base = float(village.iloc[0]["value"])
+    for design in plan.DESIGNS:
+        r = village.loc[design]
+        n = int(r["games_per_model"])
+        d = np.array([plan.paired_outcomes(rng, plan.alternative(base, 0.10), base, float(r["rho"]), n)
+                      for _ in range(2000)])
+        sd = d.std(axis=1, ddof=1)
+        z = np.divide(d.mean(axis=1), sd / math.sqrt(n), out=np.zeros(len(d)), where=sd > 0)
+        print(f"| {design} | {r['rho']:.2f} | {n} | {np.mean(np.abs(z) > 1.96):.3f} |")
+    half = plan.games_needed(0.5, 0.0, 0.10, args.alpha, 0.80, math.sqrt(0.24))
+    print(f"\n(village win rate in the pool {base:.2f}, against {plan.alternative(base, 0.10):.2f}; 0.50 against "
+          f"0.60 with nothing shared: {half} games a side)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("logs", nargs="+", help="the pool's logs (the compare command above)")
+    ap.add_argument("--simulations", type=int, default=400, help="simulated comparisons per pair and null")
+    ap.add_argument("--round", type=int, default=10, help="deals per round of the sequential design")
+    ap.add_argument("--cap", type=int, default=400, help="deals after which a sequential comparison stops undecided")
+    ap.add_argument("--alpha", type=float, default=sequential.ALPHA)
+    ap.add_argument("--planned", type=float, default=plan.DIFFERENCE,
+                    help="the difference the fixed design is planned for, as wolf-eval plan's --difference")
+    ap.add_argument("--seed", type=int, default=35)
+    args = ap.parse_args()
+    started = time.perf_counter()
+    rows, _ = compare.comparison_rows(args.logs)
+    everyone = list(pairs(rows))
+    print(f"Pool: {rows[['log', 'sample', 'epoch']].drop_duplicates().shape[0]} games in {', '.join(args.logs)}; "
+          f"{len(everyone)} pairs of models by faction and question against the same opponents\n")
+    separated = [p for p in everyone if p.separated]
+    unclear = [p.name for p in everyone if not p.separated and not p.identical]
+    rng = np.random.default_rng(args.seed)
+    medians = known_order(separated, args, rng)
+    if unclear:
+        print(f"\nLeft out, the pool does not order them (mean difference under 3 standard errors): "
+              f"{'; '.join(unclear)}")
+    false_decisions(everyone, rows, args, rng)
+    truth_against_wins(medians)
+    planner_check(rows, args, rng)
+    print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
+
+
+if __name__ == "__main__":
+    main()

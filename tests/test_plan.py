@@ -1,0 +1,115 @@
+"""Know the price first: the planner's formula against a simulation with a known answer, its spread and same-deal
+correlation measured on rows built by hand, the questions it plans for, and the command."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wolf_eval.analysis import plan as P
+from wolf_eval.analysis.questions import DETECTION, WIN
+from wolf_eval.cli import main
+from wolf_eval.vocabulary import Faction
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_a_tenth_between_half_and_six_tenths_takes_385_games_a_side_and_simulation_agrees() -> None:
+    """0.50 against 0.60 at 80% power and a two-sided 0.05: (1.960 + 0.842)^2 * (0.25 + 0.24) / 0.01 = 384.6 games
+    a side with nothing shared (392.4 if both spreads were taken at 0.5); a same-deal correlation of 0.13 saves about
+    13%. Simulated paired comparisons of that size, judged by the paired z-test the formula stands for, detect the
+    difference 80% of the time (sd 0.9%)."""
+    sd = math.sqrt(0.25), math.sqrt(0.24)
+    assert P.games_needed(sd[0], 0.0, 0.10, 0.05, 0.80, sd[1]) == 385
+    assert P.games_needed(0.5, 0.0, 0.10, 0.05, 0.80) == 393
+    assert P.spreads(P.Spread(WIN, Faction.VILLAGERS, 10, 0.5, 0.49, 0.49, {}), 0.10) == pytest.approx(sd)
+    rng = np.random.default_rng(5)
+    for rho in (0.0, 0.13):
+        n = P.games_needed(sd[0], rho, 0.10, 0.05, 0.80, sd[1])
+        d = np.array([P.paired_outcomes(rng, 0.6, 0.5, rho, n) for _ in range(2000)])
+        z = d.mean(axis=1) / (d.std(axis=1, ddof=1) / math.sqrt(n))
+        assert np.mean(np.abs(z) > 1.96) == pytest.approx(0.80, abs=0.03), rho
+
+
+def test_paired_outcomes_have_the_rates_and_correlation_asked() -> None:
+    rng = np.random.default_rng(1)
+    p_a, p_b, rho = 0.6, 0.5, 0.4
+    both = p_a * p_b + rho * math.sqrt(p_a * (1 - p_a) * p_b * (1 - p_b))
+    d = P.paired_outcomes(rng, p_a, p_b, rho, 200_000)
+    assert np.mean(d == 1) == pytest.approx(p_a - both, abs=0.005)
+    assert np.mean(d == -1) == pytest.approx(p_b - both, abs=0.005)
+
+
+def test_pseudo_values_of_a_rate_are_the_games_and_of_an_auroc_worked_by_hand() -> None:
+    wins = np.array([[1.0, 1.0], [0.0, 1.0], [1.0, 1.0], [0.0, 1.0]])
+    assert P.pseudo_values(wins, WIN) == pytest.approx([1.0, 0.0, 1.0, 0.0])
+    # three games' AUROC counts (concordant, ties, pairs): pooled ((4 + 1) + (0 + 1) + (6 + 0)) / (6 + 4 + 8) = 12/18
+    counts = np.array([[4.0, 2.0, 6.0], [0.0, 2.0, 4.0], [6.0, 0.0, 8.0]])
+    pooled = 12 / 18
+    # without each game in turn: 7/12, 11/14 and 6/10, so the pseudo-values are 3 * pooled - 2 * those; their mean
+    # (0.687) is the jackknife's bias-corrected pooled AUROC
+    pseudo = P.pseudo_values(counts, DETECTION)
+    assert pseudo == pytest.approx([3 * pooled - 2 * 7 / 12, 3 * pooled - 2 * 11 / 14, 3 * pooled - 2 * 6 / 10])
+
+
+def _pilot(rng: np.random.Generator, rho: float, deals: int = 400) -> pd.DataFrame:
+    """Rows of a reference-design pilot: models a and b as the village against r on the same deals, wins at 0.5
+    and 0.4 with the same-deal correlation ``rho``; their wolves lose those games' opposite to r."""
+    out = []
+    both = 0.5 * 0.4 + rho * math.sqrt(0.25 * 0.24)
+    for i in range(deals):
+        u = rng.random()
+        won = {"a": float(u < 0.5), "b": float(u < both or 0.5 <= u < 0.5 + 0.4 - both)}
+        for model, w in won.items():
+            for m, o, f, x in ((model, "r", Faction.VILLAGERS, w), ("r", model, Faction.WEREWOLVES, 1 - w)):
+                out.append({"task": "wolf", "condition": "default", "seed": 1, "sample": str(i + 1), "epoch": 1,
+                            "log": f"{model}.eval", "model": m, "opponent": o, "faction": f, "won": x, "played": 1.0,
+                            "detect_concordant": math.nan, "detect_ties": math.nan, "detect_pairs": math.nan,
+                            "usage": {}})
+    return pd.DataFrame(out)
+
+
+def test_the_spread_and_the_same_deal_correlation_are_measured_per_design() -> None:
+    rows = _pilot(np.random.default_rng(2), rho=0.5)
+    s = P.spread(rows, WIN, Faction.VILLAGERS)
+    assert s is not None and s.games == 800
+    # within each model (0.5 and 0.4): sd sqrt(0.25) and sqrt(0.24), pooled about 0.495
+    assert s.sd == pytest.approx(0.495, abs=0.01)
+    rho, deals = s.rho[P.REFERENCE]
+    assert deals == 400 and rho == pytest.approx(0.5, abs=0.1)
+    assert P.CROSS not in s.rho and P.SELF not in s.rho
+    assert P.spread(rows, DETECTION, Faction.VILLAGERS) is None  # no analysis in these games: nothing to plan
+
+
+def test_the_plan_prices_every_design_and_simulates_the_sequential_one() -> None:
+    rows = _pilot(np.random.default_rng(3), rho=0.5)
+    table = P.plan(rows, difference=0.10, power=0.80, alpha=0.05)
+    village = table[table["figure"] == "village win rate"].set_index("design")
+    assert list(village.index) == [*P.DESIGNS, f"sequential, {P.REFERENCE}"]
+    separate, reference = village.loc[P.SEPARATE], village.loc[P.REFERENCE]
+    p = separate["value"]
+    assert separate["games_per_model"] == P.games_needed(math.sqrt(p * (1 - p)), 0.0, 0.10, 0.05, 0.80,
+                                                         math.sqrt((p + 0.1) * (0.9 - p)))
+    assert reference["games_per_model"] < 0.7 * separate["games_per_model"]  # rho near 0.5 halves the variance
+    assert not village.loc[P.CROSS, "rho_measured"] and village.loc[P.CROSS, "rho"] == 0.0
+    sequential = village.loc[f"sequential, {P.REFERENCE}"]
+    assert 0 < sequential["games_per_model"] <= sequential["cap"] and sequential["decided"] > 0.8
+    assert math.isnan(separate["usd"])  # the pilot's games carry no usage: their cost is unknown, not free
+    text = P.plan_markdown(table, 0.1, 0.8, 0.05, 800, "")
+    assert f"| village win rate | {separate['value']:.2f} | {separate['sd']:.2f} | two separate runs | 0 |" in text
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        P.plan(rows, difference=1.5)
+
+
+def test_plan_reads_any_logs_and_refuses_what_it_cannot_plan_from(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["plan", str(DATA / "release-0.1.0-triadic.eval"), "--priced-as", "openai/gpt-4.1"]) == 0
+    out = capsys.readouterr().out
+    assert "From 2 pilot games." in out and "at openai/gpt-4.1's list price" in out
+    assert "| village win rate |" in out and "| two separate runs | 0 |" in out
+    assert main(["plan"]) == 1 and "no logs named" in capsys.readouterr().err
+    assert main(["plan", str(DATA / "release-0.1.0-triadic.eval"), "--priced-as", "nobody/none"]) == 2
+    assert "no price known for that model" in capsys.readouterr().err

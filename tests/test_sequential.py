@@ -1,0 +1,189 @@
+"""Stopping when decided: the betting test worked by hand, its error rate and its interval's coverage on simulated
+comparisons with a known answer, and a comparison in rounds replayed from its games (which rounds, which
+decisions, the caps, and no decision from a round still being played)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wolf_eval.analysis import rounds, sequential
+from wolf_eval.analysis.compare import Pairing, pairings
+from wolf_eval.analysis.plan import paired_outcomes
+
+
+def test_the_wealth_is_the_mean_of_the_bets_worked_by_hand() -> None:
+    # two deals, +1 then 0: each bet lam multiplies its wealth by (1 + lam) then by 1, so the wealth is the mean
+    # of (1 + lam) over the 40 bets, the 20 for A (fractions k/21 of 0.98) and the 20 against (their negatives): 1
+    assert sequential.log_wealth([1.0, 0.0])[-1] == pytest.approx(0.0, abs=1e-12)
+    # three wins for A: mean over the bets of (1 + lam)^3; the negatives' and positives' odd powers cancel, so
+    # it is 1 + 3 * mean(lam^2) over all 40
+    lam = 0.98 * np.arange(1, 21) / 21
+    expected = 1 + 3 * np.mean(lam ** 2)
+    assert math.exp(sequential.log_wealth([1.0, 1.0, 1.0])[-1]) == pytest.approx(expected)
+    # against a mean of m the stakes shrink so no deal can bankrupt a bet: d = -1 against m = 0.5 keeps every
+    # bet's wealth positive
+    assert np.isfinite(sequential.log_wealth([-1.0, -1.0], 0.5)).all()
+
+
+def test_a_run_of_wins_decides_and_a_balanced_record_does_not() -> None:
+    wins = sequential.decide([1.0] * 8, alpha=0.05)
+    assert wins.state == sequential.FOR_A and wins.evidence >= 20 and wins.low > 0
+    fewer = sequential.decide([1.0] * 3, alpha=0.05)
+    assert fewer.state == sequential.UNDECIDED and fewer.low < 0 < fewer.high
+    losses = sequential.decide([-1.0] * 8 + [0.0] * 4, alpha=0.05)
+    assert losses.state == sequential.FOR_B and losses.deals == 12 and losses.high < 0
+    # the test bets on who was ahead, not by how much: eight small leads decide as eight wins do
+    small = sequential.decide([0.05] * 8, alpha=0.05)
+    assert small.state == sequential.FOR_A and small.ahead == 1.0 and small.mean == pytest.approx(0.05)
+    assert small.evidence == pytest.approx(wins.evidence)
+    balanced = sequential.decide([1.0, -1.0] * 50, alpha=0.05)
+    assert balanced.state == sequential.UNDECIDED and balanced.low < 0 < balanced.high
+    empty = sequential.decide([], alpha=0.05)
+    assert empty.state == sequential.UNDECIDED and empty.deals == 0 and math.isnan(empty.low)
+    with pytest.raises(ValueError, match="in \\[-1, 1\\]"):
+        sequential.decide([1.5])
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        sequential.decide([1.0], alpha=1.0)
+
+
+def test_first_decision_looks_only_at_the_ends_of_rounds() -> None:
+    d = [1.0] * 30
+    every = sequential.first_decision(d, range(1, 31))
+    assert every is not None and sequential.decide(d[:every]).decided and not sequential.decide(d[:every - 1]).decided
+    assert sequential.first_decision(d, [10, 20, 30]) == 10
+    assert sequential.first_decision([1.0, -1.0] * 15, [10, 20, 30]) is None
+
+
+def test_false_decisions_stay_below_the_error_rate_on_simulated_identical_players() -> None:
+    """300 simulated comparisons of two players that do not differ, 400 deals each looked at every 10: a win
+    drawn at 0.3 for both with a same-deal correlation 0.2, and a game's AUROC drawn skewed around the same mean
+    for both (a long tail on one side). Ville's inequality bounds the share decided at 0.05 (binomial sd 0.013)."""
+    rng = np.random.default_rng(7)
+    looks = list(range(10, 401, 10))
+    wins = [sequential.first_decision(paired_outcomes(rng, 0.3, 0.3, 0.2, 400), looks) for _ in range(300)]
+    auroc = [sequential.first_decision(rng.beta(2, 5, 400) - rng.beta(2, 5, 400), looks) for _ in range(300)]
+    assert sum(x is not None for x in wins) / 300 <= 0.05
+    assert sum(x is not None for x in auroc) / 300 <= 0.05
+
+
+def test_the_anytime_interval_covers_the_true_mean_wherever_the_comparison_stops() -> None:
+    """The interval read at the first decision (or at the cap) covers the true mean difference at least 95% of
+    the time: a fixed-sample interval read at the same stopping time would not promise that."""
+    rng = np.random.default_rng(11)
+    covered = 0
+    for _ in range(200):
+        d = paired_outcomes(rng, 0.45, 0.3, 0.1, 300)
+        stop = sequential.first_decision(d, range(10, 301, 10)) or 300
+        low, high = sequential.confidence_sequence(d[:stop])
+        covered += low <= 0.15 <= high
+    assert covered / 200 >= 0.95
+
+
+# --------------------------------------------------------------------------- rounds replayed from games
+
+
+TASK = "wolf"
+PLAN = pairings(["a", "b"], TASK, ["r"])
+
+
+def _rows(games: dict[tuple[str, str, int], list[float]], base: int = 100) -> pd.DataFrame:
+    """Rows of the reference design on ``wolf``: ``games[(model, faction, round)]`` lists the outcomes of the
+    model's faction over the round's deals (samples 1..n at seed base + round - 1) against r, whose other faction
+    has the row of the same game."""
+    out = []
+    other = {"villagers": "werewolves", "werewolves": "villagers"}
+    for (model, faction, k), won in games.items():
+        for i, w in enumerate(won, start=1):
+            for m, o, f, result in ((model, "r", faction, w), ("r", model, other[faction], 1 - w)):
+                out.append({"task": TASK, "condition": "default", "seed": base + k - 1, "sample": str(i),
+                            "epoch": 1, "log": f"{model}-{faction}-{k}", "model": m, "opponent": o,
+                            "faction": f, "won": result, "played": 1.0, "detect_concordant": math.nan,
+                            "detect_ties": math.nan, "detect_pairs": math.nan, "game_usd": 0.5})
+    return pd.DataFrame(out)
+
+
+def _record(a: list[float], b: list[float], wolves: list[float],
+            rounds_: range) -> dict[tuple[str, str, int], list[float]]:
+    """The village outcomes of models a and b each round; both models' wolves the same outcomes (never decided)."""
+    return ({("a", "villagers", k): a for k in rounds_} | {("b", "villagers", k): b for k in rounds_}
+            | {(m, "werewolves", k): wolves for m in "ab" for k in rounds_})
+
+
+def test_a_round_decides_stops_its_evals_and_a_partial_round_decides_nothing() -> None:
+    stopping = rounds.Stopping(round_games=4, alpha=0.05, max_games=40)
+    start = rounds.standing(TASK, pd.DataFrame(), PLAN, ["a", "b"], ["r"], stopping, 100)
+    assert start.rounds == [PLAN] and start.complete == 0 and not start.finished
+    # a's village wins every deal, b's loses every deal: 4 discordant deals per round
+    done = _record([1.0] * 4, [0.0] * 4, [0.0] * 4, range(1, 3))
+    # round 2 half played: only its first two deals for b's village
+    partial = _rows(done).query("not (log == 'b-villagers-2' and sample in ['3', '4'])")
+    after_one = rounds.standing(TASK, partial, PLAN, ["a", "b"], ["r"], stopping, 100)
+    assert after_one.complete == 1 and len(after_one.rounds) == 2 and not after_one.finished
+    q = after_one.questions.set_index(["faction", "question"]).loc[("villagers", "win")]
+    assert q["deals"] == 4 and q["state"] == rounds.PLAYING  # 4 deals: wealth below 20, and round 2 is not counted
+    full = rounds.standing(TASK, _rows(done), PLAN, ["a", "b"], ["r"], stopping, 100)
+    q = full.questions.set_index(["faction", "question"]).loc[("villagers", "win")]
+    assert q["deals"] == 8 and q["state"] == rounds.DECIDED and q["decision"] == sequential.FOR_A
+    assert len(full.rounds) == 3 and full.complete == 2 and not full.finished  # the wolves (all lost) play on
+    assert {(p.model, p.faction) for p in full.rounds[2]} == {("a", "werewolves"), ("b", "werewolves")}
+    assert full.games == 32 and full.spent == pytest.approx(16.0)
+
+
+def test_an_undecided_question_stops_at_the_games_cap_and_the_dollar_cap() -> None:
+    even = _record([1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0], [0.0] * 4, range(1, 4))
+    capped = rounds.standing(TASK, _rows(even), PLAN, ["a", "b"], ["r"],
+                             rounds.Stopping(round_games=4, max_games=8), 100)
+    assert capped.finished and capped.complete == 2
+    wins = capped.questions[capped.questions["question"] == "win"]
+    assert set(wins["state"]) == {rounds.GAMES_CAP} and set(wins["deals"]) == {8}
+    assert set(capped.questions[capped.questions["question"] == "detection"]["state"]) == {rounds.UNDEFINED}
+    # a round is 4 games of each of 4 evals at $0.50 a game, $8: after round 1 ($8) the next would reach $16
+    priced = rounds.standing(TASK, _rows(even), PLAN, ["a", "b"], ["r"],
+                             rounds.Stopping(round_games=4, max_games=40, max_usd=10.0), 100)
+    assert priced.finished and priced.complete == 1
+    assert set(priced.questions[priced.questions["question"] == "win"]["state"]) == {rounds.DOLLAR_CAP}
+    assert priced.spent == pytest.approx(8.0)
+    with pytest.raises(ValueError, match="below one round"):
+        rounds.Stopping(round_games=10, max_games=5)
+
+
+def test_only_the_evals_of_open_questions_play_the_next_round() -> None:
+    triadic = pairings(["a", "b"], "triadic", ["r"])
+    needed = rounds._needed("triadic", triadic, pd.DataFrame([{"a": "a", "b": "b", "held": "r",
+                                                                "faction": Pairing("a", "r", "werewolves").faction}]))
+    assert {(p.model, p.faction) for p in needed} == {("a", "werewolves"), ("b", "werewolves")}
+
+
+@pytest.mark.slow
+def test_compare_in_rounds_plays_until_each_question_stops_and_resumes_a_round_cut_short(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The faction bot and tom play the same wolves, so against cue nothing separates their wolves and each question
+    runs to the cap of 2 games, one round at seed 3 and one at seed 4. A round cut short decides nothing: with a game
+    of round 2 gone the tables are refused, and the same command plays that game and gives the same decisions."""
+    from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
+
+    from wolf_eval.cli import main
+
+    folder = tmp_path / "rounds"
+    command = ["compare", "wolfbot/faction", "wolfbot/tom", "--against", "wolfbot/cue", "--sequential", "--task",
+               "wolf", "-T", "games=1", "-T", "max_debate_turns=1", "-T", "deception_analysis=false", "-T", "seed=3",
+               "--max-games", "2", "--log-dir", str(folder), "--display", "none"]
+    assert main(command) == 0
+    logs = [read_eval_log(i.name, header_only=True) for i in list_eval_logs(str(folder))]
+    assert sorted(log.eval.task_args["seed"] for log in logs) == [3] * 4 + [4] * 4
+    text = (folder / "compare" / "compare.md").read_text()
+    assert "2 complete rounds, 8 games" in text
+    assert "| wolf | wolves | wolfbot/faction | wolfbot/tom | against wolfbot/cue | win | undecided at the games cap " \
+           "| 2 | +0.00 [" in text
+    capsys.readouterr()
+    cut = next(log for log in logs if log.eval.task_args["seed"] == 4)
+    whole = read_eval_log(cut.location)
+    whole.samples, whole.status = [], "cancelled"
+    write_eval_log(whole, cut.location)
+    assert main([*command, "--tables-only"]) == 1
+    assert "round 2 is not complete" in capsys.readouterr().err
+    assert main(command) == 0
+    assert (folder / "compare" / "compare.md").read_text() == text

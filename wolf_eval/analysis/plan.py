@@ -1,0 +1,290 @@
+"""Know the price first (``wolf-eval plan``): from any logs, the games and dollars a comparison needs.
+
+A pilot (any finished games: self-play evals, a short ``compare``) gives, per headline figure
+(each question of :mod:`wolf_eval.analysis.questions` in each faction it applies to), the spread of
+one game's contribution and how much two models' games on the same deal move together. A fixed
+design of ``n`` deals per model then detects a true difference ``delta`` at two-sided error rate
+``alpha`` with the chance ``power`` when
+
+    n = (z[1 - alpha/2] + z[power])^2 * (sd_A^2 + sd_B^2 - 2 * rho * sd_A * sd_B) / delta^2
+
+(the normal approximation to the test of a paired difference). ``sd`` is the per-game standard
+deviation of the figure as the tables pool it (a ratio of sums: a game's jackknife pseudo-value,
+so a game with many pairs weighs more), measured within each (model, opponent, faction) of the
+pilot so that differences between the pilot's models do not pass for noise, and the same for both
+models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the pilot's rate and at the rate
+``delta`` away towards 0.5 (so 0.50 against 0.60 takes 385 games a side). ``rho`` is the
+correlation of two models' pseudo-values on the same deal, measured on the pilot's pairs of games
+of each design (at least :data:`MIN_DEALS` of them):
+
+- two separate runs: nothing shared, ``rho`` = 0;
+- against reference opponents (``compare``'s default): the deal and every other seat's player are
+  shared;
+- cross-play (``compare --crossplay``): the deal is shared, the other seats swap players;
+- self-play (one eval per model): the deal is shared, but every seat changes player, so a faction's
+  difference is not that faction's play.
+
+A design the pilot has no pairs of is planned with ``rho`` = 0 and says so. The sequential design
+(``compare --sequential``, against reference opponents) has no formula: its games to a decision are
+simulated here from the same spread and correlation (:func:`sequential_games`). Dollars are games
+times the pilot's mean cost per game, every seat's tokens at their model's price (or at
+``priced_as``'s, for a pilot of baseline players).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from wolf_eval.analysis import sequential
+from wolf_eval.analysis.compare import CROSSPLAY, FACTION_LABEL, deal_order, matchups
+from wolf_eval.analysis.questions import QUESTIONS, WIN, Question
+from wolf_eval.analysis.rounds import ROUND_GAMES
+from wolf_eval.measures import cost as cost_
+from wolf_eval.vocabulary import Faction
+
+#: The difference a plan detects and the chance it detects it with, unless told otherwise.
+DIFFERENCE = 0.10
+POWER = 0.80
+#: The designs a plan prices, in the order it prints them.
+SEPARATE, REFERENCE, CROSS, SELF = "two separate runs", "against reference opponents", "cross-play", "self-play"
+DESIGNS = (SEPARATE, REFERENCE, CROSS, SELF)
+#: Fewest same-deal pairs a correlation is measured on before a plan uses it.
+MIN_DEALS = 20
+#: Simulated comparisons behind a sequential estimate, and their seed.
+SIMULATIONS = 400
+SIMULATION_SEED = 35
+
+
+@dataclass(frozen=True)
+class Spread:
+    """What a pilot says of one figure: its value, its per-game spread, and the same-deal correlation per design."""
+
+    question: Question
+    faction: Faction
+    games: int
+    value: float
+    sd: float  # of a game's pseudo-value, pooled within (model, opponent) groups
+    game_sd: float  # of a game's own figure (what the sequential test differences), pooled alike
+    rho: dict[str, tuple[float, int]]  # design -> (correlation, deals it was measured on)
+
+    @property
+    def label(self) -> str:
+        return f"{FACTION_LABEL[self.faction]} {self.question.label}"
+
+
+def pseudo_values(counts: np.ndarray, q: Question) -> np.ndarray:
+    """Each game's jackknife pseudo-value of the pooled figure: n * value - (n - 1) * value without that game.
+
+    Their mean is (nearly) the pooled figure and their spread its per-game spread, for any figure of
+    summed counts; games whose removal leaves the figure undefined are NaN.
+    """
+    n = len(counts)
+    total = counts.sum(axis=0)
+    whole = float(q.figure(total))
+    if n < 2 or math.isnan(whole):
+        return np.full(n, np.nan)
+    without = np.asarray(q.figure((total[None, :] - counts).T), dtype=float)
+    return n * whole - (n - 1) * without
+
+
+def _pseudo(games: pd.DataFrame, q: Question) -> np.ndarray:
+    return pseudo_values(games[list(q.columns)].to_numpy(float), q)
+
+
+def _pooled_sd(groups: Sequence[np.ndarray]) -> float:
+    """The standard deviation pooled within groups (each group's own mean taken out)."""
+    kept = [g[~np.isnan(g)] for g in groups]
+    df = sum(len(g) - 1 for g in kept if len(g) > 1)
+    if df < 1:
+        return math.nan
+    return math.sqrt(sum(float(((g - g.mean()) ** 2).sum()) for g in kept if len(g) > 1) / df)
+
+
+def _correlation(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[float, int]:
+    """The correlation of paired values pooled over matchups (each centred on its own means), and the pairs."""
+    sxy = sxx = syy = 0.0
+    n = 0
+    for x, y in pairs:
+        keep = ~(np.isnan(x) | np.isnan(y))
+        x, y = x[keep], y[keep]
+        if len(x) < 2:
+            continue
+        x, y = x - x.mean(), y - y.mean()
+        sxy, sxx, syy, n = sxy + float(x @ y), sxx + float(x @ x), syy + float(y @ y), n + len(x)
+    return (sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else math.nan), n
+
+
+def _self_play_pairs(rows: pd.DataFrame, faction: Faction) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
+    """Pairs of two models' self-play games on the same deals, each model seen in the faction."""
+    mine = rows[(rows["model"] == rows["opponent"]) & (rows["faction"] == faction)]
+    models = sorted(set(mine["model"]))
+    out = []
+    for i, a in enumerate(models):
+        for b in models[i + 1:]:
+            ga, gb = deal_order(mine[mine["model"] == a]), deal_order(mine[mine["model"] == b])
+            both = ga.index.intersection(gb.index, sort=False)
+            if len(both) > 1:
+                out.append((ga.loc[both], gb.loc[both]))
+    return out
+
+
+def spread(rows: pd.DataFrame, q: Question, faction: Faction) -> Spread | None:
+    """What the pilot's rows say of one figure; None where no game of the pilot defines it."""
+    mine = rows[rows["faction"] == faction]
+    groups = [g[list(q.columns)].to_numpy(float) for _, g in mine.groupby(["task", "model", "opponent"])]
+    defined = [g for g in groups if not np.isnan(q.per_game(g)).all()]
+    if not defined:
+        return None
+    value = float(q.figure(np.concatenate(defined).sum(axis=0)))
+    rho: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for key, ga, gb in matchups(mine):
+        design = CROSS if key["held"] == CROSSPLAY else REFERENCE
+        rho.setdefault(design, []).append((_pseudo(ga, q), _pseudo(gb, q)))
+    for ga, gb in _self_play_pairs(mine, faction):
+        rho.setdefault(SELF, []).append((_pseudo(ga, q), _pseudo(gb, q)))
+    return Spread(q, faction, sum(len(g) for g in defined), value,
+                  _pooled_sd([pseudo_values(g, q) for g in defined]), _pooled_sd([q.per_game(g) for g in defined]),
+                  {d: _correlation(p) for d, p in rho.items()})
+
+
+def games_needed(sd: float, rho: float, difference: float, alpha: float, power: float,
+                 other_sd: float | None = None) -> int:
+    """Deals per model for a fixed design to detect ``difference`` (the formula in the module's docstring, with
+    ``2 sd^2 (1 - rho)`` the variance of a deal's difference; ``other_sd`` the second model's where it differs)."""
+    z = norm.ppf(1 - alpha / 2) + norm.ppf(power)
+    b = sd if other_sd is None else other_sd
+    return math.ceil(z * z * (sd * sd + b * b - 2 * rho * sd * b) / difference ** 2)
+
+
+def alternative(value: float, difference: float) -> float:
+    """The second model's value: ``difference`` away from the pilot's, towards the middle of [0, 1] (where a
+    rate's spread is largest, so the plan errs long)."""
+    return value + difference if value + difference <= 1 and (value < 0.5 or value - difference < 0) \
+        else value - difference
+
+
+def spreads(s: Spread, difference: float) -> tuple[float, float]:
+    """One game's sd for each of the two models: the pilot's, or where the value fixes it (a win rate), at the
+    pilot's value and at the alternative."""
+    at = s.question.spread_at
+    return (s.sd, s.sd) if at is None else (at(s.value), at(alternative(s.value, difference)))
+
+
+def paired_outcomes(rng: np.random.Generator, p_a: float, p_b: float, rho: float, n: int) -> np.ndarray:
+    """``n`` deals' differences of two 0/1 outcomes with rates ``p_a`` and ``p_b`` and correlation ``rho``
+    (clipped to what the two rates allow)."""
+    both = p_a * p_b + rho * math.sqrt(p_a * (1 - p_a) * p_b * (1 - p_b))
+    both = min(max(both, max(0.0, p_a + p_b - 1)), min(p_a, p_b))
+    u = rng.random(n)
+    only_a, only_b = p_a - both, p_b - both
+    return np.where(u < only_a, 1.0, np.where(u < only_a + only_b, -1.0, 0.0))
+
+
+def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap: int,
+                     simulations: int = SIMULATIONS, round_games: int = ROUND_GAMES) -> tuple[float, float, float]:
+    """Games per model a comparison in rounds needs to decide a true ``difference``: the median and the 90th
+    percentile over simulated comparisons, and the share decided within ``cap`` games (a comparison undecided
+    at the cap counts as the cap).
+
+    A win is drawn as two correlated 0/1 outcomes at the pilot's rate and that rate plus the difference;
+    any other figure as a normal difference of the games' own figures (mean ``difference``, spread from
+    the pilot's and ``rho``), clipped to [-1, 1].
+    """
+    rng = np.random.default_rng(SIMULATION_SEED)
+    looks = list(range(round_games, cap + 1, round_games))
+    stops = []
+    for _ in range(simulations):
+        if s.question is WIN:
+            d = paired_outcomes(rng, alternative(s.value, difference), s.value, rho, cap)
+        else:
+            d = np.clip(rng.normal(difference, s.game_sd * math.sqrt(2 * (1 - rho)), cap), -1.0, 1.0)
+        stops.append(sequential.first_decision(d, looks, alpha) or cap + 1)
+    done = np.array(stops)
+    return (float(np.median(np.minimum(done, cap))), float(np.quantile(np.minimum(done, cap), 0.9)),
+            float(np.mean(done <= cap)))
+
+
+def usd_per_game(rows: pd.DataFrame, priced_as: str | None = None) -> float:
+    """The pilot's mean cost per game, every seat's tokens at their model's price (or ``priced_as``'s); NaN where a
+    seat model has no price."""
+    games = rows.drop_duplicates(["log", "sample", "epoch"])
+    if games.empty:
+        return math.nan
+    if priced_as is None:
+        return float(np.mean([cost_.game_cost(u)["usd"] for u in games["usage"]]))
+    return float(np.mean([math.fsum(cost_.usd(priced_as, x) for x in u.values()) for u in games["usage"]]))
+
+
+def plan(rows: pd.DataFrame, difference: float = DIFFERENCE, power: float = POWER, alpha: float = sequential.ALPHA,
+         priced_as: str | None = None) -> pd.DataFrame:
+    """Per headline figure the pilot defines and per design: the correlation used, games per model and in all,
+    and dollars; then the sequential design's simulated games."""
+    if not 0 < difference < 1 or not 0 < power < 1 or not 0 < alpha < 1:
+        raise ValueError("the difference, the power and alpha must each lie strictly between 0 and 1")
+    usd = usd_per_game(rows, priced_as)
+    out = []
+    for q in QUESTIONS:
+        for f in Faction:
+            s = spread(rows, q, f) if q.applies(f) and f in set(rows["faction"]) else None
+            if s is None or math.isnan(s.sd):
+                continue
+            base = {"figure": s.label, "question": q.name, "faction": f, "pilot_games": s.games, "value": s.value,
+                    "sd": s.sd}
+            sd, other = spreads(s, difference)
+            for design in DESIGNS:
+                rho, deals = (0.0, 0) if design == SEPARATE else s.rho.get(design, (math.nan, 0))
+                measured = not math.isnan(rho) and (deals >= MIN_DEALS or design == SEPARATE)
+                n = games_needed(sd, rho if measured else 0.0, difference, alpha, power, other)
+                out.append(base | {"design": design, "rho": rho if measured else 0.0, "rho_deals": deals,
+                                   "rho_measured": measured or design == SEPARATE, "games_per_model": n,
+                                   "games": 2 * n, "usd": 2 * n * usd})
+            rho, deals = s.rho.get(REFERENCE, (math.nan, 0))
+            rho = rho if deals >= MIN_DEALS else math.nan
+            fixed = games_needed(sd, 0.0 if math.isnan(rho) else rho, difference, alpha, power, other)
+            median, high, share = sequential_games(s, 0.0 if math.isnan(rho) else rho, difference, alpha,
+                                                   cap=max(ROUND_GAMES, 4 * fixed))
+            out.append(base | {"design": f"sequential, {REFERENCE}", "rho": 0.0 if math.isnan(rho) else rho,
+                               "rho_deals": 0, "rho_measured": not math.isnan(rho), "games_per_model": median,
+                               "p90": high, "decided": share, "cap": max(ROUND_GAMES, 4 * fixed),
+                               "games": 2 * median, "usd": 2 * median * usd})
+    return pd.DataFrame(out)
+
+
+PLAN_NOTE = (
+    "Games per model: deals each of the two models plays for a fixed design to detect the difference at the "
+    "error rate with the power asked (normal approximation; sd is one game's spread of the figure as the "
+    "tables pool it, measured within each model and opponent of the pilot; rho the correlation of two "
+    "models' games on the same deal, measured on the pilot's pairs of that design, else 0 assumed). In all: "
+    "both models' games. Sequential: `compare --sequential` against reference opponents, simulated from the "
+    "same spread and correlation: the median games per model to a decision (90% decided by the second "
+    "figure). Self-play shares the deal but changes every seat's player, so its difference is not one "
+    "faction's play.")
+
+
+def _usd(v: float) -> str:
+    return "n/a" if math.isnan(v) else f"${v:,.2f}"
+
+
+def plan_markdown(table: pd.DataFrame, difference: float, power: float, alpha: float, pilot_games: int,
+                  usd_note: str) -> str:
+    """The plan as Markdown."""
+    lines = [f"### What a comparison costs: a difference of {difference:g} at power {power:g}, error rate {alpha:g}",
+             "", f"From {pilot_games} pilot games. {PLAN_NOTE} {usd_note}", "",
+             "| figure | pilot value | sd per game | design | rho (same deal) | games per model | games in all | USD |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in table.to_dict("records"):
+        rho = ("0" if r["design"] == SEPARATE else f"{r['rho']:.2f} ({r['rho_deals']} deals)" if r["rho_measured"]
+               and r["rho_deals"] else f"{r['rho']:.2f}" if r["rho_measured"] else
+               f"0 (only {r['rho_deals']} deals in the pilot)" if 0 < r["rho_deals"] < MIN_DEALS else
+               "0 (the pilot's pairs do not vary)" if r["rho_deals"] else "0 (not in the pilot)")
+        games = (f"{r['games_per_model']:.0f} (90% by {r['p90']:.0f})" if "p90" in r and not math.isnan(r["p90"])
+                 else f"{r['games_per_model']:.0f}")
+        lines.append(f"| {r['figure']} | {r['value']:.2f} | {r['sd']:.2f} | {r['design']} | {rho} | {games} "
+                     f"| {r['games']:.0f} | {_usd(r['usd'])} |")
+    return "\n".join(lines) + "\n"

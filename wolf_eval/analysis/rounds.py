@@ -1,0 +1,219 @@
+"""A comparison in rounds that stops each question when it is decided (``wolf-eval compare --sequential``).
+
+Round k plays ``round_games`` games of each eval still needed, dealt from seed ``base + k - 1`` (so
+round 1 deals what the fixed comparison with the same seed deals, and every later round new deals).
+After each complete round every question of every matchup (a pair of models in a faction, with
+what they held fixed: :func:`wolf_eval.analysis.compare.matchups`) is tested on the deals of the
+complete rounds alone (:func:`wolf_eval.analysis.sequential.decide`), never on a round still being
+played. A question stops when it is decided, when each of its two evals has played ``max_games``
+games, or when the next round would take the comparison past ``max_usd``. An eval plays the next
+round while any question it answers is open.
+
+Every step is a function of the logs' finished games, so the same command run again after an
+interruption finds the same complete rounds, the same decisions and the same next round, and
+resumes it (:func:`standing`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wolf_eval.analysis import sequential
+from wolf_eval.analysis.compare import CROSSPLAY, FACTION_LABEL, Pairing, held_label, matchups
+from wolf_eval.analysis.questions import asked
+from wolf_eval.engine import Faction, variant
+
+#: Games per eval in each round unless told otherwise.
+ROUND_GAMES = 10
+#: Games per eval after which its questions stop undecided unless told otherwise.
+MAX_GAMES = 200
+
+PLAYING = "playing"
+DECIDED = "decided"
+GAMES_CAP = "games cap"
+DOLLAR_CAP = "dollar cap"
+UNDEFINED = "not defined"  # no deal of the complete rounds defines the figure (a game without analysis)
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """When a comparison in rounds stops: its error rate, its round size and its caps."""
+
+    round_games: int = ROUND_GAMES
+    alpha: float = sequential.ALPHA
+    max_games: int = MAX_GAMES
+    max_usd: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.round_games < 1:
+            raise ValueError(f"a round plays at least one game per eval, not {self.round_games}")
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha {self.alpha}: an error rate lies strictly between 0 and 1")
+        if self.max_games < self.round_games:
+            raise ValueError(f"the cap of {self.max_games} games is below one round of {self.round_games}")
+        if self.max_usd is not None and not self.max_usd > 0:
+            raise ValueError(f"the dollar cap must be positive, not {self.max_usd}")
+
+
+@dataclass
+class Standing:
+    """Where a comparison in rounds stands after its complete rounds."""
+
+    rounds: list[list[Pairing]]  # the evals of every round played or being played, in order
+    complete: int  # how many of them are complete
+    questions: pd.DataFrame  # per matchup and question: its decision and why it stopped (or PLAYING)
+    spent: float  # USD of the complete rounds' games, over the seat models with a price
+    games: int  # games of the complete rounds
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more to play: every question stopped."""
+        return self.complete == len(self.rounds)
+
+
+def seats(task: str, p: Pairing) -> dict[Faction, str]:
+    """Who plays each faction in a pairing's games."""
+    return {f: p.model if f == p.faction else p.opponent for f in variant(task).factions}
+
+
+def serves(task: str, p: Pairing, model: str, opponent: str, faction: Faction) -> bool:
+    """Whether the pairing's games are the games of ``model`` playing ``faction`` against ``opponent``."""
+    return seats(task, p) == seats(task, Pairing(model, opponent, faction))
+
+
+def round_rows(rows: pd.DataFrame, base_seed: int, rounds: int) -> pd.DataFrame:
+    """The rows of the first ``rounds`` rounds (seeds ``base_seed`` .. ``base_seed + rounds - 1``)."""
+    if rows.empty:
+        return rows
+    seeds = pd.to_numeric(rows["seed"], errors="coerce")
+    return rows[(seeds >= base_seed) & (seeds < base_seed + rounds)]
+
+
+def _games_of(rows: pd.DataFrame, p: Pairing, seed: int) -> int:
+    """Finished games of one eval at one seed."""
+    if rows.empty:
+        return 0
+    mine = rows[(pd.to_numeric(rows["seed"], errors="coerce") == seed) & (rows["model"] == p.model)
+                & (rows["opponent"] == p.opponent) & (rows["faction"] == p.faction)]
+    return len(mine[["sample", "epoch"]].drop_duplicates())
+
+
+def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str], stopping: Stopping) -> pd.DataFrame:
+    """Every question of every matchup of the compared models, tested on ``rows`` (complete rounds only)."""
+    held = set(against) if against else {CROSSPLAY}
+    out = []
+    for key, ga, gb in (matchups(rows) if not rows.empty else []):
+        if key["a"] not in models or key["b"] not in models or key["held"] not in held:
+            continue
+        for q in asked(key["faction"]):
+            a, b = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
+            d = (a - b)[~(np.isnan(a) | np.isnan(b))]
+            decision = sequential.decide(d, stopping.alpha)
+            state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
+                                                      GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
+            out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
+                              "deals": decision.deals, "mean": decision.mean, "ahead": decision.ahead,
+                              "low": decision.low, "high": decision.high, "evidence": decision.evidence,
+                              "alpha": stopping.alpha})
+    return pd.DataFrame(out)
+
+
+def _needed(task: str, plan: Sequence[Pairing], open_: pd.DataFrame) -> list[Pairing]:
+    """The evals that play a game of a question still open."""
+    if open_.empty:
+        return []
+    need = []
+    for p in plan:
+        for r in open_.to_dict("records"):
+            a_against, b_against = (r["b"], r["a"]) if r["held"] == CROSSPLAY else (r["held"], r["held"])
+            if serves(task, p, r["a"], a_against, r["faction"]) or serves(task, p, r["b"], b_against, r["faction"]):
+                need.append(p)
+                break
+    return need
+
+
+def _spent(rows: pd.DataFrame) -> tuple[float, int]:
+    """USD (priced seat models) and the number of distinct games in ``rows``."""
+    if rows.empty:
+        return 0.0, 0
+    games = rows.drop_duplicates(["log", "sample", "epoch"])
+    return float(games["game_usd"].sum()), len(games)
+
+
+def standing(task: str, rows: pd.DataFrame, plan: Sequence[Pairing], models: Sequence[str],
+             against: Sequence[str], stopping: Stopping, base_seed: int) -> Standing:
+    """Replay the comparison's rounds from its finished games: which evals each round played, which round is
+    under way, and every question's decision after the complete ones."""
+    rounds: list[list[Pairing]] = [list(plan)]
+    questions = pd.DataFrame()
+    spent, games, last = 0.0, 0, 0.0
+    while True:
+        k = len(rounds)
+        now = rounds[-1]
+        if any(_games_of(rows, p, base_seed + k - 1) < stopping.round_games for p in now):
+            return Standing(rounds, k - 1, questions, spent, games)
+        done = round_rows(rows, base_seed, k)
+        before = spent
+        spent, games = _spent(done)
+        last = spent - before
+        questions = decisions(done, models, against, stopping)
+        open_ = questions[questions["state"] == PLAYING] if not questions.empty else questions
+        following = _needed(task, plan, open_)
+        if following and stopping.max_usd is not None and spent + last * len(following) / len(now) > stopping.max_usd:
+            questions.loc[questions["state"] == PLAYING, "state"] = DOLLAR_CAP
+            following = []
+        if not following:
+            return Standing(rounds, k, questions, spent, games)
+        rounds.append(following)
+
+
+# --------------------------------------------------------------------------- the decisions as a table
+
+
+def _cell(v: float, low: float = math.nan, high: float = math.nan) -> str:
+    if math.isnan(v):
+        return "n/a"
+    return f"{v:+.2f} [{low:+.2f}, {high:+.2f}]" if not math.isnan(low) else f"{v:+.2f}"
+
+
+def _verdict(r: dict[str, Any]) -> str:
+    if r["state"] == DECIDED:
+        return f"**{r['a'] if r['decision'] == sequential.FOR_A else r['b']}**"
+    return {PLAYING: "undecided (playing)", GAMES_CAP: "undecided at the games cap",
+            DOLLAR_CAP: "undecided at the dollar cap", UNDEFINED: "not defined in these games"}[r["state"]]
+
+
+DECISIONS_NOTE = (
+    "Each question tested after every complete round on the deals both models played, by betting on which "
+    "model's game was ahead on each deal against \"each is ahead as often as the other\" (an anytime-valid "
+    "test: the chance of ever deciding between two models that do not differ is at most the error rate, "
+    "however many rounds were looked at). Decided for the model named, which is ahead on that figure on more "
+    "deals. Ahead: the share of deals A was ahead on minus the share B was (for a win rate, the win-rate "
+    "difference), with its anytime-valid interval (valid at whatever round the comparison stopped, unlike a "
+    "fixed-sample interval read after an early stop). A − B: the mean over deals of the two games' figures' "
+    "difference. Evidence: the bettor's wealth, which decides at 1/error rate.")
+
+
+def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: Stopping) -> str:
+    """The decisions table, with what the comparison played and spent."""
+    spent = f"${standing_.spent:,.2f} in the seat models with a price" if standing_.spent else "no priced model"
+    lines = ["### Decisions", "", DECISIONS_NOTE, "",
+             f"Error rate {stopping.alpha:g} per question; rounds of {stopping.round_games} games per eval; "
+             f"caps {stopping.max_games} games per eval"
+             + (f" and ${stopping.max_usd:,.2f}" if stopping.max_usd is not None else "")
+             + f". {standing_.complete} complete rounds, {standing_.games} games, {spent}.", "",
+             "| task | faction | A | B | held fixed | question | decision | deals | A − B "
+             f"| ahead [anytime {1 - stopping.alpha:.0%}] | evidence |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in questions.to_dict("records"):
+        lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {held_label(r['held'])} "
+                     f"| {r['question']} | {_verdict(r)} | {r['deals']} | {_cell(r['mean'])} "
+                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} |")
+    return "\n".join(lines) + "\n"
+
