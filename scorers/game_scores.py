@@ -34,8 +34,9 @@ from inspect_ai.solver import TaskState
 from wolf_eval.engine import GameState
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.cost import game_cost
-from wolf_eval.measures.headline import HEADLINE, GameValues, game_values, pooled_from_log, rounded
+from wolf_eval.measures.headline import FIGURES, HEADLINE, GameValues, game_values, pooled_from_log, rounded
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
+from wolf_eval.resample import figure_interval, seed_of
 from wolf_eval.scorers.explain import figure_explanation, game_summary
 from wolf_eval.store import GameRecord, current_record
 
@@ -58,27 +59,56 @@ def values_of(game: GameState, record: GameRecord) -> GameValues:
     return values
 
 
+def _logged(scores: list[SampleScore]) -> list[dict[str, float]]:
+    return [s.score.metadata["counts"] for s in scores]  # type: ignore[index]
+
+
 def _pooled(figure: str) -> Callable[[], Metric]:
     """The metric of one figure, registered under the figure's own name: the figure over all games,
     pooled from the counts each score logged (sums, never a mean of per-game rates)."""
 
     def pooled() -> Metric:
         def compute(scores: list[SampleScore]) -> float:
-            return pooled_from_log(figure, [s.score.metadata["counts"] for s in scores])  # type: ignore[index]
+            return pooled_from_log(figure, _logged(scores))
 
         return compute
 
     return metric(name=figure)(pooled)
 
 
-#: Each figure's metric, the judge's included, by the figure's name.
-METRICS: dict[str, Callable[[], Metric]] = {figure: _pooled(figure) for figure in (*HEADLINE, "judge")}
+def _interval(figure: str) -> Callable[[], Metric]:
+    """The metric of one figure's 95% interval over the games, ``<figure>_low`` and ``<figure>_high``: from the
+    per-game counts each score logged, so it is clustered by game (a share of games has the binomial one).
+
+    Inspect's own ``stderr`` reads each game's rounded figure as one draw of a mean; a pooled ratio is no
+    such mean (a game with more pairs weighs more), so its spread is worked out from the counts here.
+    """
+
+    def interval() -> Metric:
+        def compute(scores: list[SampleScore]) -> dict[str, float]:
+            f = FIGURES[figure]
+            iv = figure_interval(f.sums(_logged(scores)), f.of_sums, seed_of(figure, len(scores)), f.per_game, f.bounds)
+            return {f"{figure}_low": iv.low, f"{figure}_high": iv.high}
+
+        return compute
+
+    return metric(name=f"{figure}_interval")(interval)
+
+
+#: Each figure's metrics, the judge's included, by the figure's name: the figure, then its interval.
+METRICS: dict[str, tuple[Callable[[], Metric], Callable[[], Metric]]] = {
+    figure: (_pooled(figure), _interval(figure)) for figure in FIGURES}
+
+
+def figure_metrics(figure: str) -> list[Metric]:
+    """A figure's scorer's metrics: the pooled figure under its own name, then its interval."""
+    return [make() for make in METRICS[figure]]
 
 
 def headline_scorer(figure: str) -> Scorer:
     """The scorer of one headline figure, registered under the figure's name, with its one metric."""
 
-    @scorer(metrics=[METRICS[figure]()], name=figure, description=HEADLINE[figure].description)
+    @scorer(metrics=figure_metrics(figure), name=figure, description=HEADLINE[figure].description)
     def make() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
             record = current_record()

@@ -1,0 +1,204 @@
+"""How often the 95% intervals cover the truth at 10, 20 and 40 games: before (0.4's) and after (today's).
+
+    python benchmarks/pools.py                       # once: play the pools of baseline games (logs/pools/)
+    python benchmarks/coverage.py                    # resample them, print the coverage table
+    python benchmarks/coverage.py --pools triadic-cue --samples 2000 --candidates
+
+A pool of a few hundred games played on the offline players stands for the population: its own
+figure is the truth. Each of ``--samples`` draws picks n of its games at random (with replacement,
+so the draws are independent games of the pool's population), forms the figure and its interval as
+the report and the eval's metrics do, and counts whether the interval holds the pool's figure.
+A draw whose figure fewer than two games define has no interval and is counted apart (``none``).
+
+Figures: the win rates (one outcome per game: Wilson's interval before, Wilson's with a continuity
+correction after); every per-ballot figure the headline and the deception tables print (the village's
+detection AUROC and one role's, the wolves' evasion, the Jester's rank in suspicion, the share of
+ballots on the wolves); per-statement figures (the statement AUROC, the wolves' self-label gap,
+agreement with the speaker's own label). Before: the percentile bootstrap over games (1,000 draws);
+after: the studentized bootstrap of :func:`wolf_eval.resample.game_interval`. ``--candidates`` adds
+the other intervals weighed for the choice (docs/scores.md says why the one chosen was).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pools import POOLS, POOLS_DIR, complete, pool_dir
+from scipy import stats as sps
+
+from wolf_eval.analysis.corpus import load
+from wolf_eval.analysis.tables import GAME_VALUE_FIELDS
+from wolf_eval.measures import deception as dec
+from wolf_eval.measures import headline as head
+from wolf_eval.measures import truth as tru
+from wolf_eval.measures.rates import ratio
+from wolf_eval.resample import LEVEL, UNIT, cluster_bootstrap, game_interval, jackknife_se
+from wolf_eval.stats import Z95, wilson, wilson_cc
+from wolf_eval.vocabulary import Role
+
+SIZES = (10, 20, 40)
+Interval = tuple[float, float]  # (low, high), NaN where none is drawn
+Method = Callable[[np.ndarray, "Figure", int], Interval]
+
+
+# --------------------------------------------------------------------------- the figures of a pool
+
+
+class Figure:
+    """One figure of a pool: each game's columns, the formula over their sums, and whether it is a share of games."""
+
+    def __init__(self, name: str, matrix: np.ndarray, of_sums: Callable[[Any], Any], per_game: bool = False,
+                 bounds: tuple[float, float] = UNIT):
+        self.name, self.matrix, self.of_sums, self.per_game, self.bounds = name, matrix, of_sums, per_game, bounds
+        self.truth = float(of_sums(matrix.sum(axis=0)))
+
+
+def _matrix(rows: list[list[float]]) -> np.ndarray:
+    return np.array(rows, dtype=float).reshape(len(rows), -1)
+
+
+def pool_figures(frame: Any) -> list[Figure]:
+    """Every figure the benchmark checks, from a pool's games (the corpus frame of its log)."""
+    games = [head.GameValues(**{f: r[f] for f in GAME_VALUE_FIELDS}) for r in frame.to_dict("records")]
+    out = []
+    for name in ("village_win", "wolves_win", "jester_win", "village_wolf_auroc", "jester_suspicion_rank",
+                 "wolf_self_label_gap", "self_label_agreement"):
+        f = head.HEADLINE[name]
+        out.append(Figure(name, f.sums([f.counts(g) for g in games]), f.of_sums, f.per_game, f.bounds))
+    villager = [g.truth.roles.get(Role.VILLAGER, tru.Detection()) for g in games]
+    out.append(Figure("villager AUROC", _matrix([[d.wolves.concordant + d.wolves.ties / 2, d.wolves.pairs]
+                                                  for d in villager]), lambda s: ratio(s[0], s[1])))
+    village = [g.truth.village() or tru.Detection() for g in games]
+    out.append(Figure("village statement AUROC", _matrix([[d.statements.concordant + d.statements.ties / 2,
+                                                           d.statements.pairs] for d in village]),
+                      lambda s: ratio(s[0], s[1])))
+    out.append(Figure("village Brier", _matrix([[d.brier.squared_error, d.brier.forecasts] for d in village]),
+                      lambda s: ratio(s[0], s[1])))
+    wolves = next(m for r, m in dec.pool([g.deception for g in games]).deceivers() if r is Role.WEREWOLF)
+    cols = _matrix([dec.columns(Role.WEREWOLF, dec.seen_by(g.deception, Role.WEREWOLF, wolves)) for g in games])
+    figs = dec.aim_figures(Role.WEREWOLF)
+    out.append(Figure(f"wolves' evasion ({wolves})", cols, figs["evasion"]))
+    out.append(Figure("village votes on wolves", cols, figs["vote_share"]))
+    return out
+
+
+def figures_of(pool: str, root: Path) -> list[Figure]:
+    """A pool's figures, read from its log."""
+    return pool_figures(load(pool_dir(next(p for p in POOLS if p.name == pool), root)).games)
+
+
+# --------------------------------------------------------------------------- the intervals weighed
+
+
+def percentile(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """0.4's interval: the 2.5th and 97.5th percentiles of the figure over resampled games."""
+    iv = cluster_bootstrap(counts, figure.of_sums, seed)
+    return iv.low, iv.high
+
+
+def t_widened(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """The percentile interval with each side stretched by t(n − 1) / z about the figure."""
+    value = float(figure.of_sums(counts.sum(axis=0)))
+    low, high = percentile(counts, figure, seed)
+    k = sps.t.ppf((1 + LEVEL) / 2, len(counts) - 1) / Z95
+    return value - k * (value - low), value + k * (high - value)
+
+
+def jackknife_t(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """The figure ± t(n − 1) times its leave-one-game-out jackknife standard error."""
+    value = float(figure.of_sums(counts.sum(axis=0)))
+    half = sps.t.ppf((1 + LEVEL) / 2, len(counts) - 1) * jackknife_se(counts, figure.of_sums)
+    return value - half, value + half
+
+
+def after(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """Today's interval, as the report and the eval's metrics draw it (its own seeded resamples)."""
+    iv = game_interval(counts, figure.of_sums, seed, bounds=figure.bounds)
+    return iv.low, iv.high
+
+
+CLUSTERED: dict[str, Method] = {"before": percentile, "after": after}
+CANDIDATES: dict[str, Method] = {"t-widened percentile": t_widened, "jackknife × t": jackknife_t}
+
+
+def share_interval(method: str, counts: np.ndarray) -> Interval:
+    """A share of games: Wilson's interval before, Wilson's with the continuity correction after."""
+    hits, n = counts.sum(axis=0)
+    _, low, high = (wilson if method == "before" else wilson_cc)(hits, n)
+    return low, high
+
+
+# --------------------------------------------------------------------------- coverage
+
+
+def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method],
+             rng: np.random.Generator) -> dict[str, dict[str, tuple[float, float, int, float]]]:
+    """Per figure and method: coverage, mean width, draws without an interval, and the share of misses
+    that fell above the truth (the interval too low)."""
+    hit = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    width = {f.name: dict.fromkeys(methods, 0.0) for f in figs}
+    high_miss = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    none = {f.name: 0 for f in figs}
+    drawn = {f.name: 0 for f in figs}
+    size = len(figs[0].matrix)
+    for i in range(samples):
+        picks = rng.integers(0, size, n)
+        for f in figs:
+            counts = f.matrix[picks]
+            defined = np.sum(~np.isnan(np.asarray(f.of_sums(counts.T), dtype=float)))
+            if defined < 2 or math.isnan(float(f.of_sums(counts.sum(axis=0)))):
+                none[f.name] += 1
+                continue
+            drawn[f.name] += 1
+            for name, method in methods.items():
+                low, high = share_interval(name, counts) if f.per_game else method(counts, f, i)
+                hit[f.name][name] += low <= f.truth <= high
+                high_miss[f.name][name] += f.truth < low
+                width[f.name][name] += high - low
+    return {f.name: {m: (hit[f.name][m] / max(1, drawn[f.name]), width[f.name][m] / max(1, drawn[f.name]),
+                         none[f.name], high_miss[f.name][m] / max(1, drawn[f.name] - hit[f.name][m]))
+                     for m in methods} for f in figs}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pools", default="triadic-cue,triadic-tom",
+                    help="comma-separated pool names (benchmarks/pools.py)")
+    ap.add_argument("--samples", type=int, default=2000, help="draws of n games per size")
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    ap.add_argument("--candidates", action="store_true", help="also the other intervals weighed for the choice")
+    ap.add_argument("--root", type=Path, default=POOLS_DIR)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    methods = CLUSTERED | (CANDIDATES if args.candidates else {})
+    for name in args.pools.split(","):
+        pool = next((p for p in POOLS if p.name == name), None)
+        if pool is None or not complete(pool, args.root):
+            raise SystemExit(f"{name}: no finished pool under {args.root} (play it: python benchmarks/pools.py "
+                             f"--only {name})")
+        started = time.perf_counter()
+        figs = figures_of(name, args.root)
+        print(f"\n## {name}: {len(figs[0].matrix)} games of {pool.task} on {pool.model}"
+              f"{' with ' + str(pool.roles) if pool.roles else ''}; {args.samples} draws per size\n")
+        header = ["figure", "pool value", "n", *(f"{m}" for m in methods)]
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        rng = np.random.default_rng(args.seed)
+        for n in map(int, args.sizes.split(",")):
+            got = coverage(figs, n, args.samples, methods, rng)
+            for f in figs:
+                cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h in got[f.name].values()]
+                none = next(iter(got[f.name].values()))[2]
+                print(f"| {f.name} | {f.truth:.3f} | {n}{f' ({none} none)' if none else ''} | " + " | ".join(cells)
+                      + " |", flush=True)
+        print(f"\n{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
