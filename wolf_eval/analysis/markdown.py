@@ -144,11 +144,15 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
 
 #: How the report's intervals are drawn, said once at its top.
 INTERVALS_NOTE = (
-    "Intervals are 95%. A win rate (one outcome per game, games independent) has Wilson's interval. Every rate "
-    "over statements, flags, suspicion pairs, forecasts or votes has an interval that resamples the cell's "
-    f"games, not its statements ({DRAWS:,} seeded draws of whole games per cell, percentile interval): a "
-    "game's statements share its seating and speakers and move together, so an interval that counted them as "
-    "independent draws would be too narrow. A figure only one game defines has no interval, and says so.")
+    "Intervals are 95%. A win rate (one outcome per game, games independent) has Wilson's interval with a "
+    "continuity correction, which covers at least 95% at any win rate from 10 games up. Every figure over "
+    "statements, flags, suspicion pairs, forecasts or votes has an interval over the cell's games, not its "
+    "statements: a game's statements share its seating and speakers and move together, so an interval that "
+    "counted them as independent draws would be too narrow. It is the studentized bootstrap over games "
+    f"({DRAWS:,} seeded resamples of whole games per cell, each scaled by its own jackknife standard error), "
+    "which covers the truth at least 93% of the time at 10 games; it may be lopsided, and with few games it is "
+    "wide (with two games, often the figure's whole range). A figure only one game defines has no interval, "
+    "and says so.")
 
 
 def _opening(corpus: Corpus) -> list[str]:

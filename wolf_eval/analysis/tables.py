@@ -35,7 +35,7 @@ from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import count_where_applicable
 from wolf_eval.measures.rates import Mean
-from wolf_eval.resample import UNIT, figure_interval, game_intervals, intervals, ratio_interval, seed_of
+from wolf_eval.resample import UNIT, figure_interval, game_interval, game_intervals, intervals, ratio_interval, seed_of
 from wolf_eval.vocabulary import Role
 
 FACTIONS = out_.FACTIONS
@@ -307,9 +307,23 @@ def deception_by_role(games: pd.DataFrame) -> pd.DataFrame:
                 games_ = [s.get(observer, dec.Deceit()) for s in seen]
                 yield lead | {"observer": str(observer)} | dec.figures(role, d) | interval_columns(
                     games_, lambda c, r=role: dec.figures(r, c), DECEPTION_RATES[role], cell_seed(df))
-            yield lead | {"observer": aimed_label(role, by_role)} | _aimed_row(role, seen, cell_seed(df))
+            yield lead | {"observer": aimed_label(role, by_role)} | aimed_row(role, seen, cell_seed(df))
 
     return per_cell(games, rows)
+
+
+def aimed_difference(role: Role, first: list[dict[Role, dec.Deceit]], second: list[dict[Role, dec.Deceit]],
+                     seed: int) -> dict[str, float]:
+    """Two deceivers' own figures and their difference (first − second) with its interval over the pairs: row i
+    of ``first`` and ``second`` is one seating (or one deal) each played, seen by the same observers, so
+    resampling rows keeps the pairing; the difference spans (−1, 1)."""
+    counts = np.array([dec.columns(role, a) + dec.columns(role, b) for a, b in zip(first, second, strict=True)],
+                      dtype=float).reshape(len(first), -1)
+    figure = dec.aim_figures(role)[dec.AIM_NAMES[role]]
+    k = counts.shape[1] // 2
+    iv = game_interval(counts, dec.aim_difference(role), seed, bounds=(-1.0, 1.0))
+    return {"first": float(figure(counts[:, :k].sum(axis=0))), "second": float(figure(counts[:, k:].sum(axis=0))),
+            "difference": iv.value, "difference_low": iv.low, "difference_high": iv.high, "pairs": float(iv.games)}
 
 
 def deception_by_model(games: pd.DataFrame) -> pd.DataFrame:
@@ -322,14 +336,16 @@ def deception_by_model(games: pd.DataFrame) -> pd.DataFrame:
         for role, model in pooled.deceivers():
             for observer_model in pooled.by_observer_model(role, model):
                 yield {"deceiver": str(role), "seat_model": model, "observer_model": observer_model} \
-                    | _aimed_row(role, [dec.seen_by(g, role, model, observer_model) for g in per_game], cell_seed(df))
+                    | aimed_row(role, [dec.seen_by(g, role, model, observer_model) for g in per_game], cell_seed(df))
 
     return per_cell(games, rows)
 
 
-def _aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict[str, float]:
+def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict[str, float]:
     """A deceiving role's own figures over the observer roles it aims at, each with its interval over games,
-    beside the ballots, pairs and votes they are over."""
+    beside the ballots, pairs and votes they are over. ``seen``: each game's counts of one deceiver (its role
+    and seat model) per observer role (:func:`wolf_eval.measures.deception.seen_by`, by every observer model
+    or one): what a leaderboard shows for a model's wolves or Jester."""
     aimed = [sum((s.get(o, dec.Deceit()) for o in dec.AIMED_AT[role]), dec.Deceit()) for s in seen]
     total = sum(aimed, dec.Deceit())
     counts = np.array([dec.columns(role, s) for s in seen], dtype=float).reshape(len(seen), -1)

@@ -152,6 +152,14 @@ def aim_figures(role: Role) -> dict[str, Callable[[Sums], Any]]:
             "chance_share": lambda s: equal_mean([_part(s, j).chance_share for j in roles])}
 
 
+def aim_difference(role: Role) -> Callable[[Sums], Any]:
+    """The difference of two deceivers' own figures (:func:`aim_figures`), from their :func:`columns` side by side
+    (the first's, then the second's): a head-to-head where each row holds what both did in one seating, so a
+    resample of rows keeps the pairing."""
+    figure, k = aim_figures(role)[AIM_NAMES[role]], len(COLUMNS) * len(AIMED_AT[role])
+    return lambda s: figure(s[:k]) - figure(s[k:])
+
+
 def aim(role: Role, per_role: Mapping[Role, Deceit]) -> float:
     """A deceiving role's figure over the observers of :data:`AIMED_AT` (equal weight per observer role)."""
     return float(aim_figures(role)[AIM_NAMES[role]](columns(role, per_role)))
