@@ -37,11 +37,11 @@ class Pool:
 #: observers (every seat that is not a wolf) for the deception figures, all on one seed so the deals match.
 POOLS = (
     Pool("triadic-cue", "triadic", "wolfbot/cue", 300),
-    Pool("triadic-tom", "triadic", "wolfbot/tom", 150),
-    Pool("triadic-cue-wolves-tom", "triadic", "wolfbot/cue", 40, {"werewolf": "wolfbot/tom"}),
-    Pool("triadic-cue-wolves-random", "triadic", "wolfbot/cue", 40, {"werewolf": "wolfbot/random"}),
-    Pool("triadic-cue-wolves-faction", "triadic", "wolfbot/cue", 40, {"werewolf": "wolfbot/faction"}),
-    Pool("triadic-tom-wolves-cue", "triadic", "wolfbot/tom", 40, {"werewolf": "wolfbot/cue"}),
+    Pool("triadic-tom", "triadic", "wolfbot/tom", 100),
+    Pool("triadic-cue-wolves-tom", "triadic", "wolfbot/cue", 30, {"werewolf": "wolfbot/tom"}),
+    Pool("triadic-cue-wolves-random", "triadic", "wolfbot/cue", 30, {"werewolf": "wolfbot/random"}),
+    Pool("triadic-cue-wolves-faction", "triadic", "wolfbot/cue", 30, {"werewolf": "wolfbot/faction"}),
+    Pool("triadic-tom-wolves-cue", "triadic", "wolfbot/tom", 30, {"werewolf": "wolfbot/cue"}),
 )
 SEED = 35
 

@@ -35,6 +35,8 @@ def test_the_wolves_evasion_by_hand() -> None:
     # at each of the two ballots; AUROC 5/6, so the wolves evaded him 1/6 of the way
     assert (wolves[D].ballots, wolves[D].ranked) == (2, Auroc(8, 4, 12))
     assert wolves[D].evasion == pytest.approx(1 / 6)
+    # against the village alone (Eve and Fay, Ivo left out): Ava beats both, Ben ties both, at each ballot
+    assert wolves[D].village == Auroc(4, 4, 8) and wolves[D].aim(W, "village") == pytest.approx(0.25)
     # the villagers, Eve and Fay: 8 concordant, 8 tied of 24 (AUROC 0.5): evasion 0.5
     assert wolves[V].ranked == Auroc(8, 8, 24) and wolves[V].evasion == 0.5
     # the wolves' own figure: the village's roles weighted equally, (1/2 + 1/6) / 2 (the Jester hunts no wolf)
@@ -57,6 +59,8 @@ def test_the_jesters_rank_in_suspicion_by_hand() -> None:
     assert fool[W].ranked == Auroc(12, 0, 12) and fool[W].suspicion_rank == 1.0
     # Dan ranks Ivo (0.43) below all four others; Eve above all four (0.85), Fay below all four (0.29)
     assert fool[D].ranked == Auroc(0, 0, 8) and fool[V].ranked == Auroc(8, 0, 16)
+    # against the village alone: Dan's Ivo below Eve and Fay; a wolf's rows already rank it against the village
+    assert fool[D].village == Auroc(0, 0, 4) and fool[W].village == fool[W].ranked
     assert dec.aim(J, fool) == pytest.approx((0.5 + 1.0 + 0.0) / 3)
     # the wolves put 3 of their 4 ballots on Ivo (Ben votes Dan first); chance is 1 in 5
     assert (fool[W].vote_share, fool[W].chance_share) == (0.75, pytest.approx(0.2))

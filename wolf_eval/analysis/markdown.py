@@ -317,7 +317,9 @@ _DECEPTION_NOTE = (
     "detection table's pairs, counted for the wolves' model); Evasion = 1 − their AUROC (0.5: the wolves look "
     "like everyone else; higher hides better). Jester: each row ranks the living Jester against every other "
     "living player whose role the observer does not know (a wolf's packmates left out); Rank = its normalised "
-    "rank (0.5 chance, 1 always the most suspected). Pairs (n) over the cell's games. Votes: ballots the "
+    "rank (0.5 chance, 1 always the most suspected). Pairs (n) over the cell's games. Against the village: "
+    "the same ranking against the village's players alone (no Jester for the wolves, no wolf for the Jester), "
+    "so a loud Jester beside the wolves does not make them look hidden. Votes: ballots the "
     "observers cast while such a deceiver was alive; On them: the share that fell on one, beside By chance, "
     "the share a vote drawn at random from the voter's options would give (it moves with how many are alive). "
     "The equal-weight row is the role's own figure: the mean over the observer roles it aims at (the village's "
@@ -326,7 +328,8 @@ _DECEPTION_NOTE = (
     "`village_wolf_auroc` headline wherever one model plays every wolf.")
 
 _DECEPTION_COLUMNS: list[tuple[str, str, Callable[[Any], str], str | None]] = [
-    ("Ballots", "ballots", _n0, None), ("{figure}", "{key}", _r2, "pairs"), ("Votes", "votes", _n0, None),
+    ("Ballots", "ballots", _n0, None), ("{figure}", "{key}", _r2, "pairs"),
+    ("Against the village", "{key}_village", _r2, "village_pairs"), ("Votes", "votes", _n0, None),
     ("On them", "vote_share", _r2, None), ("By chance", "chance_share", _r2, None)]
 
 

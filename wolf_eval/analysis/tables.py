@@ -249,7 +249,8 @@ TRUTH_RATES = ("auroc_wolves", "auroc_jester", "auroc_statements", "brier", "vot
 
 #: The deception tables' figures given an interval over games: each deceiving role's own, and the share of
 #: ballots on it (the share chance would give is the game's state, not play, so it has none).
-DECEPTION_RATES = {role: (dec.AIM_NAMES[role], "vote_share") for role in dec.DECEIVERS}
+DECEPTION_RATES = {role: (dec.AIM_NAMES[role], f"{dec.AIM_NAMES[role]}_village", "vote_share")
+                   for role in dec.DECEIVERS}
 
 
 #: The observer-role label of a row pooling the village's roles (Villager, Seer, Doctor).
@@ -349,7 +350,8 @@ def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict
     aimed = [sum((s.get(o, dec.Deceit()) for o in dec.AIMED_AT[role]), dec.Deceit()) for s in seen]
     total = sum(aimed, dec.Deceit())
     counts = np.array([dec.columns(role, s) for s in seen], dtype=float).reshape(len(seen), -1)
-    out: dict[str, float] = {"ballots": total.ballots, "pairs": total.ranked.pairs, "votes": total.votes}
+    out: dict[str, float] = {"ballots": total.ballots, "pairs": total.ranked.pairs,
+                             "village_pairs": total.village.pairs, "votes": total.votes}
     figures = dec.aim_figures(role)
     for name, iv in game_intervals(counts, figures, seed, bounds=dict.fromkeys(figures, UNIT)).items():
         out |= {name: iv.value} | ({f"{name}_low": iv.low, f"{name}_high": iv.high}
