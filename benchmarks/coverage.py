@@ -137,6 +137,23 @@ def share_interval(method: str, counts: np.ndarray) -> Interval:
 # --------------------------------------------------------------------------- coverage
 
 
+def exact_share_coverage(sizes: list[int]) -> None:
+    """The win-rate intervals' exact coverage over a grid of true rates (every number of wins summed): the
+    lowest over rates 0.01 to 0.99 and over 0.1 to 0.9, and the mean."""
+    rates = np.linspace(0.01, 0.99, 99)
+    print("| interval | games | lowest (0.01-0.99) | lowest (0.1-0.9) | mean | width at half the games won |")
+    print("|---|---|---|---|---|---|")
+    for name, interval in (("Wilson (before)", wilson), ("Wilson, continuity-corrected (after)", wilson_cc)):
+        for n in sizes:
+            bounds = [interval(k, n)[1:] for k in range(n + 1)]
+            cover = np.array([sum(sps.binom.pmf(k, n, p) for k, (lo, hi) in enumerate(bounds) if lo <= p <= hi)
+                              for p in rates])
+            middle = cover[(rates >= 0.1) & (rates <= 0.9)]
+            half = bounds[n // 2]
+            print(f"| {name} | {n} | {cover.min():.3f} | {middle.min():.3f} | {cover.mean():.3f} | "
+                  f"{half[1] - half[0]:.3f} |")
+
+
 def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method],
              rng: np.random.Generator) -> dict[str, dict[str, tuple[float, float, int, float]]]:
     """Per figure and method: coverage, mean width, draws without an interval, and the share of misses
@@ -177,6 +194,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     methods = CLUSTERED | (CANDIDATES if args.candidates else {})
+    sizes = [int(n) for n in args.sizes.split(",")]
+    print("## Win rates: exact binomial coverage\n")
+    exact_share_coverage(sizes)
     for name in args.pools.split(","):
         pool = next((p for p in POOLS if p.name == name), None)
         if pool is None or not complete(pool, args.root):
@@ -190,7 +210,7 @@ def main() -> None:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         rng = np.random.default_rng(args.seed)
-        for n in map(int, args.sizes.split(",")):
+        for n in sizes:
             got = coverage(figs, n, args.samples, methods, rng)
             for f in figs:
                 cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h in got[f.name].values()]

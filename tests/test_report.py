@@ -27,7 +27,7 @@ from wolf_eval.cli import main
 from wolf_eval.engine import GameState
 from wolf_eval.measures import cost
 from wolf_eval.settings import Settings, condition
-from wolf_eval.stats import wilson
+from wolf_eval.stats import wilson_cc
 from wolf_eval.store import TokenUsage, current_record, logged_record
 from wolf_eval.tasks.werewolf import game_scorers
 
@@ -111,7 +111,7 @@ def test_cells_and_order(tables: dict) -> None:
 def test_win_rates_with_wilson_intervals(tables: dict) -> None:
     a = row(tables["win_rates"], A)
     for faction, wins in (("villagers", 1), ("werewolves", 1), ("jester", 2), ("draw", 0)):
-        assert (a[faction], a[f"{faction}_low"], a[f"{faction}_high"]) == pytest.approx(wilson(wins, 4))
+        assert (a[faction], a[f"{faction}_low"], a[f"{faction}_high"]) == pytest.approx(wilson_cc(wins, 4))
     assert a["days"] == pytest.approx((1 + 2 + 1 + 1) / 4)
     b = row(tables["win_rates"], B)
     assert (b["jester"], b["draw"], b["villagers"]) == (0.5, 0.5, 0.0)

@@ -277,7 +277,7 @@ def test_the_markdown_shows_fallback_rates_units_and_n(logs: Path, tables: dict[
     text = report.render_markdown(report.load(logs), tables, [])
     assert ("Cells with a seat model over 5% fallbacks:\n"
             "- wolfbot/chaos · triadic · default: wolfbot/cue 0.10") in text  # the seat map its games were planted with
-    assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.66] | 0.50 [" in text
+    assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.80] | 0.50 [" in text
     # every Jester statement is U1's (T4's Jester said nothing): one game defines each rate, so none has an interval
     alone = " (1 game: no interval)"
     assert ("| wolfbot/cue | triadic | default | 0.0182 | all units | Triadic paper | jester | 3 | 1 | "

@@ -324,7 +324,8 @@ _DECEPTION_NOTE = (
     "the share a vote drawn at random from the voter's options would give (it moves with how many are alive). "
     "The equal-weight row is the role's own figure: the mean over the observer roles it aims at (the village's "
     "for the wolves; the village's and the wolves' for the Jester), each role's pairs pooled over games first, "
-    "so neither game length nor a talkative role moves it. Evasion pooled over the village is 1 − the "
+    "so how many seats each observer role holds, or how long it lives, does not move it. Each ballot of a game "
+    "adds its pairs, so a longer game weighs its later days more. Evasion pooled over the village is 1 − the "
     "`village_wolf_auroc` headline wherever one model plays every wolf.")
 
 _DECEPTION_COLUMNS: list[tuple[str, str, Callable[[Any], str], str | None]] = [
