@@ -81,6 +81,15 @@ def game_weights(games: int, seed: int, draws: int = DRAWS) -> np.ndarray:
     return weights
 
 
+#: Several figures of the same summed counts, evaluated together: the k sums as rows (a (k,) vector, or
+#: (k, n) for n resamples or leave-one-out sums) to each figure's values by name, element-wise.
+Figures = Callable[[np.ndarray], Mapping[str, Any]]
+
+
+def _all(figures: Mapping[str, Callable[[np.ndarray], Any]]) -> Figures:
+    return lambda s: {name: figure(s) for name, figure in figures.items()}
+
+
 def jackknife_se(counts: np.ndarray, figure: Callable[[np.ndarray], Any]) -> float:
     """The leave-one-game-out jackknife standard error of a figure of summed per-game counts.
 
@@ -88,29 +97,31 @@ def jackknife_se(counts: np.ndarray, figure: Callable[[np.ndarray], Any]) -> flo
     taken out (all at once, as a (k, games) array). Games whose removal leaves the figure undefined are
     skipped; NaN with fewer than two defined.
     """
-    return float(_resampled_se(counts, figure, counts.sum(axis=0)[None, :], np.ones((1, len(counts))))[0])
+    ones = np.ones((1, len(counts)))
+    return float(_resampled_se(counts, _all({"": figure}), counts.sum(axis=0)[None, :], ones, [""])[""][0])
 
 
 #: Resamples whose leave-one-out figures are formed at once (bounds the memory of a large cell).
 _CHUNK = 64
 
 
-def _resampled_se(counts: np.ndarray, figure: Callable[[np.ndarray], Any], sums: np.ndarray,
-                  weights: np.ndarray) -> np.ndarray:
-    """Per resample (a row of ``weights``, its summed counts a row of ``sums``): the jackknife standard error of
-    the figure over the games it drew, each drawn game taken out once in turn (a game drawn twice counts twice)."""
-    out = np.full(len(sums), np.nan)
+def _resampled_se(counts: np.ndarray, figures: Figures, sums: np.ndarray, weights: np.ndarray,
+                  names: Sequence[str]) -> dict[str, np.ndarray]:
+    """Per resample (a row of ``weights``, its summed counts a row of ``sums``) and figure: the jackknife standard
+    error over the games it drew, each drawn game taken out once in turn (a game drawn twice counts twice)."""
+    out = {name: np.full(len(sums), np.nan) for name in names}
     games, k = counts.shape
     for start in range(0, len(sums), _CHUNK):
         rows = slice(start, start + _CHUNK)
-        left = (sums[rows, None, :] - counts[None, :, :]).reshape(-1, k)
-        figures = np.asarray(figure(left.T), dtype=float).reshape(-1, games)
-        drawn = np.where(np.isnan(figures), 0.0, weights[rows])
-        n = drawn.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = (drawn * np.nan_to_num(figures)).sum(axis=1) / n
-            var = (n - 1) / n * (drawn * (np.nan_to_num(figures) - mean[:, None]) ** 2).sum(axis=1)
-        out[rows] = np.where(n >= MIN_GAMES, np.sqrt(var), np.nan)
+        left = figures((sums[rows, None, :] - counts[None, :, :]).reshape(-1, k).T)
+        for name in names:
+            values = np.asarray(left[name], dtype=float).reshape(-1, games)
+            drawn = np.where(np.isnan(values), 0.0, weights[rows])
+            n = drawn.sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = (drawn * np.nan_to_num(values)).sum(axis=1) / n
+                var = (n - 1) / n * (drawn * (np.nan_to_num(values) - mean[:, None]) ** 2).sum(axis=1)
+            out[name][rows] = np.where(n >= MIN_GAMES, np.sqrt(var), np.nan)
     return out
 
 
@@ -134,27 +145,39 @@ def game_interval(counts: np.ndarray, figure: Callable[[np.ndarray], Any], seed:
 
 def game_intervals(counts: np.ndarray, figures: Mapping[str, Callable[[np.ndarray], Any]], seed: int,
                    draws: int = DRAWS, bounds: Mapping[str, tuple[float, float]] | None = None) -> dict[str, Interval]:
-    """:func:`game_interval` for several figures of the same counts, over the same resamples of games."""
+    """:func:`game_interval` for several figures of the same counts, over the same resamples of games
+    (``bounds`` by figure name; a figure not named is a share)."""
+    return joint_intervals(counts, _all(figures), list(figures), seed, draws, bounds)
+
+
+def joint_intervals(counts: np.ndarray, figures: Figures, names: Sequence[str], seed: int, draws: int = DRAWS,
+                    bounds: Mapping[str, tuple[float, float]] | None = None) -> dict[str, Interval]:
+    """:func:`game_intervals` for figures computed together (one call gives them all, by name), as a table
+    row's function of its counts does: each array of sums is evaluated once for every figure."""
     counts = np.asarray(counts, dtype=float)
     counts = counts[:, None] if counts.ndim == 1 else counts
-    weights = game_weights(len(counts), seed, draws) if len(counts) else np.zeros((0, 0))
-    return {name: _studentized(counts, figure, weights, (bounds or {}).get(name, UNIT))
-            for name, figure in figures.items()}
+    if not len(counts):
+        return {name: Interval(math.nan, math.nan, math.nan, 0) for name in names}
+    total, one_by_one = figures(counts.sum(axis=0)), figures(counts.T)
+    weights = game_weights(len(counts), seed, draws)
+    sums = weights @ counts
+    drawn = figures(sums.T)
+    ses = _resampled_se(counts, figures, counts.sum(axis=0)[None, :], np.ones((1, len(counts))), names)
+    spreads = _resampled_se(counts, figures, sums, weights, names)
+    return {name: _studentized(float(total[name]), np.asarray(one_by_one[name], dtype=float), float(ses[name][0]),
+                               np.asarray(drawn[name], dtype=float), spreads[name], (bounds or {}).get(name, UNIT))
+            for name in names}
 
 
-def _studentized(counts: np.ndarray, figure: Callable[[np.ndarray], Any], weights: np.ndarray,
+def _studentized(value: float, per_game: np.ndarray, se: float, drawn: np.ndarray, spread: np.ndarray,
                  bounds: tuple[float, float]) -> Interval:
-    """One figure's value over the games as played and its bootstrap-t interval over the resamples ``weights``."""
-    value = float(figure(counts.sum(axis=0))) if len(counts) else math.nan
-    defined = int(np.sum(~np.isnan(np.asarray(figure(counts.T), dtype=float)))) if len(counts) else 0
-    se = jackknife_se(counts, figure) if defined >= MIN_GAMES else math.nan
-    if math.isnan(value) or math.isnan(se):
+    """One figure's bootstrap-t interval: its value over the games as played, its value in each game alone (how
+    many games define it), its jackknife standard error, and per resample its value and its own standard error."""
+    defined = int(np.sum(~np.isnan(per_game)))
+    if math.isnan(value) or defined < MIN_GAMES or math.isnan(se):
         return Interval(value, math.nan, math.nan, defined)
     if se == 0.0:
         return Interval(value, value, value, defined)
-    sums = weights @ counts
-    drawn = np.asarray(figure(sums.T), dtype=float)
-    spread = _resampled_se(counts, figure, sums, weights)
     kept = ~(np.isnan(drawn) | np.isnan(spread))  # a resample that fewer than two of its games define says nothing
     distance, spread = drawn[kept] - value, spread[kept]
     with np.errstate(invalid="ignore", divide="ignore"):  # games that all agree have no spread: t is ±inf, or 0
@@ -256,10 +279,17 @@ def intervals(per_game: Sequence[T], figures: Mapping[str, Callable[[T], float]]
     very property the tables print, evaluated on the resampled sums as arrays. ``bounds``: each
     figure's range by name (a figure not named is a share).
     """
+    return joint_counts_intervals(per_game, lambda c: {name: f(c) for name, f in figures.items()}, list(figures),
+                                  seed, draws, bounds)
+
+
+def joint_counts_intervals(per_game: Sequence[T], figures: Callable[[T], Mapping[str, Any]], names: Sequence[str],
+                           seed: int, draws: int = DRAWS,
+                           bounds: Mapping[str, tuple[float, float]] | None = None) -> dict[str, Interval]:
+    """:func:`intervals` for figures one function of the pooled counts gives together (a table row's)."""
     if not per_game:
-        return {name: Interval(math.nan, math.nan, math.nan, 0) for name in figures}
+        return {name: Interval(math.nan, math.nan, math.nan, 0) for name in names}
     template = per_game[0]
     numbers = attrgetter(*_paths(template))
     matrix = np.array([numbers(c) for c in per_game], dtype=float).reshape(len(per_game), -1)
-    rebuilt = {name: (lambda s, f=f: f(_rebuilt(template, iter(s)))) for name, f in figures.items()}
-    return game_intervals(matrix, rebuilt, seed, draws, bounds)
+    return joint_intervals(matrix, lambda s: figures(_rebuilt(template, iter(s))), names, seed, draws, bounds)

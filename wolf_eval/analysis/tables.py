@@ -35,7 +35,16 @@ from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import count_where_applicable
 from wolf_eval.measures.rates import Mean
-from wolf_eval.resample import UNIT, figure_interval, game_interval, game_intervals, intervals, ratio_interval, seed_of
+from wolf_eval.resample import (
+    UNIT,
+    figure_interval,
+    game_interval,
+    game_intervals,
+    intervals,
+    joint_counts_intervals,
+    ratio_interval,
+    seed_of,
+)
 from wolf_eval.vocabulary import Role
 
 FACTIONS = out_.FACTIONS
@@ -183,8 +192,8 @@ def interval_columns(per_game: list[Any], figures: Callable[[Any], dict[str, Any
     fewer than two games define the figure.
     """
     out: dict[str, float] = {}
-    spans = intervals(per_game, {n: (lambda c, n=n: figures(c)[n]) for n in names}, seed,
-                      bounds={n: SIGNED.get(n, UNIT) for n in names})
+    names = list(names)
+    spans = joint_counts_intervals(per_game, figures, names, seed, bounds={n: SIGNED.get(n, UNIT) for n in names})
     for name, iv in spans.items():
         out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
     return out
