@@ -10,6 +10,12 @@ so the draws are independent games of the pool's population), forms the figure a
 the report and the eval's metrics do, and counts whether the interval holds the pool's figure.
 A draw whose figure fewer than two games define has no interval and is counted apart (``none``).
 
+Each cell reads coverage (w: the mean width; hi: of the misses, the share where the interval lay above
+the truth). The last column is the coverage over the draws that hold a game past day 1, and the table
+after each pool says how often a draw holds one and how much of each figure's weight such games carry:
+where most games end on day 1 and the rest run long, a figure that differs between the two cannot be
+known from a draw of day-1 games alone, whatever its interval.
+
 Figures: the win rates (one outcome per game: Wilson's interval before, Wilson's with a continuity
 correction after); every per-ballot figure the headline and the deception tables print (the village's
 detection AUROC and one role's, the wolves' evasion, the Jester's rank in suspicion, the share of
@@ -88,9 +94,27 @@ def pool_figures(frame: Any) -> list[Figure]:
     return out
 
 
-def figures_of(pool: str, root: Path) -> list[Figure]:
-    """A pool's figures, read from its log."""
-    return pool_figures(load(pool_dir(next(p for p in POOLS if p.name == pool), root)).games)
+def figures_of(pool: str, root: Path) -> tuple[list[Figure], np.ndarray]:
+    """A pool's figures, read from its log, and which of its games went past day 1."""
+    frame = load(pool_dir(next(p for p in POOLS if p.name == pool), root)).games
+    return pool_figures(frame), np.array([r["days"] > 1 for r in frame["outcome"]])
+
+
+def game_length(figs: list[Figure], long: np.ndarray, sizes: list[int]) -> None:
+    """Why a figure can miss at a small n whatever its interval: where most games end on day 1 and the rest run
+    long, a figure that differs between the two and draws much of its weight (pairs, forecasts, votes) from the
+    long games cannot be known from a draw that holds none of them."""
+    q = float(long.mean())
+    chance = ", ".join(f"{1 - (1 - q) ** n:.3f} at {n}" for n in sizes)
+    print(f"\n{q:.3f} of the pool's games went past day 1; a draw holds at least one with chance {chance}.\n")
+    print("| figure | over day-1 games | over longer games | share of its weight in longer games |")
+    print("|---|---|---|---|")
+    for f in figs:
+        if f.per_game:
+            continue
+        weight = np.abs(f.matrix[:, -1] if f.matrix.shape[1] == 2 else f.matrix).reshape(len(long), -1).sum(axis=1)
+        short, longer = (float(f.of_sums(f.matrix[m].sum(axis=0))) for m in (~long, long))
+        print(f"| {f.name} | {short:.3f} | {longer:.3f} | {weight[long].sum() / max(weight.sum(), 1e-12):.2f} |")
 
 
 # --------------------------------------------------------------------------- the intervals weighed
@@ -154,11 +178,13 @@ def exact_share_coverage(sizes: list[int]) -> None:
                   f"{half[1] - half[0]:.3f} |")
 
 
-def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method],
-             rng: np.random.Generator) -> dict[str, dict[str, tuple[float, float, int, float]]]:
-    """Per figure and method: coverage, mean width, draws without an interval, and the share of misses
-    that fell above the truth (the interval too low)."""
+def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method], rng: np.random.Generator,
+             long: np.ndarray) -> dict[str, dict[str, tuple[float, float, int, float, float]]]:
+    """Per figure and method: coverage, mean width, draws without an interval, the share of misses where the
+    interval lay above the truth, and the coverage over the draws holding a game past day 1."""
     hit = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    hit_long = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    drawn_long = {f.name: 0 for f in figs}
     width = {f.name: dict.fromkeys(methods, 0.0) for f in figs}
     high_miss = {f.name: dict.fromkeys(methods, 0) for f in figs}
     none = {f.name: 0 for f in figs}
@@ -173,13 +199,17 @@ def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method
                 none[f.name] += 1
                 continue
             drawn[f.name] += 1
+            has_long = bool(long[picks].any())
+            drawn_long[f.name] += has_long
             for name, method in methods.items():
                 low, high = share_interval(name, counts) if f.per_game else method(counts, f, i)
                 hit[f.name][name] += low <= f.truth <= high
+                hit_long[f.name][name] += has_long and low <= f.truth <= high
                 high_miss[f.name][name] += f.truth < low
                 width[f.name][name] += high - low
     return {f.name: {m: (hit[f.name][m] / max(1, drawn[f.name]), width[f.name][m] / max(1, drawn[f.name]),
-                         none[f.name], high_miss[f.name][m] / max(1, drawn[f.name] - hit[f.name][m]))
+                         none[f.name], high_miss[f.name][m] / max(1, drawn[f.name] - hit[f.name][m]),
+                         hit_long[f.name][m] / max(1, drawn_long[f.name]))
                      for m in methods} for f in figs}
 
 
@@ -203,20 +233,21 @@ def main() -> None:
             raise SystemExit(f"{name}: no finished pool under {args.root} (play it: python benchmarks/pools.py "
                              f"--only {name})")
         started = time.perf_counter()
-        figs = figures_of(name, args.root)
+        figs, long = figures_of(name, args.root)
         print(f"\n## {name}: {len(figs[0].matrix)} games of {pool.task} on {pool.model}"
               f"{' with ' + str(pool.roles) if pool.roles else ''}; {args.samples} draws per size\n")
-        header = ["figure", "pool value", "n", *(f"{m}" for m in methods)]
+        header = ["figure", "pool value", "n", *(f"{m}" for m in methods), "after, draws with a game past day 1"]
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         rng = np.random.default_rng(args.seed)
         for n in sizes:
-            got = coverage(figs, n, args.samples, methods, rng)
+            got = coverage(figs, n, args.samples, methods, rng, long)
             for f in figs:
-                cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h in got[f.name].values()]
+                cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h, _ in got[f.name].values()]
                 none = next(iter(got[f.name].values()))[2]
                 print(f"| {f.name} | {f.truth:.3f} | {n}{f' ({none} none)' if none else ''} | " + " | ".join(cells)
-                      + " |", flush=True)
+                      + f" | {got[f.name]['after'][4]:.3f} |", flush=True)
+        game_length(figs, long, sizes)
         print(f"\n{time.perf_counter() - started:.0f} s")
 
 
