@@ -21,8 +21,9 @@ correction after); every per-ballot figure the headline and the deception tables
 detection AUROC and one role's, the wolves' evasion, the Jester's rank in suspicion, the share of
 ballots on the wolves); per-statement figures (the statement AUROC, the wolves' self-label gap,
 agreement with the speaker's own label). Before: the percentile bootstrap over games (1,000 draws);
-after: the studentized bootstrap of :func:`wolf_eval.resample.game_interval`. ``--candidates`` adds
-the other intervals weighed for the choice (docs/scores.md says why the one chosen was).
+after: the symmetric studentized bootstrap of :func:`wolf_eval.resample.game_interval`. ``--candidates``
+adds the other intervals weighed for the choice (docs/scores.md says why the one chosen was); the
+two-sided bootstrap-t reads the report's own resampled standard errors (private to ``resample``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import numpy as np
 from pools import POOLS, POOLS_DIR, complete, pool_dir
 from scipy import stats as sps
 
+from wolf_eval import resample
 from wolf_eval.analysis.corpus import load
 from wolf_eval.analysis.tables import GAME_VALUE_FIELDS
 from wolf_eval.measures import deception as dec
@@ -147,8 +149,29 @@ def after(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
     return iv.low, iv.high
 
 
+def two_sided_t(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """The bootstrap-t with its two tails apart: the figure minus the 97.5th and the 2.5th percentile of the
+    resamples' t, times the games' jackknife standard error (the resamples' own errors as the report's are)."""
+    figures, total = resample._all({"": figure.of_sums}), float(figure.of_sums(counts.sum(axis=0)))
+    se = jackknife_se(counts, figure.of_sums)
+    if math.isnan(se) or se == 0:
+        return (total, total) if se == 0 else (math.nan, math.nan)
+    weights = resample.game_weights(len(counts), seed)
+    sums = weights @ counts
+    drawn = np.asarray(figure.of_sums(sums.T), dtype=float)
+    spread = resample._resampled_se(counts, figures, sums, weights, [""])[""]
+    kept = ~(np.isnan(drawn) | np.isnan(spread))
+    distance, spread = drawn[kept] - total, spread[kept]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(spread > 0, distance / spread, np.where(distance == 0, 0.0, np.sign(distance) * np.inf))
+    low_t, high_t = np.quantile(t, [(1 - LEVEL) / 2, (1 + LEVEL) / 2], method="inverted_cdf")
+    low, high = figure.bounds
+    return float(np.clip(total - high_t * se, low, total)), float(np.clip(total - low_t * se, total, high))
+
+
 CLUSTERED: dict[str, Method] = {"before": percentile, "after": after}
-CANDIDATES: dict[str, Method] = {"t-widened percentile": t_widened, "jackknife × t": jackknife_t}
+CANDIDATES: dict[str, Method] = {"t-widened percentile": t_widened, "jackknife × t": jackknife_t,
+                                 "two-sided bootstrap-t": two_sided_t}
 
 
 def share_interval(method: str, counts: np.ndarray) -> Interval:
