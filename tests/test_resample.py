@@ -25,15 +25,14 @@ def test_the_jackknife_standard_error_by_hand() -> None:
 
 
 def test_two_games_give_the_interval_worked_by_hand() -> None:
-    """Games (1 of 2) and (3 of 4): a resample is both of the first (1/4 of draws), both of the second (1/4)
-    or one of each (1/2). A resample of one game twice has no spread of its own but lies off the games' 4/6,
-    so its t is infinite half the time: the 95th percentile of |t| is infinite and the interval is the
-    figure's whole range. Two games say little, and the interval says so."""
-    iv = ratio_interval([1, 3], [2, 4], seed=1, bounds=UNIT)
+    """Games (1 of 2) and (3 of 4), 4/6 in all; without each in turn 3/4 and 1/2, so the jackknife standard
+    error is 1/8. A resample is both of the first (1/4 of draws: 1/2, and no spread of its own, so it is
+    scaled by the games' 1/8: t = −4/3), both of the second (1/4: 3/4, t = 2/3) or one of each (1/2: 4/6,
+    t = 0). The 95th percentile of |t| is 4/3: the interval is 4/6 ± 1/6, as far as the game further from it."""
+    iv = ratio_interval([1, 3], [2, 4], seed=1)
     assert iv.value == pytest.approx(4 / 6)
-    assert (iv.low, iv.high, iv.games) == (0.0, 1.0, 2)
-    unbounded = ratio_interval([1, 3], [2, 4], seed=1, bounds=UNBOUNDED)
-    assert (unbounded.low, unbounded.high) == (-math.inf, math.inf)
+    assert (iv.low, iv.high, iv.games) == (pytest.approx(0.5), pytest.approx(5 / 6), 2)
+    assert ratio_interval([1, 3], [2, 4], seed=1, bounds=UNBOUNDED) == iv
 
 
 def test_the_interval_is_the_figure_plus_or_minus_a_t_quantile_times_its_standard_error() -> None:
@@ -46,7 +45,7 @@ def test_the_interval_is_the_figure_plus_or_minus_a_t_quantile_times_its_standar
     for w in game_weights(5, 11):
         drawn = np.repeat(counts, w.astype(int), axis=0)
         distance, spread = drawn[:, 0].sum() / drawn[:, 1].sum() - value, jackknife_se(drawn, lambda s: s[0] / s[1])
-        t.append(distance / spread if spread else math.copysign(math.inf, distance) if distance else 0.0)
+        t.append(distance / (spread or se))  # a resample of agreeing games is scaled by the games' error
     half = float(np.quantile(np.abs(t), 0.95, method="inverted_cdf")) * se
     iv = ratio_interval(num, den, seed=11, bounds=UNBOUNDED)
     assert (iv.value, iv.low, iv.high) == pytest.approx((value, value - half, value + half))
@@ -132,8 +131,9 @@ def _cell(**parts: list[dict[str, float]]) -> pd.DataFrame:
 
 def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     """The Doctor saves 0 of 2 protections in one game and 2 of 2 in the other: 0.5, and with two games the
-    interval is the whole range (see the case worked by hand above); it self-protects every time in both, so
-    its interval has no width. The judge names 1 of 4 players in one game and 3 of 4 in the other."""
+    interval reaches as far as the game further from it (the case worked by hand above): [0, 1]; it
+    self-protects half the time in both, so that interval has no width. The judge names 1 of 4 players in
+    one game and 3 of 4 in the other: 0.5 ± 0.25."""
     quality = [{"doctor_self_protects": 1.0, "doctor_saves": 0.0, "doctor_protects": 2.0},
                {"doctor_self_protects": 1.0, "doctor_saves": 2.0, "doctor_protects": 2.0}]
     row = tables.play_quality(_cell(quality=quality)).iloc[0]
@@ -142,5 +142,5 @@ def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     judge = [{"villager_correct": 1.0, "villager_n": 4.0, "unreadable": 0.0},
              {"villager_correct": 3.0, "villager_n": 4.0, "unreadable": 0.0}]
     named = tables.judge(_cell(judge=judge)).iloc[0]
-    assert (named["villager"], named["villager_low"], named["villager_high"]) == (0.5, 0.0, 1.0)
-    assert (named["all_low"], named["all_high"]) == (0.0, 1.0)
+    assert (named["villager"], named["villager_low"], named["villager_high"]) == (0.5, 0.25, 0.75)
+    assert (named["all_low"], named["all_high"]) == (0.25, 0.75)

@@ -9,9 +9,10 @@ narrow. Here the game is the unit drawn.
 The interval is the symmetric studentized cluster bootstrap (symmetric bootstrap-t). Its standard
 error is the leave-one-game-out jackknife's; each of ``DRAWS`` resamples picks the cell's games with
 replacement, forms the figure again and divides its distance from the games' figure by the resample's
-own jackknife standard error; the 95th percentile of those ratios' sizes, times the games' standard
-error, is the interval's half-width about the figure, which is then cut to the figure's range. The
-point estimate is the figure of the games as played, unchanged.
+own jackknife standard error (the games' own, for a resample whose drawn games all agree and so show
+no spread); the 95th percentile of those ratios' sizes, times the games' standard error, is the
+interval's half-width about the figure, which is then cut to the figure's range. The point estimate
+is the figure of the games as played, unchanged.
 
 Why this one (``benchmarks/coverage.py`` measures each on pools of baseline games; docs/scores.md
 gives the figures). The percentile bootstrap used before covered the truth 0.89 of the time at 10
@@ -183,11 +184,11 @@ def _studentized(value: float, per_game: np.ndarray, se: float, drawn: np.ndarra
         return Interval(value, math.nan, math.nan, defined)
     if se == 0.0:
         return Interval(value, value, value, defined)
-    kept = ~(np.isnan(drawn) | np.isnan(spread))  # a resample that fewer than two of its games define says nothing
-    distance, spread = drawn[kept] - value, spread[kept]
-    with np.errstate(invalid="ignore", divide="ignore"):  # games that all agree have no spread: t is ±inf, or 0
-        t = np.where(spread > 0, distance / spread, np.where(distance == 0, 0.0, np.sign(distance) * np.inf))
-    half = float(np.quantile(np.abs(t), LEVEL, method="inverted_cdf")) * se
+    # a resample whose games all agree (or that one game defines) has no spread of its own to scale by: it takes
+    # the games' standard error instead, so it counts as its distance in the games' units, not as an infinite t
+    kept = ~np.isnan(drawn)
+    scale = np.where(spread[kept] > 0, spread[kept], se)
+    half = float(np.quantile(np.abs(drawn[kept] - value) / scale, LEVEL, method="inverted_cdf")) * se
     low, high = bounds
     return Interval(value, float(np.clip(value - half, low, value)), float(np.clip(value + half, value, high)),
                     defined)
