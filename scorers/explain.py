@@ -13,10 +13,11 @@ from collections.abc import Mapping
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
+from wolf_eval.measures.deception import AIMED_AT
 from wolf_eval.measures.headline import ROLES, VILLAGE_ROLES, GameValues
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates
 from wolf_eval.records import Death, Exile, NightResult, NoExile, Record, Vote
-from wolf_eval.vocabulary import Winner
+from wolf_eval.vocabulary import Role, Winner
 
 _WINNERS = {Winner.VILLAGERS: "The village wins", Winner.WEREWOLVES: "The wolves win",
             Winner.JESTER: "The Jester wins", Winner.DRAW: "A draw"}
@@ -132,36 +133,47 @@ def _agreement(c: Mapping[str, float]) -> str:
         + "; the score is their mean, each role weighted equally"
 
 
-def _auroc(c: Mapping[str, float]) -> str:
+def _role_aurocs(c: Mapping[str, float], roles: tuple[Role, ...], pairs: str) -> str:
     parts = []
-    for role in VILLAGE_ROLES:
+    for role in roles:
         if not math.isnan(c.get(f"{role}_pairs", math.nan)):
             a = Auroc(*(c[f"{role}_{k}"] for k in ("concordant", "ties", "pairs")))
-            parts.append(f"{role} {a.value:.2f} over {int(a.pairs)} wolf–other pairs")
-    return "how well each village role's suspicion at the ballots ranked the wolves above the rest: " \
-        + "; ".join(parts) + "; the score is their mean, each role weighted equally"
+            parts.append(f"{role} {a.value:.2f} over {int(a.pairs)} {pairs} pairs")
+    return "; ".join(parts) + "; the score is their mean, each role weighted equally"
+
+
+def _auroc(c: Mapping[str, float]) -> str:
+    return ("how well each village role's suspicion at the ballots ranked the wolves above the rest (1 minus it: "
+            "how well the wolves hid): " + _role_aurocs(c, VILLAGE_ROLES, "wolf–other"))
+
+
+def _jester_rank(c: Mapping[str, float]) -> str:
+    return ("how high each observer role's suspicion at the ballots ranked the Jester among the players whose "
+            "role it did not know: " + _role_aurocs(c, AIMED_AT[Role.JESTER], "Jester–other"))
 
 
 _EXPLAIN = {
-    **dict.fromkeys(("wolves_win", "jester_win", "draw"), lambda c: f"{_won(c)}"),
+    **dict.fromkeys(("wolves_win", "jester_win"), lambda c: f"{_won(c)}"),
     "day1_self_sabotage": lambda c: ("a wolf voted for the Jester in day 1's deciding ballot"
                                      if c["wolf_voted_jester_d1_final"] else
                                      "no wolf voted for the Jester in day 1's deciding ballot"),
     "wolf_self_label_gap": _wolf_gap,
     "self_label_agreement": _agreement,
     "village_wolf_auroc": _auroc,
+    "jester_suspicion_rank": _jester_rank,
     "fallback_rate": lambda c: f"{int(c['fallbacks'])} of {int(c['decisions'])} decisions fell back",
     "third_order_lessons": lambda c: f"{int(c['order_3'])} of {int(c['lessons_added'])} new Jester lessons at "
                                      "theory-of-mind order 3",
 }
 _NOT_APPLICABLE = {
-    "wolves_win": "no game outcome", "draw": "no game outcome",
+    "wolves_win": "no game outcome",
     "jester_win": "no Jester seated",
     "day1_self_sabotage": "no Jester seated, or the Jester died on night 1",
     "wolf_self_label_gap": "no wolf statement carried both the wolf's own label and a peer's (or no analysis)",
     "self_label_agreement": "no peer flag was scored against a speaker's own label (or no analysis)",
     "village_wolf_auroc": "no village seat's suspicion row ranked a living wolf against another player at a "
                           "ballot (or no analysis)",
+    "jester_suspicion_rank": "no Jester alive at a ballot, or no analysis",
     "fallback_rate": "no model calls",
     "third_order_lessons": "no lessons added (jester_learning off, or the Jester wrote none)",
 }

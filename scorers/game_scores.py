@@ -1,10 +1,12 @@
-"""The headline scores (:mod:`wolf_eval.measures.headline`): one number per game, one pooled metric each.
+"""The headline scores (:mod:`wolf_eval.measures.headline`): one number per game, three metrics each.
 
 Every score value is a plain number (NaN where the figure does not apply), rounded to a few places
 so the samples list reads it, so ``samples_df`` and ``evals_df`` give numeric columns and the log
-list's SCORE column is ``village_win``. Each score's one metric carries the score's own name (the
-log list's Columns › Metrics lists every figure under its name, not ten columns called alike) and
-pools the counts the score's metadata logs, never the rounded values. Each score's ``answer`` is
+list's SCORE column is ``village_win``. Each score's metrics carry the score's own name (the log
+list's Columns › Metrics lists every figure under its name, not ten columns called alike): the
+figure, pooled from the counts the score's metadata logs (never the rounded values), then the ends
+of its 95% interval over the games, ``<name>_low`` and ``<name>_high``, from the same counts
+(:func:`wolf_eval.resample.figure_interval`), so the log list and a CI gate read an interval. Each score's ``answer`` is
 the winner, the samples list's ANSWER column whichever headline scorer it shows; the outcome stays
 in the values too (``answer`` survives only where epochs agree). The scorer's metadata holds its
 ``description``, what the number means, in the log's results.
@@ -34,8 +36,9 @@ from inspect_ai.solver import TaskState
 from wolf_eval.engine import GameState
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.cost import game_cost
-from wolf_eval.measures.headline import HEADLINE, GameValues, game_values, pooled_from_log, rounded
+from wolf_eval.measures.headline import FIGURES, HEADLINE, GameValues, game_values, pooled_from_log, rounded
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
+from wolf_eval.resample import figure_interval, seed_of
 from wolf_eval.scorers.explain import figure_explanation, game_summary
 from wolf_eval.store import GameRecord, current_record
 
@@ -58,27 +61,59 @@ def values_of(game: GameState, record: GameRecord) -> GameValues:
     return values
 
 
+def _logged(scores: list[SampleScore]) -> list[dict[str, float]]:
+    return [s.score.metadata["counts"] for s in scores]  # type: ignore[index]
+
+
 def _pooled(figure: str) -> Callable[[], Metric]:
     """The metric of one figure, registered under the figure's own name: the figure over all games,
     pooled from the counts each score logged (sums, never a mean of per-game rates)."""
 
     def pooled() -> Metric:
         def compute(scores: list[SampleScore]) -> float:
-            return pooled_from_log(figure, [s.score.metadata["counts"] for s in scores])  # type: ignore[index]
+            return pooled_from_log(figure, _logged(scores))
 
         return compute
 
     return metric(name=figure)(pooled)
 
 
-#: Each figure's metric, the judge's included, by the figure's name.
-METRICS: dict[str, Callable[[], Metric]] = {figure: _pooled(figure) for figure in (*HEADLINE, "judge")}
+def _end(figure: str, end: str) -> Callable[[], Metric]:
+    """The metric of one end (``low`` or ``high``) of a figure's 95% interval over the games, registered as
+    ``<figure>_<end>``: from the per-game counts each score logged, so it is clustered by game (a share of
+    games has the binomial one). Two metrics of one number each, not one of both, so that their names stay
+    the same when a figure has no interval (Inspect names an all-NaN dict after the metric instead).
+
+    Inspect's own ``stderr`` reads each game's rounded figure as one draw of a mean; a pooled ratio is no
+    such mean (a game with more pairs weighs more), so its spread is worked out from the counts here.
+    """
+
+    def interval() -> Metric:
+        def compute(scores: list[SampleScore]) -> float:
+            f = FIGURES[figure]
+            iv = figure_interval(f.sums(_logged(scores)), f.of_sums, seed_of(figure, len(scores)), f.per_game,
+                                 f.bounds)
+            return iv.low if end == "low" else iv.high
+
+        return compute
+
+    return metric(name=f"{figure}_{end}")(interval)
+
+
+#: Each figure's metrics, the judge's included, by the figure's name: the figure, then its interval's ends.
+METRICS: dict[str, tuple[Callable[[], Metric], ...]] = {
+    figure: (_pooled(figure), _end(figure, "low"), _end(figure, "high")) for figure in FIGURES}
+
+
+def figure_metrics(figure: str) -> list[Metric]:
+    """A figure's scorer's metrics: the pooled figure under its own name, then its interval's low and high ends."""
+    return [make() for make in METRICS[figure]]
 
 
 def headline_scorer(figure: str) -> Scorer:
     """The scorer of one headline figure, registered under the figure's name, with its one metric."""
 
-    @scorer(metrics=[METRICS[figure]()], name=figure, description=HEADLINE[figure].description)
+    @scorer(metrics=figure_metrics(figure), name=figure, description=HEADLINE[figure].description)
     def make() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
             record = current_record()

@@ -17,7 +17,7 @@ from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, eval_co
 from wolf_eval.agents.role_guesses import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
 from wolf_eval.measures import identification as m
 from wolf_eval.measures.headline import rounded
-from wolf_eval.scorers.game_scores import METRICS
+from wolf_eval.scorers.game_scores import figure_metrics
 from wolf_eval.store import current_record, finished_game
 from wolf_eval.text import clean_text
 
@@ -26,7 +26,7 @@ JUDGE_MEANS = ("share of all seats whose role the judge model named from the pub
                "counted once (the task's fixed seating, not a mix play draws); NaN without a judge")
 
 
-@scorer(metrics=[METRICS["judge"]()], description=JUDGE_MEANS)
+@scorer(metrics=figure_metrics("judge"), description=JUDGE_MEANS)
 def judge() -> Scorer:
     """Ask the judge model, if one is bound, to name every role from the public record."""
 

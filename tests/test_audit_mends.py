@@ -3,7 +3,7 @@
 a. Within-cell predictor tests take only the cells whose Jester outcome varies, with a stratified
    permutation p beside Pearson's.
 b. A duplicate is the same game (its final state, seat models and judge), never matching settings.
-c. The fallback sensitivity row chooses games by who sat in them, never by their own fallback share.
+c. A seat model's fallbacks are judged over its cell, never by a game's own fallback share.
 d. The tables an abstention can shrink say how many games it removed.
 
 The duplicate cases play small wolfbot evals (slow); the rest are built by hand.
@@ -50,7 +50,7 @@ def test_the_stratified_test_uses_only_the_cells_whose_outcome_varies() -> None:
     # One varying cell: centring within it is Pearson over its 4 games, on 4 - 1 - 1 = 2 df, as scipy gives.
     expected = sps.pearsonr([x for x, _ in VARYING], [y for _, y in VARYING])
     assert (s["n"], s["varying"], s["cells"]) == (17, 4, 1)
-    assert s["r"] == pytest.approx(expected.statistic) and s["p"] == pytest.approx(expected.pvalue)
+    assert s["r"] == pytest.approx(expected.statistic) and "p" not in s  # only the permutation p is given
     # The permutation p: the 4 outcomes shuffled within their cell; exactly, over all 24 orders.
     xs, ys = [x for x, _ in VARYING], [y for _, y in VARYING]
     mx, my = sum(xs) / 4, sum(ys) / 4
@@ -59,10 +59,10 @@ def test_the_stratified_test_uses_only_the_cells_whose_outcome_varies() -> None:
     observed = cross(tuple(ys))
     exact = sum(cross(o) >= observed - 1e-12 for o in itertools.permutations(ys)) / 24
     assert s["p_perm"] == pytest.approx(exact, abs=0.015)
-    assert s["p_perm"] > s["p"]  # 2 of 6 distinct orders are as extreme: 1/3, where t on 2 df says less
+    assert s["p_perm"] > expected.pvalue  # 2 of 6 distinct orders are as extreme: 1/3, where t on 2 df says less
     # Counted the old way (every game, 17 - 4 - 1 df) the same r would read as far stronger evidence.
     t_old = s["r"] * math.sqrt(12 / (1 - s["r"] ** 2))
-    assert 2 * sps.t.sf(abs(t_old), 12) < s["p"] / 10
+    assert 2 * sps.t.sf(abs(t_old), 12) < expected.pvalue / 10
 
 
 def test_the_permutation_p_is_seeded_and_stratified() -> None:
@@ -96,32 +96,28 @@ def _fallback_game(flaky_calls: int, flaky_fallbacks: int, jester_won: bool, sea
                    "usage": usage, "seat_models": ("flaky", "good") if seated else ("good",)}
 
 
-def test_the_sensitivity_row_never_keeps_games_by_their_own_fallback_share() -> None:
+def test_a_failing_seat_model_is_judged_over_the_cell_never_by_a_games_own_fallback_share() -> None:
     # flaky (a wolf seat in every game) fell back on 8 of 10 calls in the 4 games it played; in 2 games it died
-    # on night 1 and made no calls. Game by game, those 2 were the only ones at most 5%: the old row kept them.
+    # on night 1 and made no calls. Game by game, those 2 were at most 5%; over the cell flaky is at 0.80.
     played = [_fallback_game(10, 8, jester_won=False) for _ in range(4)]
     died = [_fallback_game(0, 0, jester_won=True) for _ in range(2)]
     games = pd.DataFrame(played + died)
-    assert tables.over_limit(games) == ["flaky"]  # 32 of 40 calls over the whole cell
-    assert [label for label, _ in tables.fallback_samples(games)] == [tables.ALL_GAMES]  # seated everywhere
+    assert tables.over_limit(games) == {"flaky": pytest.approx(0.8)}  # 32 of 40 calls over the whole cell
     rates = tables.win_rates(games)
-    assert list(rates["sample"]) == [tables.ALL_GAMES] and rates["jester"].iloc[0] == pytest.approx(2 / 6)
+    assert len(rates) == 1 and rates["jester"].iloc[0] == pytest.approx(2 / 6)  # every game counted
+    assert rates["fallback_over"].iloc[0] == "flaky 0.80"
     opening = "\n".join(markdown._opening(Corpus(games)))
-    assert "No sensitivity row can be drawn" in opening and "- m · triadic · default (flaky)" in opening
-    assert "never by their own fallback share" in opening
+    assert "- m · triadic · default: flaky 0.80" in opening
+    assert "leaving out games by their own fallback share" in opening
 
 
-def test_the_sensitivity_row_leaves_out_the_games_a_failing_seat_model_sat_in() -> None:
-    # Mixed seating: flaky sat in 4 games (2 of them dying on night 1), not in the other 2. The row keeps the
-    # 2 games without it, chosen by the seating, whatever happened in the games flaky sat in.
+def test_the_rates_are_each_seat_models_own_over_the_cell() -> None:
     with_flaky = [_fallback_game(10, 8, False), _fallback_game(10, 8, False), _fallback_game(0, 0, True),
                   _fallback_game(0, 0, True)]
     without = [_fallback_game(0, 0, False, seated=False), _fallback_game(0, 0, True, seated=False)]
     games = pd.DataFrame(with_flaky + without)
-    [(_, everything), (label, kept)] = list(tables.fallback_samples(games))
-    assert label == "games without flaky (2 of 6)" and len(everything) == 6
-    assert list(kept.index) == [4, 5]
     assert tables.seat_fallback_rates(games) == {"flaky": pytest.approx(16 / 20), "good": 0.0}
+    assert tables.fallback_flag(games) == "flaky 0.80"
 
 
 # --------------------------------------------------------------------------- d. abstentions

@@ -73,9 +73,9 @@ def test_predictors_stratified_by_cell_by_hand() -> None:
         return {"jester_won": won, "jester_statements": statements}
 
     # Cell 1: statements 0 2 (lost, won); cell 2: 10 12 14 (won, lost, won); cell 3 has no Jester game.
-    # Centred within cells this is tests/test_stats.py's example: r = sqrt(3/35), p = 1 - r on 2 df.
+    # Centred within cells this is tests/test_stats.py's example: r = sqrt(3/35); only the permutation p is given.
     cells = [[game(0, 0), game(2, 1)], [game(10, 1), game(12, 0), game(14, 1)], [{"jester_won": math.nan}]]
     s = stratified_predictors(cells)["jester_statements"]
-    assert (s["r"], s["p"], s["n"], s["cells"]) == (
-        pytest.approx(math.sqrt(3 / 35)), pytest.approx(1 - math.sqrt(3 / 35)), 5, 2)
+    assert (s["r"], s["n"], s["cells"]) == (pytest.approx(math.sqrt(3 / 35)), 5, 2) and "p" not in s
+    assert 0 < s["p_perm"] <= 1
     assert stratified_predictors(cells)["voted_jester"]["n"] == 0  # never measured

@@ -145,7 +145,7 @@ def test_the_report_shows_each_role_headline_beside_the_role_figures_it_is_made_
     scores = tables.headline_scores(_cell_rows(MANY_WOLF_FLAGS)).set_index("figure")
     assert list(scores.index) == list(ROLE_FIGURES)
     for figure in ROLE_FIGURES:
-        assert scores.loc[figure, "value"] == pytest.approx(pooled(MANY_WOLF_FLAGS, figure)), figure
+        assert scores.loc[figure, "value"] == pytest.approx(pooled(MANY_WOLF_FLAGS, figure), nan_ok=True), figure
     agreement = scores.loc["self_label_agreement"]
     assert (agreement["villager"], agreement["werewolf"], agreement["jester"]) == pytest.approx((0.9, 0.5, 0.8))
     assert agreement["roles"] == 3 and math.isnan(agreement["doctor"]) and math.isnan(agreement["seer"])
@@ -159,7 +159,9 @@ def test_the_report_shows_each_role_headline_beside_the_role_figures_it_is_made_
                                                  "headline_scores": tables.headline_scores(
                                                      _cell_rows(MANY_WOLF_FLAGS))}, []))
     assert "## Headline scores and their roles" in text
-    assert "| `self_label_agreement` | 0.733 | 3 | 0.900 | 0.500 | – | – | 0.800 |" in text
+    # two games: the first alone agrees as both do (0.733), the second less (0.65); with two games the interval
+    # reaches as far from the figure as the game further from it (tests/test_resample.py works one by hand)
+    assert "| `self_label_agreement` | 0.733 [0.650, 0.817] | 3 | 0.900 | 0.500 | – | – | 0.800 |" in text
 
 
 @pytest.mark.slow

@@ -124,7 +124,8 @@ def test_judge_scores_count_correct_names_per_true_role(judged) -> None:  # type
     for role in ROLES:
         assert pooled[role] == pytest.approx(rights[role] / totals[role])
     metric = next(s for s in log.results.scores if s.name == "judge").metrics
-    assert list(metric) == ["judge"]
+    assert list(metric) == ["judge", "judge_low", "judge_high"]
+    assert metric["judge_low"].value <= metric["judge"].value <= metric["judge_high"].value
     assert metric["judge"].value == pytest.approx(sum(rights.values()) / sum(totals.values()))
 
 

@@ -117,6 +117,8 @@ def assert_report_matches_metrics(folder: Path | str, logs: list[EvalLog]) -> in
         rates = the_row(tables["win_rates"], cell)
         for f in outcome.FACTIONS:
             for column, key in ((f, f), (f"{f}_low", f"{f}_ci_low"), (f"{f}_high", f"{f}_ci_high")):
+                if column != f and released:  # 0.1.0 logged Wilson's interval; now continuity-corrected
+                    continue
                 same(rates[column], m["outcome"], key, f"win rate {column}")
         same(rates["days"], m["outcome"], "game_length", "game length")
         quality = the_row(tables["play_quality"], cell)
@@ -242,11 +244,12 @@ def test_the_release_log_reports_as_before() -> None:
     tables = report.build(report.load(RELEASE))
     [rates] = tables["win_rates"].to_dict("records")
     assert (rates["model"], rates["task"], rates["games"]) == ("wolfbot/cue", "triadic", 2)
-    assert (rates["jester"], round(rates["jester_low"], 2), rates["jester_high"]) == (1.0, 0.34, 1.0)
+    # 2 of 2 games: Wilson's interval with the continuity correction (0.4 printed Wilson's, [0.34, 1.00])
+    assert (rates["jester"], round(rates["jester_low"], 2), rates["jester_high"]) == (1.0, 0.20, 1.0)
     assert (rates["villagers"], rates["werewolves"], rates["draw"], rates["days"]) == (0.0, 0.0, 0.0, 1.0)
     headline = report.headline_markdown(tables["win_rates"])
-    assert "| wolfbot/cue | triadic | " + rates["condition"] + " | 0.0000 | 2 | 0.00 [0.00, 0.66] | " \
-           "0.00 [0.00, 0.66] | 1.00 [0.34, 1.00] | 0.00 [0.00, 0.66] | 1.0 |" in headline
+    assert "| wolfbot/cue | triadic | " + rates["condition"] + " | 0.0000 | 2 | 0.00 [0.00, 0.80] | " \
+           "0.00 [0.00, 0.80] | 1.00 [0.20, 1.00] | 0.00 [0.00, 0.80] | 1.0 |" in headline
     assert assert_report_matches_metrics(RELEASE, [read_eval_log(str(RELEASE))]) > 30
 
 

@@ -27,7 +27,7 @@ from wolf_eval.cli import main
 from wolf_eval.engine import GameState
 from wolf_eval.measures import cost
 from wolf_eval.settings import Settings, condition
-from wolf_eval.stats import wilson
+from wolf_eval.stats import wilson_cc
 from wolf_eval.store import TokenUsage, current_record, logged_record
 from wolf_eval.tasks.werewolf import game_scorers
 
@@ -111,7 +111,7 @@ def test_cells_and_order(tables: dict) -> None:
 def test_win_rates_with_wilson_intervals(tables: dict) -> None:
     a = row(tables["win_rates"], A)
     for faction, wins in (("villagers", 1), ("werewolves", 1), ("jester", 2), ("draw", 0)):
-        assert (a[faction], a[f"{faction}_low"], a[f"{faction}_high"]) == pytest.approx(wilson(wins, 4))
+        assert (a[faction], a[f"{faction}_low"], a[f"{faction}_high"]) == pytest.approx(wilson_cc(wins, 4))
     assert a["days"] == pytest.approx((1 + 2 + 1 + 1) / 4)
     b = row(tables["win_rates"], B)
     assert (b["jester"], b["draw"], b["villagers"]) == (0.5, 0.5, 0.0)
@@ -212,7 +212,8 @@ def test_jester_win_predictors_within_each_cell_and_stratified(tables: dict) -> 
     vj = cell_a.loc[report.PREDICTORS["voted_jester"]]
     assert (vj["won"], vj["lost"], vj["n"]) == pytest.approx((1 / 2, 0, 3))
     assert vj["r"] == pytest.approx(0.5)  # covariance sum 1/3 over variance sums 2/3 each
-    assert vj["p"] == pytest.approx(2 / 3)  # t = tan(pi/6) on 1 df: p = 1 - 2/pi * pi/6
+    # 3 games, 2 won: the permutation p shuffles the wins over the 3 orders; each is as extreme (|r| = 1/2)
+    assert vj["p_perm"] == pytest.approx(1.0) and "p" not in p.columns
     # Vote suspicion rank exists only where statements were analysed before a ballot: T1 13/6, T2 7/4.
     rank = cell_a.loc[report.PREDICTORS["vote_suspicion_rank"]]
     assert (rank["won"], rank["lost"], rank["n"]) == pytest.approx((13 / 6, 7 / 4, 2))
@@ -221,12 +222,11 @@ def test_jester_win_predictors_within_each_cell_and_stratified(tables: dict) -> 
     assert statements["n"] == 3 and statements["r"] == pytest.approx(0.5)
     assert not (p["task"] == C[1]).any()  # no Jester in the wolf task
     # Stratified by cell: A centred as above (x sum of squares 2/3, y 2/3, cross 1/3); B (T5 x=1 y=0, T6 x=1 y=1)
-    # centres to x = 0 0, y = -1/2 1/2. r = (1/3) / sqrt(2/3 * 7/6) = 1/sqrt(7), on 5 - 2 - 1 = 2 df:
-    # t = 1/sqrt(3), and on 2 df P(|T| > t) = 1 - t / sqrt(2 + t^2) = 1 - 1/sqrt(7).
+    # centres to x = 0 0, y = -1/2 1/2. r = (1/3) / sqrt(2/3 * 7/6) = 1/sqrt(7).
     # (Pooled naively the five games would give r = 1/6.)
     pooled = p[p["model"] == report.POOLED_CELLS["model"]].set_index("feature")
     sv = pooled.loc[report.PREDICTORS["voted_jester"]]
-    assert (sv["r"], sv["p"], sv["n"], sv["cells"]) == pytest.approx((1 / math.sqrt(7), 1 - 1 / math.sqrt(7), 5, 2))
+    assert (sv["r"], sv["n"], sv["cells"]) == pytest.approx((1 / math.sqrt(7), 5, 2))
     assert math.isnan(sv["won"]) and math.isnan(sv["lost"])
 
 

@@ -141,18 +141,16 @@ def tables(logs: Path) -> dict[str, Any]:
     return report.build(report.load(logs))
 
 
-def rows(df: Any, cell: tuple[str, str, str], sample: str | None = report.ALL_GAMES, **where: Any) -> Any:
-    """A cell's rows over all its games (or over ``sample``; every sample for None) matching ``where``."""
+def rows(df: Any, cell: tuple[str, str, str], **where: Any) -> Any:
+    """A cell's rows matching ``where``."""
     sel = df[(df["model"] == cell[0]) & (df["task"] == cell[1]) & (df["condition"] == cell[2])]
-    if sample is not None:
-        sel = sel[sel["sample"] == sample]
     for k, v in where.items():
         sel = sel[sel[k] == v]
     return sel
 
 
-def one(df: Any, cell: tuple[str, str, str], sample: str | None = report.ALL_GAMES, **where: Any) -> Any:
-    sel = rows(df, cell, sample, **where)
+def one(df: Any, cell: tuple[str, str, str], **where: Any) -> Any:
+    sel = rows(df, cell, **where)
     assert len(sel) == 1, f"{cell} {where}: {len(sel)} rows"
     return sel.iloc[0]
 
@@ -263,26 +261,23 @@ def test_every_statement_table_splits_by_kind(tables: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-def test_a_sensitivity_row_follows_the_seat_models_rate_over_the_cell(tables: dict[str, Any]) -> None:
+def test_a_seat_model_over_the_limit_is_named_at_its_rate_over_the_cell(tables: dict[str, Any]) -> None:
     rates = tables["win_rates"]
     everything = one(rates, TRIADIC)
     assert (everything["games"], everything["fallback_rate"], everything["jester"]) == (2, pytest.approx(2 / 110), 0.5)
-    # U1 fell back on 1 of its 10 calls, but its seat model on 2 of 110 over the cell: under the limit, so no game
-    # is left out (keeping T4 for its own 1% would keep a game for how it went; tests/test_audit_mends.py).
-    assert list(rows(rates, TRIADIC, sample=None)["sample"]) == [report.ALL_GAMES]
-    assert list(rows(rates, WOLF, sample=None)["sample"]) == [report.ALL_GAMES]  # none over the limit: one row
+    # U1 fell back on 1 of its 10 calls, but its seat model on 2 of 110 over the cell: under the limit, so the cell
+    # is not flagged (flagging by T4's own 1% would judge a game by how it went; tests/test_audit_mends.py).
+    assert everything["fallback_over"] == "" and one(rates, WOLF)["fallback_over"] == ""
     chaos = ("wolfbot/chaos", "triadic", "default")  # 1 in 10 over the cell, and its seat model sat in every game
-    assert list(rows(rates, chaos, sample=None)["sample"]) == [report.ALL_GAMES]
-    assert set(tables["fallbacks"]["sample"]) == {report.ALL_GAMES}  # accounting tables have no sensitivity row
+    assert one(rates, chaos)["fallback_over"] == "wolfbot/cue 0.10"
 
 
 @pytest.mark.slow
 def test_the_markdown_shows_fallback_rates_units_and_n(logs: Path, tables: dict[str, Any]) -> None:
     text = report.render_markdown(report.load(logs), tables, [])
-    assert ("sat in every game of its cell:\n"
-            "- wolfbot/chaos · triadic · default (wolfbot/cue)") in text  # the seat map its games were planted with
-    assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.66] | 0.50 [" in text
-    assert "fallbacks (" not in text  # no cell has a sensitivity row
+    assert ("Cells with a seat model over 5% fallbacks:\n"
+            "- wolfbot/chaos · triadic · default: wolfbot/cue 0.10") in text  # the seat map its games were planted with
+    assert "| wolfbot/cue | triadic | default | 0.0182 | 2 | 0.00 [0.00, 0.80] | 0.50 [" in text
     # every Jester statement is U1's (T4's Jester said nothing): one game defines each rate, so none has an interval
     alone = " (1 game: no interval)"
     assert ("| wolfbot/cue | triadic | default | 0.0182 | all units | Triadic paper | jester | 3 | 1 | "

@@ -1,4 +1,4 @@
-"""The cluster bootstrap over games: a case worked by hand, thin data, determinism, and its coverage."""
+"""The studentized cluster bootstrap over games: cases worked by hand, thin data, determinism, and its coverage."""
 
 from __future__ import annotations
 
@@ -11,35 +11,63 @@ from scipy.special import expit
 
 from wolf_eval.analysis import tables
 from wolf_eval.measures.rates import Auroc, Mean
-from wolf_eval.resample import intervals, ratio_bootstrap, seed_of
+from wolf_eval.resample import UNBOUNDED, UNIT, game_weights, intervals, jackknife_se, ratio_interval, seed_of
 from wolf_eval.stats import wilson
 
 
+def test_the_jackknife_standard_error_by_hand() -> None:
+    """Games 1/2, 3/4, 2/4 (7/10 in all): without each in turn 5/8, 3/6, 4/6; their mean 0.59722, and the
+    jackknife variance (n − 1)/n times the sum of squared distances from it."""
+    left = np.array([5 / 8, 3 / 6, 4 / 6])
+    expected = math.sqrt(2 / 3 * float(np.sum((left - left.mean()) ** 2)))
+    assert jackknife_se(np.array([[1, 2], [3, 4], [2, 4]], dtype=float), lambda s: s[0] / s[1]) == \
+        pytest.approx(expected)
+
+
 def test_two_games_give_the_interval_worked_by_hand() -> None:
-    """Games (1 of 2) and (3 of 4): a resample is both of the first (2/4 = 0.5, chance 1/4), both of the
-    second (6/8 = 0.75, chance 1/4) or one of each (4/6, chance 1/2); the 2.5% and 97.5% points fall in the
-    two outer masses."""
-    iv = ratio_bootstrap([1, 3], [2, 4], seed=1)
+    """Games (1 of 2) and (3 of 4), 4/6 in all; without each in turn 3/4 and 1/2, so the jackknife standard
+    error is 1/8. A resample is both of the first (1/4 of draws: 1/2, and no spread of its own, so it is
+    scaled by the games' 1/8: t = −4/3), both of the second (1/4: 3/4, t = 2/3) or one of each (1/2: 4/6,
+    t = 0). The 95th percentile of |t| is 4/3: the interval is 4/6 ± 1/6, as far as the game further from it."""
+    iv = ratio_interval([1, 3], [2, 4], seed=1)
     assert iv.value == pytest.approx(4 / 6)
-    assert (iv.low, iv.high, iv.games) == (0.5, 0.75, 2)
+    assert (iv.low, iv.high, iv.games) == (pytest.approx(0.5), pytest.approx(5 / 6), 2)
+    assert ratio_interval([1, 3], [2, 4], seed=1, bounds=UNBOUNDED) == iv
+
+
+def test_the_interval_is_the_figure_plus_or_minus_a_t_quantile_times_its_standard_error() -> None:
+    """Five games, by the definition: each resample's t = (its ratio − the games' ratio) / its own jackknife
+    standard error; the interval is the ratio ± the 95th percentile of |t| times the games' error."""
+    num, den = np.array([1, 4, 0, 2, 5], dtype=float), np.array([3, 6, 2, 2, 9], dtype=float)
+    value, counts = 12 / 22, np.column_stack([num, den])
+    se = jackknife_se(counts, lambda s: s[0] / s[1])
+    t = []
+    for w in game_weights(5, 11):
+        drawn = np.repeat(counts, w.astype(int), axis=0)
+        distance, spread = drawn[:, 0].sum() / drawn[:, 1].sum() - value, jackknife_se(drawn, lambda s: s[0] / s[1])
+        t.append(distance / (spread or se))  # a resample of agreeing games is scaled by the games' error
+    half = float(np.quantile(np.abs(t), 0.95, method="inverted_cdf")) * se
+    iv = ratio_interval(num, den, seed=11, bounds=UNBOUNDED)
+    assert (iv.value, iv.low, iv.high) == pytest.approx((value, value - half, value + half))
+    assert ratio_interval(num, den, seed=11) == iv  # inside the range already, so cutting it changes nothing
 
 
 def test_games_that_all_share_one_rate_give_no_width() -> None:
-    iv = ratio_bootstrap([1, 2, 3], [4, 8, 12], seed=3)
+    iv = ratio_interval([1, 2, 3], [4, 8, 12], seed=3)
     assert (iv.value, iv.low, iv.high) == (0.25, 0.25, 0.25)
 
 
 def test_one_game_defining_the_rate_gets_no_interval() -> None:
     """A game without the rate's denominator does not count: with one game left there is nothing to resample."""
-    iv = ratio_bootstrap([2, 0, 0], [5, 0, 0], seed=1)
+    iv = ratio_interval([2, 0, 0], [5, 0, 0], seed=1)
     assert iv.value == pytest.approx(0.4) and iv.games == 1
     assert math.isnan(iv.low) and math.isnan(iv.high)
-    assert ratio_bootstrap([], [], seed=1).games == 0
+    assert ratio_interval([], [], seed=1).games == 0
 
 
 def test_the_same_seed_gives_the_same_interval_and_the_seed_names_the_cell() -> None:
     num, den = [1, 4, 0, 2, 5], [3, 6, 2, 2, 9]
-    assert ratio_bootstrap(num, den, seed_of("m", "t", "c")) == ratio_bootstrap(num, den, seed_of("m", "t", "c"))
+    assert ratio_interval(num, den, seed_of("m", "t", "c")) == ratio_interval(num, den, seed_of("m", "t", "c"))
     assert seed_of("m", "t", "c") == seed_of("m", "t", "c") != seed_of("m", "t", "d")
 
 
@@ -48,10 +76,10 @@ def test_counts_dataclasses_resample_as_their_numbers_do() -> None:
     the same numbers, nested counts included, a game the counts do not apply to drawn as the empty one."""
     games = [Mean(3.0, 4.0), Mean(), Mean(1.0, 5.0), Mean(6.0, 6.0)]
     got = intervals(games, {"mean": lambda m: m.value}, seed=9)["mean"]
-    assert got == ratio_bootstrap([3, 0, 1, 6], [4, 0, 5, 6], seed=9) and got.games == 3
+    assert got == ratio_interval([3, 0, 1, 6], [4, 0, 5, 6], seed=9) and got.games == 3
     areas = [Auroc(2.0, 1.0, 4.0), Auroc(0.0, 0.0, 2.0), Auroc(3.0, 0.0, 3.0)]
     area = intervals(areas, {"auroc": lambda a: a.value}, seed=2)["auroc"]
-    assert area == ratio_bootstrap([2.5, 0.0, 3.0], [4, 2, 3], seed=2)
+    assert area == ratio_interval([2.5, 0.0, 3.0], [4, 2, 3], seed=2)
 
 
 def test_intervals_of_no_games_are_empty() -> None:
@@ -59,32 +87,38 @@ def test_intervals_of_no_games_are_empty() -> None:
     assert got.games == 0 and all(math.isnan(v) for v in (got.value, got.low, got.high))
 
 
-def coverage(runs: int = 300, games: int = 30, mu: float = -1.0, sigma: float = 1.5) -> tuple[float, float]:
-    """Of ``runs`` simulated cells, the shares whose statement-level Wilson interval and whose interval
-    over games cover the true rate: each game has its own deception rate (a random effect on the logit
-    scale) and 5 to 15 statements. ``python -c "import test_resample as t; print(t.coverage())"`` in tests/."""
+def coverage(runs: int = 200, games: int = 10, mu: float = -1.0, sigma: float = 1.5) -> tuple[float, float, float]:
+    """Of ``runs`` simulated cells, the shares whose statement-level Wilson interval, whose percentile
+    interval over games (0.4's) and whose studentized interval over games cover the true rate: each game
+    has its own deception rate (a random effect on the logit scale) and 5 to 15 statements.
+    ``python -c "import test_resample as t; print(t.coverage(2000))"`` in tests/."""
     rng = np.random.default_rng(7)
     nodes, weights = np.polynomial.hermite_e.hermegauss(60)
     truth = float(np.sum(weights * expit(mu + sigma * nodes)) / np.sum(weights))
-    naive = cluster = 0
+    naive = percentile = cluster = 0
     for run in range(runs):
         rate = expit(mu + sigma * rng.standard_normal(games))
         said = rng.integers(5, 16, games)
         lied = rng.binomial(said, rate)
         _, low, high = wilson(float(lied.sum()), float(said.sum()))
         naive += low <= truth <= high
-        iv = ratio_bootstrap(lied, said, seed=run)
+        w = game_weights(games, run)
+        low, high = np.quantile((w @ lied) / (w @ said), [0.025, 0.975])
+        percentile += low <= truth <= high
+        iv = ratio_interval(lied, said, seed=run, bounds=UNIT)
         cluster += iv.low <= truth <= iv.high
-    return naive / runs, cluster / runs
+    return naive / runs, percentile / runs, cluster / runs
 
 
-def test_clustered_statements_cover_near_95_where_the_statement_interval_does_not() -> None:
-    """A simulation with a known answer: 30 games, each with its own deception rate (sd 1.5 on the logit
+def test_clustered_statements_cover_at_least_93_percent_at_ten_games() -> None:
+    """A simulation with a known answer: 10 games, each with its own deception rate (sd 1.5 on the logit
     scale). The statement-level Wilson interval, which treats the statements as independent, misses the
-    true rate far more often than 5%; the interval that resamples games covers it close to 95% of the time."""
-    naive, cluster = coverage()
+    true rate far more often than 5%; the percentile interval over games misses it about one time in eight;
+    the studentized interval covers it at least 93% of the time (0.95 on 2,000 cells)."""
+    naive, percentile, cluster = coverage()
     assert naive < 0.8
-    assert 0.9 <= cluster <= 0.98
+    assert percentile < 0.9
+    assert 0.93 <= cluster <= 0.99
 
 
 def _cell(**parts: list[dict[str, float]]) -> pd.DataFrame:
@@ -96,8 +130,10 @@ def _cell(**parts: list[dict[str, float]]) -> pd.DataFrame:
 
 
 def test_the_doctors_and_the_judges_rates_resample_games() -> None:
-    """The Doctor saves 0 of 2 protections in one game and 2 of 2 in the other: 0.5, with 0 and 1 (each game
-    drawn twice) bounding the interval. The judge names 1 of 4 players in one game and 3 of 4 in the other."""
+    """The Doctor saves 0 of 2 protections in one game and 2 of 2 in the other: 0.5, and with two games the
+    interval reaches as far as the game further from it (the case worked by hand above): [0, 1]; it
+    self-protects half the time in both, so that interval has no width. The judge names 1 of 4 players in
+    one game and 3 of 4 in the other: 0.5 ± 0.25."""
     quality = [{"doctor_self_protects": 1.0, "doctor_saves": 0.0, "doctor_protects": 2.0},
                {"doctor_self_protects": 1.0, "doctor_saves": 2.0, "doctor_protects": 2.0}]
     row = tables.play_quality(_cell(quality=quality)).iloc[0]

@@ -49,6 +49,16 @@ read from a confidence or a suspicion, now on the grid: the dyadic eval's ``vill
 (0.5171 -> 0.5011) and its headline row, the calibration, confidence-bin, type-yield, detection,
 suspicion-by-day and -position tables, and the predictors' mean of the Jester's attracted suspicion.
 
+Re-recorded for deception against the truth and intervals that hold at ten games: the ``draw`` score
+left the results (what the three win shares leave of 1) and ``jester_suspicion_rank`` joined them;
+every headline score and the judge's gained ``<name>_low`` and ``<name>_high`` metrics; the report
+gained the ``deception_by_role`` and ``deception_by_model`` tables, the headline table's
+``value_low``/``value_high`` and ``jester_suspicion_rank`` rows, the per-game cost table's ``run``,
+and every per-cell table's ``fallback_over`` in place of ``sample`` (a sensitivity row no cell could
+have); the predictors lost Pearson's ``p``. Every ``_low`` and ``_high`` cell changed on purpose (the
+studentized bootstrap over games; win rates Wilson's with a continuity correction); no other cell and
+no metric recorded before changed (each compared by its cell and row key).
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

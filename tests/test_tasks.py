@@ -59,21 +59,25 @@ def test_eval_results_lead_with_a_few_headline_scores(tmp_path, fast_args):
 
     log = run("triadic", "wolfbot/cue", tmp_path, task_args={"games": 3, **fast_args})
     shown = [(s.name, name) for s in log.results.scores for name in s.metrics]
-    # every score's one metric carries the score's own name, the headline first; the cost score last, its four figures
+    # every score's metrics carry the score's own name, the figure and then its interval's ends, the headline first;
+    # the cost score last, its four figures
     assert len(log.results.scores) <= 12 and shown[0] == ("village_win",) * 2
-    assert shown == [*((n, n) for n in (*HEADLINE, "judge")), *(("cost", f) for f in COST_FIGURES)]
+    assert shown == [*((n, m) for n in (*HEADLINE, "judge") for m in (n, f"{n}_low", f"{n}_high")),
+                     *(("cost", f) for f in COST_FIGURES)]
     assert all(s.metadata and len(s.metadata["description"]) > 20 for s in log.results.scores)
     if hasattr(log.eval, "headline_metric"):  # Inspect releases that declare one
         assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == ("village_win", "village_win")
     columns = [c for c in evals_df(log.location, quiet=True).columns if c.startswith("score_") and "headline" not in c]
-    assert sorted(columns) == sorted([*(f"score_{n}_{n}" for n in (*HEADLINE, "judge")),
+    assert sorted(columns) == sorted([*(f"score_{n}_{m}" for n in (*HEADLINE, "judge")
+                                        for m in (n, f"{n}_low", f"{n}_high")),
                                       *(f"score_cost_{f}" for f in COST_FIGURES)])
     pooled = {s.name: s.metrics[s.name].value for s in log.results.scores if s.name != "cost"}
     winners = [final_state(s).outcome.winner for s in log.samples]
-    for name, faction in (("village_win", "villagers"), ("wolves_win", "werewolves"), ("jester_win", "jester"),
-                          ("draw", "draw")):
+    for name, faction in (("village_win", "villagers"), ("wolves_win", "werewolves"), ("jester_win", "jester")):
         assert pooled[name] == pytest.approx(winners.count(faction) / 3)
-    assert sum(pooled[n] for n in ("village_win", "wolves_win", "jester_win", "draw")) == pytest.approx(1)
+    # the draws are what the three win shares leave of 1: no score of their own
+    assert 1 - sum(pooled[n] for n in ("village_win", "wolves_win", "jester_win")) == \
+        pytest.approx(winners.count("draw") / 3)
     calls = sum(game_scores(s)["outcome"]["calls"] for s in log.samples)
     assert pooled["fallback_rate"] == sum(game_scores(s)["outcome"]["fallbacks"] for s in log.samples) / calls
 

@@ -151,9 +151,14 @@ def test_the_report_table_pools_a_cells_games_and_says_what_it_scores() -> None:
     village = by_role[by_role["observer"] == tables.VILLAGE].iloc[0]
     assert village["ballots"] == by_role["ballots"][:2].sum()
     assert list(by_model["seat_model"]) == ["m"]
-    text = "\n".join(markdown._truth_sections({"detection_by_role": by_role, "detection_by_model": by_model}))
+    text = "\n".join(markdown._truth_sections({"detection_by_role": by_role, "detection_by_model": by_model,
+                                               "deception_by_role": tables.deception_by_role(games),
+                                               "deception_by_model": tables.deception_by_model(games)}))
     assert "## Detection against the truth" in text and "agreement with the speaker's own label" in text
-    # two games: the resamples are game 1 twice (10/12), game 2 twice (8/14) or one of each, so the interval
-    # over games runs from one game's AUROC to the other's; the Jester pairs only game 1 defines get none
-    assert (doctor["auroc_wolves_low"], doctor["auroc_wolves_high"]) == (pytest.approx(8 / 14), pytest.approx(10 / 12))
-    assert "| doctor | 5 | 0.69 [0.57, 0.83] (n=26) | 1.00 (1 game: no interval) (n=4) |" in text
+    # two games (10/12 and 8/14): the interval reaches as far from 18/26 as the game further from it, 10/12
+    # (tests/test_resample.py works the case by hand); the Jester pairs only game 1 defines get none
+    half = 10 / 12 - 18 / 26
+    assert (doctor["auroc_wolves_low"], doctor["auroc_wolves_high"]) == (pytest.approx(18 / 26 - half),
+                                                                        pytest.approx(10 / 12))
+    assert "| doctor | 5 | 0.69 [0.55, 0.83] (n=26) | 1.00 (1 game: no interval) (n=4) |" in text
+    assert "## Deception against the truth" in text

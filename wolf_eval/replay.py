@@ -40,11 +40,13 @@ SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap"
                                 "third_order_lessons": "0.4.1"}
 
 #: Headline scores that a release replaced, with the release and what replaced them: a log written
-#: before holds them, and a replay names them as not compared. Both pooled over every speaker role,
-#: so they moved with the role mix play drew (issue 26).
+#: before holds them, and a replay names them as not compared. The first two pooled over every speaker
+#: role, so they moved with the role mix play drew; ``draw`` repeated the three win shares (its place
+#: went to ``jester_suspicion_rank``, the Jester's deception against the truth).
 RETIRED: dict[str, tuple[str, str]] = {
     "calibration_gap": ("0.3.0", "wolf_self_label_gap, the wolves' own gap"),
     "detection_f1": ("0.3.0", "self_label_agreement, an equal-weight mean over speaker roles"),
+    "draw": ("0.5.0", "nothing: the share of draws is what village_win, wolves_win and jester_win leave of 1"),
 }
 
 

@@ -23,20 +23,40 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float, fl
     return (p, low, high)
 
 
-def within_strata_pearson(strata: Sequence[Sequence[tuple[float, float]]]) -> tuple[float, float, int, int]:
-    """Pearson r of (x, y) pairs after centring both on each stratum's own means, with its two-sided p.
+def wilson_cc(successes: float, n: float, z: float = Z95) -> tuple[float, float, float]:
+    """Rate with Wilson's score interval with a continuity correction (Newcombe 1998, method 4); NaN without trials.
+
+    The share of games a side won is one yes-or-no per game. At the game counts people run, Wilson's
+    interval covers less than it says for some win rates (at 10 games its exact coverage dips to 0.92
+    for rates between 0.1 and 0.9, 0.84 near the ends); the continuity correction keeps the exact
+    coverage at or above 0.95 for every rate at 10, 20 and 40 games (``tests/test_stats.py`` checks
+    it), for an interval about an eighth wider at 10 games and a twelfth at 40.
+    """
+    if n <= 0:
+        return (math.nan, math.nan, math.nan)
+    p = successes / n
+    zz = z * z
+    low = 0.0 if successes <= 0 else max(0.0, (2 * n * p + zz - 1 - z * math.sqrt(
+        zz - 2 - 1 / n + 4 * p * (n * (1 - p) + 1))) / (2 * (n + zz)))
+    high = 1.0 if successes >= n else min(1.0, (2 * n * p + zz + 1 + z * math.sqrt(
+        zz + 2 - 1 / n + 4 * p * (n * (1 - p) - 1))) / (2 * (n + zz)))
+    return (p, min(p, low), max(p, high))
+
+
+def within_strata_pearson(strata: Sequence[Sequence[tuple[float, float]]]) -> tuple[float, int, int]:
+    """Pearson r of (x, y) pairs after centring both on each stratum's own means.
 
     Pooling cells that differ in model, task or condition into one correlation lets a difference
     between cells pass for an effect within them; centring within each stratum removes the
     between-cell part, leaving the association inside the cells. Only strata whose y varies are
     kept (:func:`varying_strata`): a stratum whose outcome never changes says nothing about what
-    goes with a change, and counting its pairs would add degrees of freedom the data do not have.
-    The p-value takes t = r * sqrt(df / (1 - r^2)) on df = n - k - 1 (one mean spent per kept
-    stratum, one slope). Returns (r, p, n pairs, k strata), both over the kept strata; r and p are
-    NaN when a centred variable is constant or df < 1.
-    """
-    from scipy import stats as sps
+    goes with a change. Returns (r, n pairs, k strata), over the kept strata; r is NaN when a
+    centred variable is constant or fewer than k + 2 pairs remain (no degree of freedom).
 
+    No p-value beside it: the t distribution's would treat a handful of 0/1 outcomes as normal and
+    print p far below what any valid test of so few games can reach; the permutation test
+    (:func:`stratified_permutation_p`) is the one to read.
+    """
     kept = varying_strata(strata)
     dx: list[float] = []
     dy: list[float] = []
@@ -47,14 +67,9 @@ def within_strata_pearson(strata: Sequence[Sequence[tuple[float, float]]]) -> tu
         dy += [y - my for _, y in pairs]
     n, k = len(dx), len(kept)
     sxx, syy = sum(a * a for a in dx), sum(b * b for b in dy)
-    df = n - k - 1
-    if df < 1 or sxx <= 1e-12 or syy <= 1e-12:
-        return (math.nan, math.nan, n, k)
-    r = max(-1.0, min(1.0, sum(a * b for a, b in zip(dx, dy, strict=True)) / math.sqrt(sxx * syy)))
-    if abs(r) >= 1.0:
-        return (r, 0.0, n, k)
-    t = r * math.sqrt(df / (1 - r * r))
-    return (r, float(2 * sps.t.sf(abs(t), df)), n, k)
+    if n - k - 1 < 1 or sxx <= 1e-12 or syy <= 1e-12:
+        return (math.nan, n, k)
+    return (max(-1.0, min(1.0, sum(a * b for a, b in zip(dx, dy, strict=True)) / math.sqrt(sxx * syy))), n, k)
 
 
 #: Draws of the stratified permutation test, and its seed (the p-value is the same on every run).

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from wolf_eval.analysis.tables import ALL_GAMES, FACTIONS, ROLES
+from wolf_eval.analysis.tables import FACTIONS, ROLES
 from wolf_eval.measures import calibration as cal
 
 #: Every file a report's figures may be written to: a report replacing an earlier one removes those it did not draw.
@@ -36,11 +36,10 @@ def figures(tables: dict[str, pd.DataFrame], out: Path) -> list[str]:
 
 
 def _whole(tables: dict[str, pd.DataFrame], key: str) -> pd.DataFrame | None:
-    """A table's rows over all of each cell's games (and all units pooled): what the figures draw."""
+    """A table's rows with all units pooled: what the figures draw."""
     df = tables.get(key)
     if df is None or df.empty:
         return df
-    df = df[df["sample"] == ALL_GAMES]
     return df[df["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]] if "unit" in df.columns else df
 
 

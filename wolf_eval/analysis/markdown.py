@@ -15,14 +15,12 @@ import pandas as pd
 from wolf_eval.analysis import rating as rating_
 from wolf_eval.analysis.corpus import Corpus, cell_games, cells, is_missing, values
 from wolf_eval.analysis.tables import (
-    ALL_GAMES,
     ALL_SEATS,
     CATEGORIES,
     FACTIONS,
     FALLBACK_LIMIT,
     ROLES,
-    fallback_samples,
-    over_limit,
+    fallback_flag,
 )
 from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import cost as cost_
@@ -49,15 +47,15 @@ FALLBACK_HEADER = "Fallback rate"
 
 
 def _cell_cols(r: Any) -> list[str]:
-    """A row's cell as the tables print it: a sensitivity row names the games it keeps after its condition,
-    and a per-cell row ends with the fallback rate of the games it covers."""
-    sample = r.get("sample", ALL_GAMES)
-    lead = [r["model"], r["task"], r["condition"] if sample == ALL_GAMES else f"{r['condition']}; {sample}"]
-    return lead + ([_fallback(r["fallback_rate"])] if "fallback_rate" in r else [])
+    """A row's cell as the tables print it; a per-cell row ends with the cell's fallback rate, and the seat
+    models over the limit with their own rates."""
+    lead = [r["model"], r["task"], r["condition"]]
+    return lead + ([_fallback(r["fallback_rate"], r.get("fallback_over"))] if "fallback_rate" in r else [])
 
 
-def _fallback(v: Any) -> str:
-    return _num(v, 4)
+def _fallback(v: Any, over: Any = None) -> str:
+    flagged = f" (over {FALLBACK_LIMIT:.0%}: {over})" if isinstance(over, str) and over else ""
+    return _num(v, 4) + flagged
 
 
 def _cell_headers(df: pd.DataFrame) -> list[str]:
@@ -146,11 +144,15 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
 
 #: How the report's intervals are drawn, said once at its top.
 INTERVALS_NOTE = (
-    "Intervals are 95%. A win rate (one outcome per game, games independent) has Wilson's interval. Every rate "
-    "over statements, flags, suspicion pairs, forecasts or votes has an interval that resamples the cell's "
-    f"games, not its statements ({DRAWS:,} seeded draws of whole games per cell, percentile interval): a "
-    "game's statements share its seating and speakers and move together, so an interval that counted them as "
-    "independent draws would be too narrow. A figure only one game defines has no interval, and says so.")
+    "Intervals are 95%. A win rate (one outcome per game, games independent) has Wilson's interval with a "
+    "continuity correction, which covers at least 95% at any win rate from 10 games up. Every figure over "
+    "statements, flags, suspicion pairs, forecasts or votes has an interval over the cell's games, not its "
+    "statements: a game's statements share its seating and speakers and move together, so an interval that "
+    "counted them as independent draws would be too narrow. It is the studentized bootstrap over games "
+    f"({DRAWS:,} seeded resamples of whole games per cell, each scaled by its own jackknife standard error), "
+    "which covers the truth at least 93% of the time at 10 games; it may be lopsided, and with few games it is "
+    "wide (with two games, often the figure's whole range). A figure only one game defines has no interval, "
+    "and says so.")
 
 
 def _opening(corpus: Corpus) -> list[str]:
@@ -170,18 +172,16 @@ def _opening(corpus: Corpus) -> list[str]:
                 + ("" if kept != "set aside" else
                                                    " Run with `--keep-duplicates` to count them."), "",
                 *(f"- {d}" for d in corpus.duplicates), ""]
-    out += [f"Every per-cell table shows the cell's fallback rate (fallbacks per model call). Where a seat model "
-            f"fell back on more than {FALLBACK_LIMIT:.0%} of its calls over the whole cell, a sensitivity row follows "
-            "without the games it had a seat in (its condition names the model and the games kept): the fallback "
-            "defaults (abstain, bid 0, a random night target) shift outcomes. Games are left out by who sat in "
-            "them, never by their own fallback share, which depends on how the game went (a seat killed on night "
-            "1 makes no calls).", ""]
-    over = [(cell, over_limit(cell_games(g, cell))) for cell in cells(g)]
-    stuck = [(cell, models) for cell, models in over if models and not any(
-        label != ALL_GAMES for label, _ in fallback_samples(cell_games(g, cell)))]
-    if stuck:
-        out += [f"No sensitivity row can be drawn where a seat model over {FALLBACK_LIMIT:.0%} fallbacks sat in every "
-                "game of its cell:", *(f"- {' · '.join(cell)} ({', '.join(models)})" for cell, models in stuck), ""]
+    out += [f"Every per-cell table shows the cell's fallback rate (fallbacks per decision asked) and, after it, "
+            f"each seat model that fell back on more than {FALLBACK_LIMIT:.0%} of its own decisions over the cell, "
+            "with that rate: the fallback defaults (abstain, bid 0, a random night target) shift outcomes, so such a "
+            "cell's figures rest in part on them (the fallback table says on which actions). A cell is its seat "
+            "models, so no games of the cell lack the model to compare with, and leaving out games by their own "
+            "fallback share would keep those where the failing seat died early and made no calls.", ""]
+    flagged = [(cell, fallback_flag(cell_games(g, cell))) for cell in cells(g)]
+    if any(flag for _, flag in flagged):
+        out += [f"Cells with a seat model over {FALLBACK_LIMIT:.0%} fallbacks:",
+                *(f"- {' · '.join(cell)}: {flag}" for cell, flag in flagged if flag), ""]
     return out
 
 
@@ -218,16 +218,18 @@ _UNITS_NOTE = ("Each unit of analysis is a debate statement (open explanation-ro
 
 
 _HEADLINE_NOTE = (
-    "The eval's headline scores that are made of per-role figures, each as its score pools the cell's games, "
-    "with those per-role figures beside it (– for a role it does not read, or one without counts). "
-    "`wolf_self_label_gap` is the werewolves' own figure (the werewolf row's Gap, all units, of the calibration "
-    "table); `self_label_agreement` is the mean, each role weighted equally, of the speaker roles' agreement with "
-    "their own labels (the Accuracy column, all units: agreement with a self-chosen label, not the truth); "
-    "`village_wolf_auroc` the equal-weight mean of the village roles' AUROC wolves against the truth (the "
-    "detection table's role rows). Fixed weights, so a longer game or a talkative role cannot move a headline "
-    "while no role's figure moves. Roles: how many role figures the value is the mean of. The other headlines "
-    "are one faction's figure (the win rates above; `day1_self_sabotage`, the wolves') or, as `fallback_rate`, "
-    "a check on the run rather than a measure of play.")
+    "The eval's headline scores that are made of per-role figures, each as its score pools the cell's games, with "
+    "the 95% interval its metrics log (`<name>_low`, `<name>_high`) and the per-role figures beside it (– for a "
+    "role it does not read, or one without counts). `wolf_self_label_gap` is the werewolves' own figure (the "
+    "werewolf row's Gap, all units, of the calibration table) and `self_label_agreement` the mean, each role "
+    "weighted equally, of the speaker roles' agreement with their own labels (the Accuracy column, all units): "
+    "both agreement with a label the speaker chose, not the truth. Against the truth: `village_wolf_auroc`, the "
+    "equal-weight mean of the village roles' AUROC wolves (the detection table's role rows; 1 − it is the "
+    "wolves' evasion), and `jester_suspicion_rank`, the equal-weight mean of the Jester's rank in each observer "
+    "role's suspicion (the deception table's Jester rows). Fixed weights, so a longer game or a talkative role "
+    "cannot move a headline while no role's figure moves. Roles: how many role figures the value is the mean "
+    "of. The other headlines are one faction's figure (the win rates above; `day1_self_sabotage`, the wolves') "
+    "or, as `fallback_rate`, a check on the run rather than a measure of play.")
 
 
 def _headline_scores_section(scores: pd.DataFrame) -> list[str]:
@@ -300,11 +302,65 @@ _TRUTH_COLUMNS: list[tuple[str, str, Callable[[Any], str], str | None]] = [
 
 
 def _truth_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Detection against the truth, by observer role and by observer seat model."""
+    """Detection against the truth, by observer role and by observer seat model; then deception against it."""
     return ["## Detection against the truth", "", _TRUTH_NOTE, "",
             _render_n(tables["detection_by_role"], [("Observer", "observer", str, None), *_TRUTH_COLUMNS]), "",
             "By the observers' seat model (its seats that are not wolves):", "",
-            _render_n(tables["detection_by_model"], [("Seat model", "seat_model", str, None), *_TRUTH_COLUMNS]), ""]
+            _render_n(tables["detection_by_model"], [("Seat model", "seat_model", str, None), *_TRUTH_COLUMNS]), "",
+            *_deception_sections(tables)]
+
+
+_DECEPTION_NOTE = (
+    "The same suspicion rows and ballots seen from the deceivers' side, so what a seat model's wolves and Jester "
+    "achieved is scored against the game's truth, not against their own labels. Wolves: at each ballot, each "
+    "observer's suspicion row ranks the seat model's living wolves against the other living non-wolves (the "
+    "detection table's pairs, counted for the wolves' model); Evasion = 1 − their AUROC (0.5: the wolves look "
+    "like everyone else; higher hides better). Jester: each row ranks the living Jester against every other "
+    "living player whose role the observer does not know (a wolf's packmates left out); Rank = its normalised "
+    "rank (0.5 chance, 1 always the most suspected). Pairs (n) over the cell's games. Against the village: "
+    "the same ranking against the village's players alone (no Jester for the wolves, no wolf for the Jester), "
+    "so a loud Jester beside the wolves does not make them look hidden. Votes: ballots the "
+    "observers cast while such a deceiver was alive; On them: the share that fell on one, beside By chance, "
+    "the share a vote drawn at random from the voter's options would give (it moves with how many are alive). "
+    "The equal-weight row is the role's own figure: the mean over the observer roles it aims at (the village's "
+    "for the wolves; the village's and the wolves' for the Jester), each role's pairs pooled over games first, "
+    "so how many seats each observer role holds, or how long it lives, does not move it. Each ballot of a game "
+    "adds its pairs, so a longer game weighs its later days more. Evasion pooled over the village is 1 − the "
+    "`village_wolf_auroc` headline wherever one model plays every wolf.")
+
+_DECEPTION_COLUMNS: list[tuple[str, str, Callable[[Any], str], str | None]] = [
+    ("Ballots", "ballots", _n0, None), ("{figure}", "{key}", _r2, "pairs"),
+    ("Against the village", "{key}_village", _r2, "village_pairs"), ("Votes", "votes", _n0, None),
+    ("On them", "vote_share", _r2, None), ("By chance", "chance_share", _r2, None)]
+
+
+def _deception_columns(role: str) -> list[tuple[str, str, Callable[[Any], str], str | None]]:
+    header, key = ("Evasion", "evasion") if role == "werewolf" else ("Rank in suspicion", "suspicion_rank")
+    return [(h.format(figure=header), c.format(key=key), f, n) for h, c, f, n in _DECEPTION_COLUMNS]
+
+
+def _deception_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """How each seat model's wolves hid and its Jester drew suspicion, by observer role and by observer model."""
+    by_role, by_model = tables["deception_by_role"], tables["deception_by_model"]
+    out = ["## Deception against the truth", "", _DECEPTION_NOTE, ""]
+    if by_role.empty:
+        return [*out, "_No deceiver in these logs was alive at a ballot._", ""]
+    for role, title in (("werewolf", "Wolves, by observer role"), ("jester", "The Jester, by observer role")):
+        rows = by_role[by_role["deceiver"] == role]
+        if not rows.empty:
+            out += [f"{title}:", "", _render_n(rows, [("Seat model", "seat_model", str, None),
+                                                      ("Observer", "observer", str, None),
+                                                      *_deception_columns(role)]), ""]
+    out += ["Each deceiver by the observers' seat model (its figure over that model's observers, equal weight "
+            "over the observer roles it aims at): two models' wolves seen by the same observer model is the "
+            "comparison that holds the observers fixed.", ""]
+    for role, title in (("werewolf", "Wolves"), ("jester", "The Jester")):
+        rows = by_model[by_model["deceiver"] == role]
+        if not rows.empty:
+            out += [f"{title}:", "", _render_n(rows, [("Seat model", "seat_model", str, None),
+                                                      ("Observer model", "observer_model", str, None),
+                                                      *_deception_columns(role)]), ""]
+    return out
 
 
 def _suspicion_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
@@ -336,11 +392,12 @@ def _game_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
            "in both, so no correlation pools games across cells; where several cells have a Jester, the last rows "
            "correlate within cells (each feature and the win centred on its cell's means), over the cells where "
            "the Jester both won and lost (Cells; Varying: their games), since a cell whose outcome never changes "
-           "says nothing about what goes with it: p on Varying − Cells − 1 degrees of freedom. Perm. p: the "
-           "two-sided permutation test of the same r, the win shuffled within each varying cell "
-           "(10,000 seeded draws), which does not lean on the t distribution.", "",
+           "says nothing about what goes with it. Perm. p: the two-sided permutation test of r, the win shuffled "
+           "within each varying cell (10,000 seeded draws). It is the only p shown: the t distribution's p "
+           "treats a handful of won-or-lost games as normal and prints values far below what any valid test of "
+           "so few games can reach.", "",
            _render(tables["predictors"], [("Feature", "feature", str), ("Won", "won", _r2), ("Lost", "lost", _r2),
-                                          ("r", "r", _signed), ("p", "p", _p), ("Perm. p", "p_perm", _p),
+                                          ("r", "r", _signed), ("Perm. p", "p_perm", _p),
                                           ("n", "n", str), ("Varying", "varying", str), ("Cells", "cells", str),
                                           ("Abstained", "abstained", _n0)]), ""]
 
@@ -487,7 +544,9 @@ def _cost_markdown(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list
         out += ["Requested settings a seat's provider ignored (these games did not run with them):", "",
                 *(f"- `{m}` ignored the requested {' and '.join(what)}" for m, what in ignored.items()), ""]
     out += ["## Tokens and cost per game", "",
-            _render(tables["game_costs"], [("Game", "id", str), ("Epoch", "epoch", str),
+            "Run: which of the cell's logs the game is from (1 for the first read), so games of two evals that "
+            "share a sample id and epoch stay apart.", "",
+            _render(tables["game_costs"], [("Run", "run", str), ("Game", "id", str), ("Epoch", "epoch", str),
                                            ("Days", "days", lambda v: _num(v, 0)), *_TOKEN_COLUMNS]), ""]
     return out
 

@@ -27,9 +27,9 @@ from wolf_eval.analysis.corpus import Corpus, cells, condition_label, load, valu
 from wolf_eval.analysis.figures import FIGURE_FILES, cost_rating, figures
 from wolf_eval.analysis.markdown import headline_markdown, ratings_markdown, render_markdown
 from wolf_eval.analysis.rating import DRAWS, NothingToRate, leaderboard
-from wolf_eval.analysis.tables import ALL_GAMES, ALL_SEATS, POOLED_CELLS, PREDICTORS, build
+from wolf_eval.analysis.tables import ALL_SEATS, POOLED_CELLS, PREDICTORS, build
 
-__all__ = ["ALL_GAMES", "ALL_SEATS", "POOLED_CELLS", "PREDICTORS", "REPORT_FILES", "Corpus", "build", "cells",
+__all__ = ["ALL_SEATS", "POOLED_CELLS", "PREDICTORS", "REPORT_FILES", "Corpus", "build", "cells",
            "condition_label", "figures", "headline_markdown", "load", "render_markdown", "values", "write_report"]
 
 #: Every file a report writes; a report written where an earlier one lies replaces all of them.

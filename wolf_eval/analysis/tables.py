@@ -2,12 +2,12 @@
 
 Each table groups a corpus's games (:mod:`wolf_eval.analysis.corpus`) by cell and asks a measure
 for its rows, so the report and the eval's metrics compute a figure the same way. Every per-cell
-table shows the cell's fallback rate and, where a seat model fell back on more than 5% of its
-calls over the cell, a sensitivity row without the games it sat in; the statement tables split by kind of unit (debate
+table shows the cell's fallback rate and the seat models that fell back on more than 5% of their
+calls over the cell, with their own rates; the statement tables split by kind of unit (debate
 statement, defence, vote reason) beside the pooled row, each row named by the paper it is
 comparable with. Every rate that pools statements, flags, pairs, forecasts or votes has ``_low`` and
-``_high`` columns: its 95% interval from resampling the cell's games (:mod:`wolf_eval.resample`);
-win rates, one outcome per game, keep Wilson's.
+``_high`` columns: its 95% interval over the cell's games (:mod:`wolf_eval.resample`); win rates,
+one outcome per game, have the binomial one (:func:`wolf_eval.stats.wilson_cc`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from wolf_eval.analysis.corpus import CELL, Corpus, Values, cell_games, cells, values
@@ -23,6 +24,7 @@ from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import cost as cost_
+from wolf_eval.measures import deception as dec
 from wolf_eval.measures import features as feat
 from wolf_eval.measures import headline as head
 from wolf_eval.measures import identification as jud
@@ -33,7 +35,17 @@ from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import count_where_applicable
 from wolf_eval.measures.rates import Mean
-from wolf_eval.resample import intervals, ratio_bootstrap, seed_of
+from wolf_eval.resample import (
+    UNIT,
+    figure_interval,
+    game_interval,
+    game_intervals,
+    intervals,
+    joint_counts_intervals,
+    ratio_interval,
+    seed_of,
+)
+from wolf_eval.vocabulary import Role
 
 FACTIONS = out_.FACTIONS
 ROLES = cal.ROLES
@@ -41,10 +53,8 @@ CATEGORIES = sab.CATEGORIES
 PREDICTORS = feat.PREDICTORS
 #: The seat label of a cell's row for all its seat models together.
 ALL_SEATS = "all seat models"
-#: A seat model whose fallbacks exceed this share of its model calls over a cell is left out of its sensitivity row.
+#: A seat model whose fallbacks exceed this share of its model calls over a cell is named beside the cell's figures.
 FALLBACK_LIMIT = 0.05
-#: The sample label of a cell's row over all its games.
-ALL_GAMES = "all games"
 #: The kinds of unit every statement table splits by, the pooled one first.
 UNIT_KINDS = (cal.ALL_KINDS, *cal.KINDS)
 
@@ -75,55 +85,50 @@ def _seats(df: pd.DataFrame) -> list[frozenset[str]]:
     return [frozenset(s) or frozenset({"?"}) for s in (df["seat_models"] if "seat_models" in df else [()] * len(df))]
 
 
-def over_limit(df: pd.DataFrame) -> list[str]:
-    """The seat models whose fallbacks over the cell exceed ``FALLBACK_LIMIT`` of their calls."""
-    return [m for m, rate in seat_fallback_rates(df).items() if rate > FALLBACK_LIMIT]
+def over_limit(df: pd.DataFrame) -> dict[str, float]:
+    """The seat models whose fallbacks over the cell exceed ``FALLBACK_LIMIT`` of their calls, with that rate."""
+    return {m: rate for m, rate in seat_fallback_rates(df).items() if rate > FALLBACK_LIMIT}
 
 
-def fallback_samples(df: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
-    """A cell's games, then, if some seat model fell back on more than ``FALLBACK_LIMIT`` of its calls
-    over the cell, the games in which no such model had a seat.
+def fallback_flag(df: pd.DataFrame) -> str:
+    """The cell's seat models over ``FALLBACK_LIMIT``, each with its own fallback rate over the cell; "" if none.
 
-    The fallback defaults (abstain, bid 0, a random night target) shift outcomes, so a figure that
-    moves between the two rows owes part of its value to unreadable replies. Games are chosen by who
-    was seated, which is fixed before play, never by how much a game fell back: that would keep the
-    games where the failing seat died early and made no calls. A model seated in every game leaves
-    no row (the report lists the cell).
+    A cell is its seat models: a model seats the same roles in every game of its cell, so there are no
+    games without it to set beside the rest, and leaving out games by how much they fell back would keep
+    the games where the failing seat died early and made no calls. What the report can do is say which
+    model's play its figures rest on, at the model's own rate: a cell-wide rate dilutes a model that holds
+    two seats of ten.
     """
-    yield ALL_GAMES, df
-    over = set(over_limit(df))
-    kept = df[[not (seats & over) for seats in _seats(df)]]
-    if over and 0 < len(kept) < len(df):
-        yield f"games without {', '.join(sorted(over))} ({len(kept)} of {len(df)})", kept
+    return "; ".join(f"{m} {rate:.2f}" for m, rate in over_limit(df).items())
 
 
-def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dict[str, Any]]],
-             sensitivity: bool = True) -> pd.DataFrame:
-    """One table from each cell's rows, every row led by its cell's model, task and condition, the games it
-    covers (``sample``) and their fallback rate; with ``sensitivity``, each cell's rows again without the
-    games of a seat model that fell back on more than ``FALLBACK_LIMIT`` of its calls over the cell
-    (:func:`fallback_samples`)."""
+def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dict[str, Any]]]) -> pd.DataFrame:
+    """One table from each cell's rows, every row led by its cell's model, task and condition, its fallback
+    rate and the seat models over ``FALLBACK_LIMIT`` with their own rates (:func:`fallback_flag`)."""
     out = []
     for cell in cells(games):
         df = cell_games(games, cell)
-        for label, part in fallback_samples(df) if sensitivity else [(ALL_GAMES, df)]:
-            lead = dict(zip(CELL, cell, strict=True)) | {"sample": label,
-                                                          "fallback_rate": out_.fallback_rate(values(part, "outcome"))}
-            out += [lead | row for row in rows_of(part)]
+        lead = dict(zip(CELL, cell, strict=True)) | {"fallback_rate": out_.fallback_rate(values(df, "outcome")),
+                                                      "fallback_over": fallback_flag(df)}
+        out += [lead | row for row in rows_of(df)]
     return pd.DataFrame(out)
 
 
 def headline_scores(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, each headline made of per-role figures (:data:`~wolf_eval.measures.headline.ROLE_FIGURES`):
-    the figure as the eval's score pools it over the cell's games, how many role figures it is the mean of,
-    and beside it each role's figure (NaN for a role it does not read, or one without counts)."""
+    the figure as the eval's score pools it over the cell's games with the interval its metrics log, how many
+    role figures it is the mean of, and beside it each role's figure (NaN for a role it does not read, or one
+    without counts)."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         counts = [head.headline_counts(head.GameValues(**{f: r[f] for f in GAME_VALUE_FIELDS}))
                   for r in df.to_dict("records")]
         for name in head.ROLE_FIGURES:
             logged = [c[name] for c in counts]
             per_role = head.role_figures(name, logged)
-            yield {"figure": name, "value": head.HEADLINE[name].pool(logged),
+            figure = head.HEADLINE[name]
+            iv = figure_interval(figure.sums(logged), figure.of_sums, seed_of(name, len(logged)), figure.per_game,
+                                 figure.bounds)
+            yield {"figure": name, "value": iv.value, "value_low": iv.low, "value_high": iv.high,
                    "roles": sum(not math.isnan(v) for v in per_role.values())} \
                 | {str(r): per_role.get(r, math.nan) for r in ROLES}
 
@@ -131,7 +136,7 @@ def headline_scores(games: pd.DataFrame) -> pd.DataFrame:
 
 
 #: The corpus columns a game's :class:`~wolf_eval.measures.headline.GameValues` is rebuilt from.
-GAME_VALUE_FIELDS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge", "truth")
+GAME_VALUE_FIELDS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge", "truth", "deception")
 
 
 def win_rates(games: pd.DataFrame) -> pd.DataFrame:
@@ -187,7 +192,9 @@ def interval_columns(per_game: list[Any], figures: Callable[[Any], dict[str, Any
     fewer than two games define the figure.
     """
     out: dict[str, float] = {}
-    for name, iv in intervals(per_game, {n: (lambda c, n=n: figures(c)[n]) for n in names}, seed).items():
+    names = list(names)
+    spans = joint_counts_intervals(per_game, figures, names, seed, bounds={n: SIGNED.get(n, UNIT) for n in names})
+    for name, iv in spans.items():
         out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
     return out
 
@@ -241,10 +248,18 @@ def calibration_row(c: cal.RoleCounts) -> dict[str, float]:
             "f1": c.confusion.f1, "suspicion_n": c.suspicion.n, "suspicion": c.suspicion.value}
 
 
+#: The figures that are differences of two shares, so span (-1, 1) (every other figure with an interval is in (0, 1)).
+SIGNED = {"gap": (-1.0, 1.0), "gap_unpaired": (-1.0, 1.0)}
 #: The calibration table's rates, each given an interval over games.
 CALIBRATION_RATES = ("coverage", "self_rate", "observer_rate", "gap", "gap_unpaired", "accuracy", "f1", "suspicion")
 #: The detection tables' figures, each given an interval over games.
 TRUTH_RATES = ("auroc_wolves", "auroc_jester", "auroc_statements", "brier", "vote_wolves", "vote_jester", "vote_rest")
+
+
+#: The deception tables' figures given an interval over games: each deceiving role's own, and the share of
+#: ballots on it (the share chance would give is the game's state, not play, so it has none).
+DECEPTION_RATES = {role: (dec.AIM_NAMES[role], f"{dec.AIM_NAMES[role]}_village", "vote_share")
+                   for role in dec.DECEIVERS}
 
 
 #: The observer-role label of a row pooling the village's roles (Villager, Seer, Doctor).
@@ -281,6 +296,78 @@ def _truth_row(pooled: truth_.Detection, per_game: list[truth_.Detection], df: p
     return truth_.figures(pooled) | interval_columns(per_game, truth_.figures, TRUTH_RATES, cell_seed(df))
 
 
+def aimed_label(role: Role, seen: Iterable[Role]) -> str:
+    """The observer label of a deceiving role's own row: the equal-weight mean over the roles it aims at that
+    saw it."""
+    return "equal weight: " + ", ".join(str(r) for r in dec.AIMED_AT[role] if r in seen)
+
+
+def deception_by_role(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, deceiving role (wolves, Jester) and its seat model: how it fared in each observer role's
+    suspicion and ballots against the truth (every observer model), then its own figure, the equal-weight
+    mean over the observer roles it aims at (:mod:`wolf_eval.measures.deception`)."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        per_game = values(df, "deception")
+        pooled = dec.pool(per_game)
+        for role, model in pooled.deceivers():
+            lead = {"deceiver": str(role), "seat_model": model}
+            seen = [dec.seen_by(g, role, model) for g in per_game]
+            by_role = pooled.by_observer_role(role, model)
+            for observer, d in by_role.items():
+                games_ = [s.get(observer, dec.Deceit()) for s in seen]
+                yield lead | {"observer": str(observer)} | dec.figures(role, d) | interval_columns(
+                    games_, lambda c, r=role: dec.figures(r, c), DECEPTION_RATES[role], cell_seed(df))
+            yield lead | {"observer": aimed_label(role, by_role)} | aimed_row(role, seen, cell_seed(df))
+
+    return per_cell(games, rows)
+
+
+def aimed_difference(role: Role, first: list[dict[Role, dec.Deceit]], second: list[dict[Role, dec.Deceit]],
+                     seed: int) -> dict[str, float]:
+    """Two deceivers' own figures and their difference (first − second) with its interval over the pairs: row i
+    of ``first`` and ``second`` is one seating (or one deal) each played, seen by the same observers, so
+    resampling rows keeps the pairing; the difference spans (−1, 1)."""
+    counts = np.array([dec.columns(role, a) + dec.columns(role, b) for a, b in zip(first, second, strict=True)],
+                      dtype=float).reshape(len(first), -1)
+    figure = dec.aim_figures(role)[dec.AIM_NAMES[role]]
+    k = counts.shape[1] // 2
+    iv = game_interval(counts, dec.aim_difference(role), seed, bounds=(-1.0, 1.0))
+    return {"first": float(figure(counts[:, :k].sum(axis=0))), "second": float(figure(counts[:, k:].sum(axis=0))),
+            "difference": iv.value, "difference_low": iv.low, "difference_high": iv.high, "pairs": float(iv.games)}
+
+
+def deception_by_model(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, deceiving role and seat model, and observer seat model: the deceiving role's own figure over
+    that model's observers (equal weight over the observer roles it aims at). Two wolf models' evasion seen
+    by one observer model is the head-to-head question with the observers held fixed."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        per_game = values(df, "deception")
+        pooled = dec.pool(per_game)
+        for role, model in pooled.deceivers():
+            for observer_model in pooled.by_observer_model(role, model):
+                yield {"deceiver": str(role), "seat_model": model, "observer_model": observer_model} \
+                    | aimed_row(role, [dec.seen_by(g, role, model, observer_model) for g in per_game], cell_seed(df))
+
+    return per_cell(games, rows)
+
+
+def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict[str, float]:
+    """A deceiving role's own figures over the observer roles it aims at, each with its interval over games,
+    beside the ballots, pairs and votes they are over. ``seen``: each game's counts of one deceiver (its role
+    and seat model) per observer role (:func:`wolf_eval.measures.deception.seen_by`, by every observer model
+    or one): what a leaderboard shows for a model's wolves or Jester."""
+    aimed = [sum((s.get(o, dec.Deceit()) for o in dec.AIMED_AT[role]), dec.Deceit()) for s in seen]
+    total = sum(aimed, dec.Deceit())
+    counts = np.array([dec.columns(role, s) for s in seen], dtype=float).reshape(len(seen), -1)
+    out: dict[str, float] = {"ballots": total.ballots, "pairs": total.ranked.pairs,
+                             "village_pairs": total.village.pairs, "votes": total.votes}
+    figures = dec.aim_figures(role)
+    for name, iv in game_intervals(counts, figures, seed, bounds=dict.fromkeys(figures, UNIT)).items():
+        out |= {name: iv.value} | ({f"{name}_low": iv.low, f"{name}_high": iv.high}
+                                   if name in DECEPTION_RATES[role] else {})
+    return out
+
+
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and kind of unit: every observer deception flag binned by its confidence, with the
     speaker-agreed hit rate."""
@@ -315,7 +402,7 @@ def _type_intervals(groups: list[Mapping[cal.Group, cal.GroupCounts]], kind: str
     mine = [next((c for g, c in game.items() if g[0] == "type" and str(g[1]) == kind), cal.GroupCounts())
             for game in groups]
     typed = [sum(c.statements for g, c in game.items() if g[0] == "type") for game in groups]
-    share = ratio_bootstrap([c.statements for c in mine], typed, seed)
+    share = ratio_interval([c.statements for c in mine], typed, seed, bounds=UNIT)
     return {"share_low": share.low, "share_high": share.high} | interval_columns(
         mine, lambda c: {"suspicion": c.suspicion.value, "flag_rate": c.flag_rate}, ("suspicion", "flag_rate"), seed)
 
@@ -331,8 +418,8 @@ def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
             for role, by in cal.suspicion_by(cal.pool_groups(per_game), column).items():
                 per = [{int(k[1]): c.suspicion for k, c in g.get(role, {}).items() if k[0] == column}
                        for g in per_game]
-                spans = {g: intervals([p.get(g, Mean()) for p in per], {"mean": lambda m: m.value},
-                                      cell_seed(df))["mean"] for g in groups}
+                spans = {g: intervals([p.get(g, Mean()) for p in per], {"mean": lambda m: m.value}, cell_seed(df),
+                                      bounds={"mean": UNIT})["mean"] for g in groups}
                 yield unit | {"role": str(role)} | {f"{column} {label(g)}": by.get(g, Mean()).value for g in groups} \
                     | {f"{column} {label(g)} n": by.get(g, Mean()).n for g in groups} \
                     | {f"{column} {label(g)}_{end}": getattr(spans[g], end) for g in groups for end in ("low", "high")}
@@ -367,7 +454,8 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
     table = per_cell(with_jester, rows)
     groups = [list(values(cell_games(with_jester, c), "features")) for c in cells(with_jester)]
     if len(groups) > 1:
-        lead = POOLED_CELLS | {"sample": ALL_GAMES, "fallback_rate": out_.fallback_rate(values(with_jester, "outcome"))}
+        lead = POOLED_CELLS | {"fallback_rate": out_.fallback_rate(values(with_jester, "outcome")),
+                               "fallback_over": ""}
         pooled = [lead | {"feature": PREDICTORS[key], "won": math.nan, "lost": math.nan} | p
                   | {"n": int(p["n"]), "varying": int(p["varying"]), "cells": int(p["cells"]),
                      "abstained": _abstained(key, values(with_jester, "features"))}
@@ -412,7 +500,7 @@ def _doctor_intervals(quality: list[Values], seed: int) -> dict[str, float]:
 
     out: dict[str, float] = {}
     for name, key in (("doctor_self_protect", "doctor_self_protects"), ("doctor_save_rate", "doctor_saves")):
-        iv = ratio_bootstrap(counts(key), counts("doctor_protects"), seed)
+        iv = ratio_interval(counts(key), counts("doctor_protects"), seed, bounds=UNIT)
         out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
     return out
 
@@ -423,7 +511,7 @@ def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
         for (model, action), f in out_.fallbacks_by_model_action(values(df, "fallbacks")).items():
             yield {"seat_model": model, "action": action, "fallbacks": int(f["fallbacks"]), "per_game": f["per_game"]}
 
-    return per_cell(games, rows, sensitivity=False)
+    return per_cell(games, rows)
 
 
 def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
@@ -470,13 +558,22 @@ def cost_by_model(games: pd.DataFrame) -> pd.DataFrame:
         if len(by_model) > 1:
             yield {"seat_model": ALL_SEATS} | cost_.pooled_cost([cost_.game_cost(u) for u in usages])
 
-    return per_cell(games, rows, sensitivity=False)
+    return per_cell(games, rows)
 
 
 def game_costs(games: pd.DataFrame) -> pd.DataFrame:
-    """One row per game, in the report's game order: its cell, id, epoch and days, its tokens and estimated USD."""
-    return pd.DataFrame([{k: r[k] for k in (*CELL, "id", "epoch")} | {"days": r["outcome"].get("days", math.nan)}
-                         | cost_.game_cost(r["usage"]) for r in games.to_dict("records")])
+    """One row per game, in the report's game order: its cell, run, id, epoch and days, its tokens and estimated
+    USD. ``run`` numbers the logs of a cell in the order the report reads them (1 for its first log), so a cell
+    pooling two evals, whose samples share ids and epochs, names every game once."""
+    runs: dict[tuple[Any, ...], dict[str, int]] = {}
+    rows = []
+    for r in games.to_dict("records"):
+        logs = runs.setdefault(tuple(r[k] for k in CELL), {})
+        run = logs.setdefault(r["log"], len(logs) + 1) if "log" in r else 1
+        rows.append({k: r[k] for k in CELL} | {"run": run, "id": r["id"], "epoch": r["epoch"],
+                                               "days": r["outcome"].get("days", math.nan)}
+                    | cost_.game_cost(r["usage"]))
+    return pd.DataFrame(rows)
 
 
 def judge(games: pd.DataFrame) -> pd.DataFrame:
@@ -499,7 +596,7 @@ def _judge_intervals(judged: list[Values], seed: int) -> dict[str, float]:
     out: dict[str, float] = {}
     for name, roles in ({str(r): [r] for r in ROLES} | {"all": list(ROLES)}).items():
         named = [sum((s.get(r, Mean()) for r in roles), Mean()) for s in seated]
-        iv = intervals(named, {"share": lambda m: m.value}, seed)["share"]
+        iv = intervals(named, {"share": lambda m: m.value}, seed, bounds={"share": UNIT})["share"]
         out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
     return out
 
@@ -514,6 +611,7 @@ def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
         "coordination": coordination(g),
         "calibration": calibration(g), "confidence_bins": confidence_bins(g), "type_yield": type_yield(g),
         "detection_by_role": detection_by_role(g), "detection_by_model": detection_by_model(g),
+        "deception_by_role": deception_by_role(g), "deception_by_model": deception_by_model(g),
         "suspicion_by_day": suspicion_by(g, "day"), "suspicion_by_position": suspicion_by(g, "position"),
         "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g),
         "fallbacks": fallbacks(g), "cost_by_model": cost_by_model(g), "game_costs": game_costs(g), "judge": judge(g),

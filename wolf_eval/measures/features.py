@@ -144,37 +144,37 @@ def stratified_predictors(cells: Sequence[Sequence[Values]]) -> dict[str, dict[s
     Each cell (model, task, condition) is one stratum (:func:`wolf_eval.stats.within_strata_pearson`),
     so a model that both wins more as Jester and, say, speaks more cannot make speaking look like it
     wins. Only cells where the Jester both won and lost a game the feature applies to take part:
-    ``varying`` their games, ``cells`` how many; ``p`` is Pearson's on varying - cells - 1 degrees
-    of freedom, ``p_perm`` the permutation test's with the win shuffled within each of those cells
-    (:func:`wolf_eval.stats.stratified_permutation_p`); ``n`` every game the feature applies to.
+    ``varying`` their games, ``cells`` how many; ``p_perm`` is the permutation test's with the win
+    shuffled within each of those cells (:func:`wolf_eval.stats.stratified_permutation_p`), the only
+    p given; ``n`` every game the feature applies to.
     """
     out: dict[str, dict[str, float]] = {}
     for key in PREDICTORS:
         strata = [_jester_pairs(games, key) for games in cells]
-        r, p, varying, k = within_strata_pearson(strata)
-        out[key] = {"r": r, "p": p, "p_perm": stratified_permutation_p(strata) if not math.isnan(r) else NAN,
+        r, varying, k = within_strata_pearson(strata)
+        out[key] = {"r": r, "p_perm": stratified_permutation_p(strata) if not math.isnan(r) else NAN,
                     "n": float(sum(len(s) for s in strata)), "varying": float(varying), "cells": float(k)}
     return out
 
 
 def jester_win_predictors(values: Sequence[Values]) -> dict[str, dict[str, float]]:
-    """Per feature, over the games with a Jester: Pearson r (scipy) with a Jester win and its p,
+    """Per feature, over the games with a Jester: Pearson r (scipy) with a Jester win, its permutation p,
     the feature's mean in won and in lost games, and the games it was measured in.
 
     r and p are NaN for fewer than three games or a constant feature or outcome. ``p_perm`` is the
-    permutation test's p (the win shuffled over the games), ``varying`` the games when the win
-    varies (all of them) and 0 when it does not (no test).
+    permutation test's p (the win shuffled over the games), the only p given: scipy's own leans on a
+    normal outcome, which a handful of 0/1 wins is not. ``varying`` is the games when the win varies
+    (all of them) and 0 when it does not (no test).
     """
     out: dict[str, dict[str, float]] = {}
     for key in PREDICTORS:
         pairs = _jester_pairs(values, key)
         xs, ys = [x for x, _ in pairs], [y for _, y in pairs]
-        r = p = p_perm = NAN
+        r = p_perm = NAN
         if len(xs) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
-            res = sps.pearsonr(xs, ys)
-            r, p, p_perm = float(res.statistic), float(res.pvalue), stratified_permutation_p([pairs])
+            r, p_perm = float(sps.pearsonr(xs, ys).statistic), stratified_permutation_p([pairs])
         won, lost = [x for x, y in pairs if y == 1], [x for x, y in pairs if y == 0]
         out[key] = {"won": sum(won) / len(won) if won else NAN, "lost": sum(lost) / len(lost) if lost else NAN,
-                    "r": r, "p": p, "p_perm": p_perm, "n": float(len(pairs)),
+                    "r": r, "p_perm": p_perm, "n": float(len(pairs)),
                     "varying": float(len(pairs)) if len(set(ys)) > 1 else 0.0}
     return out

@@ -1,21 +1,25 @@
 """The few figures an eval log leads with, chosen for comparing models, and every per-game value behind them.
 
-An eval's results show ten pooled figures, one scorer each (and the judge's, an eleventh), each
-scorer's one metric named after it, so that ``inspect view``'s log list, ``evals_df`` (columns
-``score_<name>_<name>``) and ``samples_df`` (``score_<name>``) carry plain numbers under their own
-names (NaN where a figure does not apply). No figure pools over a role mix that play draws: each is
-one faction's or role's figure, or a fixed equal-weight mean of per-role figures, so a longer game
-or a talkative Jester cannot move it when no role's figure moved.
+An eval's results show ten pooled figures, one scorer each (and the judge's, an eleventh, and the
+cost, a twelfth), each scorer's metrics named after it: the figure, and its 95% interval over the
+games (``<name>_low``, ``<name>_high``), so that ``inspect view``'s log list, a CI gate and
+``evals_df`` (columns ``score_<name>_<name>``, ``score_<name>_<name>_low``...) read an interval, and
+``samples_df`` (``score_<name>``) each game's own figure (NaN where a figure does not apply). No
+figure pools over a role mix that play draws: each is one faction's or role's figure, or a fixed
+equal-weight mean of per-role figures, so a longer game or a talkative Jester cannot move it when no
+role's figure moved.
 
-- ``village_win``, ``wolves_win``, ``jester_win``, ``draw``: the share of games each side won (the
-  Jester's over games with a Jester) and the share that hit the day cap, so the four add up to 1.
+- ``village_win``, ``wolves_win``, ``jester_win``: the share of games each side won (the Jester's
+  over games with a Jester). The share of draws (games that hit the day cap) is what they leave of
+  1, so it is no score of its own (it was until 0.5.0); the report's win-rate table prints it.
   ``village_win`` leads: the village wins only by finding the wolves without exiling the Jester, so
   it moves with how well a model reasons about three factions;
 - ``day1_self_sabotage``: a wolf voted for the Jester in day 1's deciding ballot (games with a Jester);
 - ``wolf_self_label_gap``: the wolves' own figure, the deceivers': over the wolves' statements that
   carry both the speaker's label and a peer's, observers' flag rate minus the wolves' self-label
-  rate (negative: wolves own to more deception than their listeners catch). The report's
-  calibration table prints it as the werewolf row's Gap (all units);
+  rate (negative: wolves own to more deception than their listeners catch). Agreement with the
+  speaker's own label, not deception against the truth. The report's calibration table prints it
+  as the werewolf row's Gap (all units);
 - ``self_label_agreement``: per speaker role, the share of peer flags that agree with the speaker's
   own label (its accuracy, every flag of the role's statements pooled over games); then the mean of
   those per-role figures with equal weight over the roles that were flagged. Agreement with a label
@@ -26,7 +30,13 @@ or a talkative Jester cannot move it when no role's figure moved.
   per village role (Villager, Seer, Doctor), how well its suspicion row at each ballot ranks the
   living wolves above every other living player (AUROC, its pairs pooled over games); then the
   equal-weight mean over the village roles that observed. The mean of the report's AUROC wolves
-  over those role rows, not its "village (all its roles)" row, which pools pairs;
+  over those role rows, not its "village (all its roles)" row, which pools pairs. The same pairs
+  seen from the other side are the wolves' deception against the truth: 1 − it is their evasion
+  (:mod:`wolf_eval.measures.deception`), and since an eval seats one model as every wolf, a score
+  of its own would repeat this one; the report splits evasion by the wolves' and the observers' models;
+- ``jester_suspicion_rank``: the Jester's deception against the truth: per observer role (the
+  village's and the wolves'), the Jester's normalised rank in that role's suspicion at each ballot
+  (:mod:`wolf_eval.measures.deception`), then the equal-weight mean over those roles;
 - ``fallback_rate``: fallbacks per model call, which every comparison should show beside it;
 - ``third_order_lessons``: the share of the Jester's new lessons at ToM order 3 (with learning).
 
@@ -44,15 +54,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
+from wolf_eval.measures import deception as dec
 from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import truth as tru
 from wolf_eval.measures.outcome import FACTIONS, decisions_asked, outcome_values
 from wolf_eval.measures.pooling import Values
 from wolf_eval.measures.quality import quality_values
-from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, Summed, ratio
+from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, Mean, Summed, equal_mean, ratio
 from wolf_eval.measures.sabotage import sabotage_values
 from wolf_eval.store import GameRecord
 from wolf_eval.vocabulary import Role, Winner
@@ -75,6 +88,7 @@ class GameValues:
     lessons: Mapping[str, float]
     judge: Mapping[str, float]
     truth: tru.GameDetection = field(default_factory=tru.GameDetection)
+    deception: dec.GameDeception = field(default_factory=dec.GameDeception)
 
     def flat(self) -> dict[str, dict[str, float]]:
         """The values as a score's metadata logs them (``values``) and a replay compares them."""
@@ -98,6 +112,7 @@ def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.Statemen
         lessons=les.lesson_values(record),
         judge=dict(record.judge) if record.judge is not None else jud.no_judge(),
         truth=tru.game_detection(game, record.seat_models, rows),
+        deception=dec.game_deception(game, record.seat_models),
     )
 
 
@@ -108,44 +123,90 @@ _CONFUSION = ("tp", "fp", "fn", "tn")
 _AUROC = ("concordant", "ties", "pairs")
 _PAIRED = ("paired", "paired_self_deceptive", "paired_flag_share")
 
+Sums = Any  # the summed columns of a figure: a vector (the games as played) or rows of resampled sums
+
 
 @dataclass(frozen=True)
 class Figure:
-    """One headline figure: what it means, what one game adds to it, and its pooling over games."""
+    """One headline figure: what it means, what one game adds to it, and its pooling over games.
+
+    ``columns`` turns a game's logged counts into the numbers the pooling sums (0 where a count does not
+    apply, so a game it does not apply to adds nothing), and ``of_sums`` forms the figure from the sums,
+    element-wise, so that the same formula gives the pooled figure and its interval over resampled games
+    (:func:`wolf_eval.resample.figure_interval`). ``per_game``: one yes-or-no outcome per game (a share of
+    games), whose interval is the binomial one, not one over pooled counts.
+    ``roles``: the roles whose figures the headline is the equal-weight mean of, and ``role_of`` one
+    role's figure from the sums.
+    """
 
     description: str
     counts: Callable[[GameValues], dict[str, float]]
-    pool: Callable[[Sequence[Values]], float]
+    columns: Callable[[Values], list[float]]
+    of_sums: Callable[[Sums], Any]
+    per_game: bool = False
+    bounds: tuple[float, float] = (0.0, 1.0)
+    roles: tuple[Role, ...] = ()
+    role_of: Callable[[Role, Sums], Any] | None = None
+
+    def sums(self, logged: Sequence[Values]) -> np.ndarray:
+        """Each game's columns, one row per game."""
+        return np.array([self.columns(v) for v in logged], dtype=float).reshape(len(logged), -1)
+
+    def pool(self, logged: Sequence[Values]) -> float:
+        """The figure over the games: its columns summed, then the formula."""
+        return float(self.of_sums(self.sums(logged).sum(axis=0))) if logged else math.nan
 
 
-def _mean(xs: Sequence[float]) -> float:
-    played = [x for x in xs if not math.isnan(x)]
-    return sum(played) / len(played) if played else math.nan
+def _applied(v: Values, keys: Sequence[str]) -> list[float]:
+    """The counts under ``keys``, all 0 where the first is NaN (the game does not add to them)."""
+    first = float(v.get(keys[0], math.nan))
+    return [0.0] * len(keys) if math.isnan(first) else [float(v[k]) for k in keys]
 
 
-def _sum(logged: Sequence[Values], make: Callable[..., Summed], keys: Sequence[str], prefix: str = "") -> Summed | None:
-    """The counts under ``prefix + key`` summed over the games they apply to; None where none does."""
-    kept = [make(*(float(v[prefix + k]) for k in keys)) for v in logged
-            if not math.isnan(float(v.get(prefix + keys[0], math.nan)))]
-    return sum(kept[1:], kept[0]) if kept else None
+def _share_of_games(key: str, description: str, counts: Callable[[GameValues], dict[str, float]]) -> Figure:
+    """A yes-or-no per game, pooled as the share of the games it applies to."""
+    def columns(v: Values) -> list[float]:
+        x = float(v.get(key, math.nan))
+        return [0.0, 0.0] if math.isnan(x) else [x, 1.0]
+
+    return Figure(description, counts, columns, lambda s: ratio(s[0], s[1]), per_game=True)
 
 
-def _role_mean(logged: Sequence[Values], roles: Sequence[Role], make: Callable[..., Summed], keys: Sequence[str],
-               figure: Callable[[Any], float]) -> float:
-    """Each role's figure from its counts pooled over games, then their mean with equal weight."""
-    pooled = [_sum(logged, make, keys, f"{role}_") for role in roles]
-    return _mean([figure(c) for c in pooled if c is not None])
+def _ratio_of(numerator: str, denominator: str) -> tuple[Callable[[Values], list[float]], Callable[[Sums], Any]]:
+    """A ratio of sums, over the games where both counts apply."""
+    def columns(v: Values) -> list[float]:
+        n, d = float(v[numerator]), float(v[denominator])
+        return [0.0, 0.0] if math.isnan(n) or math.isnan(d) else [n, d]
+
+    return columns, lambda s: ratio(s[0], s[1])
+
+
+def _role_mean(description: str, counts: Callable[[GameValues], dict[str, float]], roles: tuple[Role, ...],
+               make: Callable[..., Summed], keys: Sequence[str], figure: Callable[[Any], Any]) -> Figure:
+    """Per role, its figure from its counts pooled over games; then their mean with equal weight over the
+    roles with a figure (a role without counts left out, never counted as 0)."""
+    k = len(keys)
+
+    def columns(v: Values) -> list[float]:
+        return [x for role in roles for x in _applied(v, [f"{role}_{key}" for key in keys])]
+
+    def role_of(role: Role, s: Sums) -> Any:
+        i = roles.index(role) * k
+        return figure(make(*(s[i + j] for j in range(k))))
+
+    return Figure(description, counts, columns, lambda s: equal_mean([role_of(r, s) for r in roles]),
+                  roles=roles, role_of=role_of)
 
 
 def _win(winner: Winner) -> Figure:
     def counts(values: GameValues) -> dict[str, float]:
         return {str(w): values.outcome[w] for w in FACTIONS}
 
-    return Figure(f"share of games {_WON[winner]}", counts, lambda logged: _mean([v[str(winner)] for v in logged]))
+    return _share_of_games(str(winner), f"share of games {_WON[winner]}", counts)
 
 
 _WON = {Winner.VILLAGERS: "the village won", Winner.WEREWOLVES: "the wolves won",
-        Winner.JESTER: "the Jester won (over games with a Jester)", Winner.DRAW: "that hit the day cap (a draw)"}
+        Winner.JESTER: "the Jester won (over games with a Jester)"}
 
 
 def _wolf_paired(values: GameValues) -> dict[str, float]:
@@ -156,9 +217,16 @@ def _wolf_paired(values: GameValues) -> dict[str, float]:
     return dict(zip(_PAIRED, (p.labelled, p.self_deceptive, p.flag_share), strict=True))
 
 
-def _wolf_gap(logged: Sequence[Values]) -> float:
-    paired = _sum(logged, lambda n, s, f: LabelRates(n, s, n, f), _PAIRED)
-    return paired.gap if isinstance(paired, LabelRates) else math.nan
+def _wolf_gap() -> Figure:
+    def role_of(role: Role, s: Sums) -> Any:
+        return LabelRates(s[0], s[1], s[0], s[2]).gap
+
+    return Figure(
+        "the wolves' statements: observers' flag rate minus the wolves' own self-label rate (statements with "
+        "both labels); negative when wolves own to more deception than their listeners catch. Agreement with "
+        "the speaker's own label, not deception against the truth (see village_wolf_auroc)",
+        _wolf_paired, lambda v: _applied(v, _PAIRED), lambda s: role_of(Role.WEREWOLF, s),
+        bounds=(-1.0, 1.0), roles=(Role.WEREWOLF,), role_of=role_of)
 
 
 def _agreement_counts(values: GameValues) -> dict[str, float]:
@@ -177,13 +245,25 @@ def _auroc_counts(values: GameValues) -> dict[str, float]:
     return out
 
 
-def _ratio_of(numerator: str, denominator: str) -> Callable[[Sequence[Values]], float]:
-    def pool(logged: Sequence[Values]) -> float:
-        kept = [(v[numerator], v[denominator]) for v in logged
-                if not (math.isnan(v[numerator]) or math.isnan(v[denominator]))]
-        return ratio(sum(n for n, _ in kept), sum(d for _, d in kept))
+def _jester_rank_counts(values: GameValues) -> dict[str, float]:
+    observers = dec.AIMED_AT[Role.JESTER]
+    seen: dict[Role, Auroc] = {}
+    for (deceiver, _, observer, _), d in values.deception.seen.items():
+        if deceiver is Role.JESTER and observer in observers:
+            seen[observer] = seen.get(observer, Auroc()) + d.ranked
+    out = {f"{r}_{k}": math.nan for r in observers for k in _AUROC}
+    for observer, a in seen.items():
+        if a.pairs:
+            out.update({f"{observer}_{k}": getattr(a, k) for k in _AUROC})
+    return out
 
-    return pool
+
+def _decisions(values: GameValues) -> dict[str, float]:
+    return {"decisions": decisions_asked(values.outcome), "fallbacks": values.outcome["fallbacks"]}
+
+
+def _lessons(values: GameValues) -> dict[str, float]:
+    return {"lessons_added": values.lessons["lessons_added"], "order_3": values.lessons["order_3"]}
 
 
 #: Each headline figure, in the order the log shows them (the first is the log list's SCORE column).
@@ -191,54 +271,48 @@ HEADLINE: dict[str, Figure] = {
     "village_win": _win(Winner.VILLAGERS),
     "wolves_win": _win(Winner.WEREWOLVES),
     "jester_win": _win(Winner.JESTER),
-    "draw": _win(Winner.DRAW),
-    "day1_self_sabotage": Figure(
+    "day1_self_sabotage": _share_of_games(
+        "wolf_voted_jester_d1_final",
         "share of games with a Jester alive on day 1 where a wolf voted for the Jester in its deciding ballot",
-        lambda v: {"wolf_voted_jester_d1_final": v.self_sabotage["wolf_voted_jester_d1_final"]},
-        lambda logged: _mean([v["wolf_voted_jester_d1_final"] for v in logged])),
-    "wolf_self_label_gap": Figure(
-        "the wolves' statements: observers' flag rate minus the wolves' own self-label rate (statements with "
-        "both labels); negative when wolves own to more deception than their listeners catch",
-        _wolf_paired, _wolf_gap),
-    "self_label_agreement": Figure(
+        lambda v: {"wolf_voted_jester_d1_final": v.self_sabotage["wolf_voted_jester_d1_final"]}),
+    "wolf_self_label_gap": _wolf_gap(),
+    "self_label_agreement": _role_mean(
         "share of peer deception flags agreeing with the speaker's own label, per speaker role, then the "
         "equal-weight mean over the roles flagged (agreement with a self-chosen label, not the truth)",
-        _agreement_counts,
-        lambda logged: _role_mean(logged, ROLES, Confusion, _CONFUSION, lambda c: c.accuracy)),
-    "village_wolf_auroc": Figure(
+        _agreement_counts, ROLES, Confusion, _CONFUSION, lambda c: c.accuracy),
+    "village_wolf_auroc": _role_mean(
         "detection against the truth: per village role, the AUROC of its suspicion at each ballot for "
-        "'is a wolf' over the living players, then the equal-weight mean over the village roles (0.5 is chance)",
-        _auroc_counts,
-        lambda logged: _role_mean(logged, VILLAGE_ROLES, Auroc, _AUROC, lambda a: a.value)),
+        "'is a wolf' over the living players, then the equal-weight mean over the village roles (0.5 is chance). "
+        "The same pairs seen from the wolves' side: 1 minus it is the wolves' evasion",
+        _auroc_counts, VILLAGE_ROLES, Auroc, _AUROC, lambda a: a.value),
+    "jester_suspicion_rank": _role_mean(
+        "deception against the truth, the Jester's: per observer role (village roles and wolves), the Jester's "
+        "normalised rank in that role's suspicion at each ballot among the living players whose role it does "
+        "not know, then the equal-weight mean over the roles (0.5 is chance, 1 always the most suspected)",
+        _jester_rank_counts, dec.AIMED_AT[Role.JESTER], Auroc, _AUROC, lambda a: a.value),
     "fallback_rate": Figure(
         "share of decisions that fell back (a default move instead of the model's reply)",
-        lambda v: {"decisions": decisions_asked(v.outcome), "fallbacks": v.outcome["fallbacks"]},
-        _ratio_of("fallbacks", "decisions")),
+        _decisions, *_ratio_of("fallbacks", "decisions")),
     "third_order_lessons": Figure(
         "share of the Jester's new lessons at theory-of-mind order 3 (games with jester_learning)",
-        lambda v: {"lessons_added": v.lessons["lessons_added"], "order_3": v.lessons["order_3"]},
-        _ratio_of("order_3", "lessons_added")),
+        _lessons, *_ratio_of("order_3", "lessons_added")),
 }
 
 
 #: The headline figures built from per-role figures, and the roles each reads: ``wolf_self_label_gap`` is the
-#: werewolves' own; the other two are the equal-weight mean of their roles' figures (the roles with counts).
-ROLE_FIGURES: dict[str, tuple[Role, ...]] = {
-    "wolf_self_label_gap": (Role.WEREWOLF,),
-    "self_label_agreement": ROLES,
-    "village_wolf_auroc": VILLAGE_ROLES,
-}
+#: werewolves' own; the others the equal-weight mean of their roles' figures (the roles with counts).
+ROLE_FIGURES: dict[str, tuple[Role, ...]] = {name: f.roles for name, f in HEADLINE.items() if f.roles}
 
 
 def role_figures(figure: str, logged: Sequence[Values]) -> dict[Role, float]:
     """The per-role figures a headline of :data:`ROLE_FIGURES` is made of, each role's counts pooled over the
     games (NaN for a role without counts): what the report shows beside the headline."""
-    if figure == "wolf_self_label_gap":
-        return {Role.WEREWOLF: _wolf_gap(logged)}
-    make, keys, value = ((Confusion, _CONFUSION, lambda c: c.accuracy) if figure == "self_label_agreement"
-                         else (Auroc, _AUROC, lambda a: a.value))
-    pooled = {role: _sum(logged, make, keys, f"{role}_") for role in ROLE_FIGURES[figure]}
-    return {role: value(c) if c is not None else math.nan for role, c in pooled.items()}
+    f = HEADLINE[figure]
+    assert f.role_of is not None
+    if not logged:
+        return dict.fromkeys(f.roles, math.nan)
+    sums = f.sums(logged).sum(axis=0)
+    return {role: float(f.role_of(role, sums)) for role in f.roles}
 
 
 def headline_counts(values: GameValues) -> dict[str, dict[str, float]]:
@@ -256,8 +330,21 @@ def headline_values(counts: Mapping[str, Values]) -> dict[str, float]:
     return {name: rounded(figure.pool([counts[name]])) for name, figure in HEADLINE.items()}
 
 
+def _judged(v: Values) -> list[float]:
+    named = jud.Identification.from_flat(v)
+    if named is None:
+        return [0.0, 0.0]
+    seats = sum(named.by_role.values(), Mean())
+    return [seats.total, seats.n]
+
+
+#: The judge's figure (its own scorer, which runs after the headline's), from the counts its score logs.
+JUDGE = Figure("share of all seats whose role the judge model named", lambda v: dict(v.judge), _judged,
+               lambda s: ratio(s[0], s[1]))
+#: Every figure an eval's scores pool: the headline's and the judge's.
+FIGURES: dict[str, Figure] = {**HEADLINE, "judge": JUDGE}
+
+
 def pooled_from_log(figure: str, logged: Sequence[Values]) -> float:
     """A figure pooled over the counts the scores' metadata logged: the headline's, or the judge's."""
-    if figure == "judge":
-        return jud.judge_accuracy(logged)["all"]
-    return HEADLINE[figure].pool(logged)
+    return FIGURES[figure].pool(logged)

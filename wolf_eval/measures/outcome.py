@@ -2,9 +2,9 @@
 
 Per game (:func:`outcome_values`): each faction one-hot (``jester`` NaN where no Jester is
 seated), ``days`` played, model ``calls``, the ``decisions`` they asked, ``fallbacks`` and ``reasks`` (decisions
-asked a second time). Pooled: each faction's win rate with
-its Wilson 95% interval, mean days, fallbacks per call, and, over games in play order, the win
-rates of the first and second half and the Jester's learning curve.
+asked a second time). Pooled: each faction's win rate with its 95% interval (Wilson's,
+continuity-corrected), mean days, fallbacks per call, and, over games in play order, the win rates
+of the first and second half and the Jester's learning curve.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from wolf_eval.engine import Action, GameState, Role
 from wolf_eval.measures.pooling import Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
 from wolf_eval.records import FallbackNote
-from wolf_eval.stats import wilson
+from wolf_eval.stats import wilson_cc
 from wolf_eval.store import GameRecord
 from wolf_eval.vocabulary import Winner
 
@@ -61,7 +61,7 @@ def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class WinRate:
-    """A side's win rate over the games where it could win, with its Wilson 95% interval and its wins."""
+    """A side's win rate over the games where it could win, its 95% interval (continuity-corrected Wilson), its wins."""
 
     rate: float
     low: float
@@ -74,7 +74,7 @@ def win_rates(values: Sequence[Values]) -> dict[Winner, WinRate]:
     out: dict[Winner, WinRate] = {}
     for winner in FACTIONS:
         played = applying(values, winner)
-        out[winner] = WinRate(*wilson(sum(played), len(played)), pooled_sum(values, winner))
+        out[winner] = WinRate(*wilson_cc(sum(played), len(played)), pooled_sum(values, winner))
     return out
 
 

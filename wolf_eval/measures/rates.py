@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +31,21 @@ def ratio(numerator: float, denominator: float) -> float:
     if math.isnan(denominator) or not denominator:
         return math.nan
     return numerator / denominator
+
+
+def equal_mean(figures: Sequence[Any]) -> Any:
+    """The mean of per-role figures with equal weight over those defined, NaN where none is.
+
+    Element-wise over arrays of resampled figures too (each figure a number or an array of one shape).
+    """
+    stacked = np.asarray(figures, dtype=float)
+    if stacked.size == 0:
+        return math.nan
+    defined = ~np.isnan(stacked)
+    n = defined.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(defined, stacked, 0.0).sum(axis=0) / np.where(n > 0, n, np.nan)
+    return float(mean) if mean.ndim == 0 else mean
 
 
 class Summed:

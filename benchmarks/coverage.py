@@ -1,0 +1,278 @@
+"""How often the 95% intervals cover the truth at 10, 20 and 40 games: before (0.4's) and after (today's).
+
+    python benchmarks/pools.py                       # once: play the pools of baseline games (logs/pools/)
+    python benchmarks/coverage.py                    # resample them, print the coverage table
+    python benchmarks/coverage.py --pools triadic-cue --samples 2000 --candidates
+
+A pool of a few hundred games played on the offline players stands for the population: its own
+figure is the truth. Each of ``--samples`` draws picks n of its games at random (with replacement,
+so the draws are independent games of the pool's population), forms the figure and its interval as
+the report and the eval's metrics do, and counts whether the interval holds the pool's figure.
+A draw whose figure fewer than two games define has no interval and is counted apart (``none``).
+
+Each cell reads coverage (w: the mean width; hi: of the misses, the share where the interval lay above
+the truth). The last column is the coverage over the draws that hold a game past day 1, and the table
+after each pool says how often a draw holds one and how much of each figure's weight such games carry:
+where most games end on day 1 and the rest run long, a figure that differs between the two cannot be
+known from a draw of day-1 games alone, whatever its interval.
+
+Figures: the win rates (one outcome per game: Wilson's interval before, Wilson's with a continuity
+correction after); every per-ballot figure the headline and the deception tables print (the village's
+detection AUROC and one role's, the wolves' evasion, the Jester's rank in suspicion, the share of
+ballots on the wolves); per-statement figures (the statement AUROC, the wolves' self-label gap,
+agreement with the speaker's own label). Before: the percentile bootstrap over games (1,000 draws);
+after: the symmetric studentized bootstrap of :func:`wolf_eval.resample.game_interval`. ``--candidates``
+adds the other intervals weighed for the choice (docs/scores.md says why the one chosen was); the
+two-sided bootstrap-t reads the report's own resampled standard errors (private to ``resample``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pools import POOLS, POOLS_DIR, complete, pool_dir
+from scipy import stats as sps
+
+from wolf_eval import resample
+from wolf_eval.analysis.corpus import load
+from wolf_eval.analysis.tables import GAME_VALUE_FIELDS
+from wolf_eval.measures import deception as dec
+from wolf_eval.measures import headline as head
+from wolf_eval.measures import truth as tru
+from wolf_eval.measures.rates import ratio
+from wolf_eval.resample import LEVEL, UNIT, cluster_bootstrap, game_interval, jackknife_se
+from wolf_eval.stats import Z95, wilson, wilson_cc
+from wolf_eval.vocabulary import Role
+
+SIZES = (10, 20, 40)
+Interval = tuple[float, float]  # (low, high), NaN where none is drawn
+Method = Callable[[np.ndarray, "Figure", int], Interval]
+
+
+# --------------------------------------------------------------------------- the figures of a pool
+
+
+class Figure:
+    """One figure of a pool: each game's columns, the formula over their sums, and whether it is a share of games."""
+
+    def __init__(self, name: str, matrix: np.ndarray, of_sums: Callable[[Any], Any], per_game: bool = False,
+                 bounds: tuple[float, float] = UNIT):
+        self.name, self.matrix, self.of_sums, self.per_game, self.bounds = name, matrix, of_sums, per_game, bounds
+        self.truth = float(of_sums(matrix.sum(axis=0)))
+
+
+def _matrix(rows: list[list[float]]) -> np.ndarray:
+    return np.array(rows, dtype=float).reshape(len(rows), -1)
+
+
+def pool_figures(frame: Any) -> list[Figure]:
+    """Every figure the benchmark checks, from a pool's games (the corpus frame of its log)."""
+    games = [head.GameValues(**{f: r[f] for f in GAME_VALUE_FIELDS}) for r in frame.to_dict("records")]
+    out = []
+    for name in ("village_win", "wolves_win", "jester_win", "village_wolf_auroc", "jester_suspicion_rank",
+                 "wolf_self_label_gap", "self_label_agreement"):
+        f = head.HEADLINE[name]
+        out.append(Figure(name, f.sums([f.counts(g) for g in games]), f.of_sums, f.per_game, f.bounds))
+    villager = [g.truth.roles.get(Role.VILLAGER, tru.Detection()) for g in games]
+    out.append(Figure("villager AUROC", _matrix([[d.wolves.concordant + d.wolves.ties / 2, d.wolves.pairs]
+                                                  for d in villager]), lambda s: ratio(s[0], s[1])))
+    village = [g.truth.village() or tru.Detection() for g in games]
+    out.append(Figure("village statement AUROC", _matrix([[d.statements.concordant + d.statements.ties / 2,
+                                                           d.statements.pairs] for d in village]),
+                      lambda s: ratio(s[0], s[1])))
+    out.append(Figure("village Brier", _matrix([[d.brier.squared_error, d.brier.forecasts] for d in village]),
+                      lambda s: ratio(s[0], s[1])))
+    wolves = next(m for r, m in dec.pool([g.deception for g in games]).deceivers() if r is Role.WEREWOLF)
+    cols = _matrix([dec.columns(Role.WEREWOLF, dec.seen_by(g.deception, Role.WEREWOLF, wolves)) for g in games])
+    figs = dec.aim_figures(Role.WEREWOLF)
+    out.append(Figure(f"wolves' evasion ({wolves})", cols, figs["evasion"]))
+    out.append(Figure("village votes on wolves", cols, figs["vote_share"]))
+    return out
+
+
+def figures_of(pool: str, root: Path) -> tuple[list[Figure], np.ndarray]:
+    """A pool's figures, read from its log, and which of its games went past day 1."""
+    frame = load(pool_dir(next(p for p in POOLS if p.name == pool), root)).games
+    return pool_figures(frame), np.array([r["days"] > 1 for r in frame["outcome"]])
+
+
+def game_length(figs: list[Figure], long: np.ndarray, sizes: list[int]) -> None:
+    """Why a figure can miss at a small n whatever its interval: where most games end on day 1 and the rest run
+    long, a figure that differs between the two and draws much of its weight (pairs, forecasts, votes) from the
+    long games cannot be known from a draw that holds none of them."""
+    q = float(long.mean())
+    chance = ", ".join(f"{1 - (1 - q) ** n:.3f} at {n}" for n in sizes)
+    print(f"\n{q:.3f} of the pool's games went past day 1; a draw holds at least one with chance {chance}.\n")
+    print("| figure | over day-1 games | over longer games | share of its weight in longer games |")
+    print("|---|---|---|---|")
+    for f in figs:
+        if f.per_game:
+            continue
+        weight = np.abs(f.matrix[:, -1] if f.matrix.shape[1] == 2 else f.matrix).reshape(len(long), -1).sum(axis=1)
+        short, longer = (float(f.of_sums(f.matrix[m].sum(axis=0))) for m in (~long, long))
+        print(f"| {f.name} | {short:.3f} | {longer:.3f} | {weight[long].sum() / max(weight.sum(), 1e-12):.2f} |")
+
+
+# --------------------------------------------------------------------------- the intervals weighed
+
+
+def percentile(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """0.4's interval: the 2.5th and 97.5th percentiles of the figure over resampled games."""
+    iv = cluster_bootstrap(counts, figure.of_sums, seed)
+    return iv.low, iv.high
+
+
+def t_widened(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """The percentile interval with each side stretched by t(n − 1) / z about the figure."""
+    value = float(figure.of_sums(counts.sum(axis=0)))
+    low, high = percentile(counts, figure, seed)
+    k = sps.t.ppf((1 + LEVEL) / 2, len(counts) - 1) / Z95
+    return value - k * (value - low), value + k * (high - value)
+
+
+def jackknife_t(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """The figure ± t(n − 1) times its leave-one-game-out jackknife standard error."""
+    value = float(figure.of_sums(counts.sum(axis=0)))
+    half = sps.t.ppf((1 + LEVEL) / 2, len(counts) - 1) * jackknife_se(counts, figure.of_sums)
+    return value - half, value + half
+
+
+def after(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """Today's interval, as the report and the eval's metrics draw it (its own seeded resamples)."""
+    iv = game_interval(counts, figure.of_sums, seed, bounds=figure.bounds)
+    return iv.low, iv.high
+
+
+def two_sided_t(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """The bootstrap-t with its two tails apart: the figure minus the 97.5th and the 2.5th percentile of the
+    resamples' t, times the games' jackknife standard error (the resamples' own errors as the report's are)."""
+    figures, total = resample._all({"": figure.of_sums}), float(figure.of_sums(counts.sum(axis=0)))
+    se = jackknife_se(counts, figure.of_sums)
+    if math.isnan(se) or se == 0:
+        return (total, total) if se == 0 else (math.nan, math.nan)
+    weights = resample.game_weights(len(counts), seed)
+    sums = weights @ counts
+    drawn = np.asarray(figure.of_sums(sums.T), dtype=float)
+    spread = resample._resampled_se(counts, figures, sums, weights, [""])[""]
+    kept = ~(np.isnan(drawn) | np.isnan(spread))
+    distance, spread = drawn[kept] - total, spread[kept]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(spread > 0, distance / spread, np.where(distance == 0, 0.0, np.sign(distance) * np.inf))
+    low_t, high_t = np.quantile(t, [(1 - LEVEL) / 2, (1 + LEVEL) / 2], method="inverted_cdf")
+    low, high = figure.bounds
+    return float(np.clip(total - high_t * se, low, total)), float(np.clip(total - low_t * se, total, high))
+
+
+CLUSTERED: dict[str, Method] = {"before": percentile, "after": after}
+CANDIDATES: dict[str, Method] = {"t-widened percentile": t_widened, "jackknife × t": jackknife_t,
+                                 "two-sided bootstrap-t": two_sided_t}
+
+
+def share_interval(method: str, counts: np.ndarray) -> Interval:
+    """A share of games: Wilson's interval before, Wilson's with the continuity correction after."""
+    hits, n = counts.sum(axis=0)
+    _, low, high = (wilson if method == "before" else wilson_cc)(hits, n)
+    return low, high
+
+
+# --------------------------------------------------------------------------- coverage
+
+
+def exact_share_coverage(sizes: list[int]) -> None:
+    """The win-rate intervals' exact coverage over a grid of true rates (every number of wins summed): the
+    lowest over rates 0.01 to 0.99 and over 0.1 to 0.9, and the mean."""
+    rates = np.linspace(0.01, 0.99, 99)
+    print("| interval | games | lowest (0.01-0.99) | lowest (0.1-0.9) | mean | width at half the games won |")
+    print("|---|---|---|---|---|---|")
+    for name, interval in (("Wilson (before)", wilson), ("Wilson, continuity-corrected (after)", wilson_cc)):
+        for n in sizes:
+            bounds = [interval(k, n)[1:] for k in range(n + 1)]
+            cover = np.array([sum(sps.binom.pmf(k, n, p) for k, (lo, hi) in enumerate(bounds) if lo <= p <= hi)
+                              for p in rates])
+            middle = cover[(rates >= 0.1) & (rates <= 0.9)]
+            half = bounds[n // 2]
+            print(f"| {name} | {n} | {cover.min():.3f} | {middle.min():.3f} | {cover.mean():.3f} | "
+                  f"{half[1] - half[0]:.3f} |")
+
+
+def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method], rng: np.random.Generator,
+             long: np.ndarray) -> dict[str, dict[str, tuple[float, float, int, float, float]]]:
+    """Per figure and method: coverage, mean width, draws without an interval, the share of misses where the
+    interval lay above the truth, and the coverage over the draws holding a game past day 1."""
+    hit = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    hit_long = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    drawn_long = {f.name: 0 for f in figs}
+    width = {f.name: dict.fromkeys(methods, 0.0) for f in figs}
+    high_miss = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    none = {f.name: 0 for f in figs}
+    drawn = {f.name: 0 for f in figs}
+    size = len(figs[0].matrix)
+    for i in range(samples):
+        picks = rng.integers(0, size, n)
+        for f in figs:
+            counts = f.matrix[picks]
+            defined = np.sum(~np.isnan(np.asarray(f.of_sums(counts.T), dtype=float)))
+            if defined < 2 or math.isnan(float(f.of_sums(counts.sum(axis=0)))):
+                none[f.name] += 1
+                continue
+            drawn[f.name] += 1
+            has_long = bool(long[picks].any())
+            drawn_long[f.name] += has_long
+            for name, method in methods.items():
+                low, high = share_interval(name, counts) if f.per_game else method(counts, f, i)
+                hit[f.name][name] += low <= f.truth <= high
+                hit_long[f.name][name] += has_long and low <= f.truth <= high
+                high_miss[f.name][name] += f.truth < low
+                width[f.name][name] += high - low
+    return {f.name: {m: (hit[f.name][m] / max(1, drawn[f.name]), width[f.name][m] / max(1, drawn[f.name]),
+                         none[f.name], high_miss[f.name][m] / max(1, drawn[f.name] - hit[f.name][m]),
+                         hit_long[f.name][m] / max(1, drawn_long[f.name]))
+                     for m in methods} for f in figs}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pools", default="triadic-cue,triadic-tom",
+                    help="comma-separated pool names (benchmarks/pools.py)")
+    ap.add_argument("--samples", type=int, default=2000, help="draws of n games per size")
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    ap.add_argument("--candidates", action="store_true", help="also the other intervals weighed for the choice")
+    ap.add_argument("--root", type=Path, default=POOLS_DIR)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    methods = CLUSTERED | (CANDIDATES if args.candidates else {})
+    sizes = [int(n) for n in args.sizes.split(",")]
+    print("## Win rates: exact binomial coverage\n")
+    exact_share_coverage(sizes)
+    for name in args.pools.split(","):
+        pool = next((p for p in POOLS if p.name == name), None)
+        if pool is None or not complete(pool, args.root):
+            raise SystemExit(f"{name}: no finished pool under {args.root} (play it: python benchmarks/pools.py "
+                             f"--only {name})")
+        started = time.perf_counter()
+        figs, long = figures_of(name, args.root)
+        print(f"\n## {name}: {len(figs[0].matrix)} games of {pool.task} on {pool.model}"
+              f"{' with ' + str(pool.roles) if pool.roles else ''}; {args.samples} draws per size\n")
+        header = ["figure", "pool value", "n", *(f"{m}" for m in methods), "after, draws with a game past day 1"]
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        rng = np.random.default_rng(args.seed)
+        for n in sizes:
+            got = coverage(figs, n, args.samples, methods, rng, long)
+            for f in figs:
+                cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h, _ in got[f.name].values()]
+                none = next(iter(got[f.name].values()))[2]
+                print(f"| {f.name} | {f.truth:.3f} | {n}{f' ({none} none)' if none else ''} | " + " | ".join(cells)
+                      + f" | {got[f.name]['after'][4]:.3f} |", flush=True)
+        game_length(figs, long, sizes)
+        print(f"\n{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
