@@ -47,7 +47,7 @@ import pandas as pd
 
 from wolf_eval.analysis import compare, plan, sequential
 from wolf_eval.analysis.compare import FACTION_LABEL
-from wolf_eval.analysis.questions import Question, asked
+from wolf_eval.analysis.questions import WIN, Question, asked
 from wolf_eval.vocabulary import Faction
 
 
@@ -215,15 +215,19 @@ def false_decisions(pool: list[Pair], rows: pd.DataFrame, args: argparse.Namespa
 
 
 def truth_against_wins(medians: dict[str, float]) -> None:
-    """Per village pair of known order on both, the per-ballot truth figure's games over the win rate's."""
-    print("\n### The per-ballot truth figure against the win rate, village pairs of known order on both\n")
-    print("| pair | win: median deals | detection: median deals | detection / win |")
-    print("|---|---|---|---|")
+    """Per pair of known order on both, each per-ballot truth figure's games over the same faction's win rate's
+    (detection for the village, evasion for the wolves, rank in suspicion for the Jester)."""
+    print("\n### The per-ballot truth figures against the win rate, pairs of known order on both\n")
+    print("| pair | figure | win: median deals | figure: median deals | figure / win |")
+    print("|---|---|---|---|---|")
     for name, n in medians.items():
-        if " detection: " in name:
-            win = medians.get(name.replace(" detection: ", " win: "))
-            if win is not None:
-                print(f"| {name.split(': ')[1]} | {win:.0f} | {n:.0f} | {n / win:.2f} |")
+        faction, rest = name.split(" ", 1)
+        question, pair = rest.split(": ", 1)
+        if question == WIN.name:
+            continue
+        win = medians.get(f"{faction} {WIN.name}: {pair}")
+        if win is not None:
+            print(f"| {faction} {pair} | {question} | {win:.0f} | {n:.0f} | {n / win:.2f} |")
 
 
 def planner_check(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import WINS_ONLY
 
 from wolf_eval.analysis import rounds, sequential
 from wolf_eval.analysis.compare import Pairing, pairings
@@ -101,8 +102,7 @@ def _rows(games: dict[tuple[str, str, int], list[float]], base: int = 100) -> pd
             for m, o, f, result in ((model, "r", faction, w), ("r", model, other[faction], 1 - w)):
                 out.append({"task": TASK, "condition": "default", "seed": base + k - 1, "sample": str(i),
                             "epoch": 1, "log": f"{model}-{faction}-{k}", "model": m, "opponent": o,
-                            "faction": f, "won": result, "played": 1.0, "detect_concordant": math.nan,
-                            "detect_ties": math.nan, "detect_pairs": math.nan, "game_usd": 0.5})
+                            "faction": f, "won": result, "played": 1.0, **WINS_ONLY, "game_usd": 0.5})
     return pd.DataFrame(out)
 
 

@@ -610,11 +610,16 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
             f"(sd {rating_.PRIOR_SD:g}) holds the rating finite. Detection against the truth is the model's as a "
             "non-wolf observer (AUROC of its suspicion for wolves against everyone else and against the Jester, "
             "Brier score, share of its ballots on wolves), each with a 95% interval that resamples the games it "
-            "observed in; USD/game is its own seats' cost.", ""]
+            "observed in. Deception against the truth is its own seats': its wolves' evasion (1 − the AUROC of "
+            "the other seats' suspicion for them at every ballot, equal weight over the village's roles; 0.5 "
+            "chance, higher hides better) and its Jester's rank in the suspicion it courts, each with a 95% "
+            "interval over the games it played that role in; USD/game is its own seats' cost.", ""]
     headers = ["Model", "Games", *(c.capitalize() if c != "Jester" else c for c in rating_.RATINGS),
-               "AUROC wolves", "AUROC wolves vs Jester", "Brier", "Votes on wolves", "USD/game"]
+               "AUROC wolves", "AUROC wolves vs Jester", "Brier", "Votes on wolves", "Wolves' evasion",
+               "Jester's rank in suspicion", "USD/game"]
     rows = [[r["model"], str(int(r["games"])), *(_rating_cell(r, c) for c in rating_.RATINGS),
-             *(_truth_cell(r, k) for k in rating_.TRUTH_FIGURES), _usd(r["usd_per_game"])]
+             *(_truth_cell(r, k) for k in (*rating_.TRUTH_FIGURES, *rating_.DECEPTION_FIGURES.values())),
+             _usd(r["usd_per_game"])]
             for r in ratings.board.to_dict("records")]
     out += [markdown_table(headers, rows), ""]
     out += [f"- {note}" for note in ratings.notes] + ([""] if ratings.notes else [])
