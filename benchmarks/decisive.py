@@ -214,20 +214,26 @@ def false_decisions(pool: list[Pair], rows: pd.DataFrame, args: argparse.Namespa
           f"this count: {se:.4f}) |")
 
 
-def truth_against_wins(medians: dict[str, float]) -> None:
-    """Per pair of known order on both, each per-ballot truth figure's games over the same faction's win rate's
-    (detection for the village, evasion for the wolves, rank in suspicion for the Jester)."""
-    print("\n### The per-ballot truth figures against the win rate, pairs of known order on both\n")
-    print("| pair | figure | win: median deals | figure: median deals | figure / win |")
-    print("|---|---|---|---|---|")
-    for name, n in medians.items():
-        faction, rest = name.split(" ", 1)
-        question, pair = rest.split(": ", 1)
-        if question == WIN.name:
+def truth_against_wins(pool: list[Pair], medians: dict[str, float], args: argparse.Namespace,
+                       rng: np.random.Generator) -> None:
+    """Per pair of known order on a per-ballot truth figure (detection for the village, evasion for the wolves,
+    rank in suspicion for the Jester), its games to a decision over the same pair's win rate's in that faction.
+    A win-rate pair the pool does not order is simulated all the same at the pool's own difference: how many
+    games the win rate would need where the truth figure decided."""
+    print("\n### The per-ballot truth figures against the win rate, pairs of known order on the truth figure\n")
+    print("| pair | figure | win: pool difference | win: median deals (decided) | figure: median deals "
+          "| figure / win |")
+    print("|---|---|---|---|---|---|")
+    wins = {(p.faction, p.a, p.b): p for p in pool if p.question is WIN}
+    for p in pool:
+        win = wins.get((p.faction, p.a, p.b))
+        if p.question is WIN or p.name not in medians or win is None:
             continue
-        win = medians.get(f"{faction} {WIN.name}: {pair}")
-        if win is not None:
-            print(f"| {faction} {pair} | {question} | {win:.0f} | {n:.0f} | {n / win:.2f} |")
+        n = np.abs(stops(rng, win.d, args))
+        median = float(np.median(np.minimum(n, args.cap)))
+        print(f"| {FACTION_LABEL[p.faction]} {p.name.split(': ')[1]} | {p.question.name} | {win.d.mean():+.3f}"
+              f"{'' if win.separated else ' (not ordered)'} | {median:.0f} ({np.mean(n <= args.cap):.2f}) "
+              f"| {medians[p.name]:.0f} | {medians[p.name] / median:.2f} |")
 
 
 def planner_check(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
@@ -275,7 +281,7 @@ def main() -> None:
         print(f"\nLeft out, the pool does not order them (mean difference under 3 standard errors): "
               f"{'; '.join(unclear)}")
     false_decisions(everyone, rows, args, rng)
-    truth_against_wins(medians)
+    truth_against_wins(everyone, medians, args, rng)
     planner_check(rows, args, rng)
     print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
 
