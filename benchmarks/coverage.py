@@ -18,12 +18,13 @@ known from a draw of day-1 games alone, whatever its interval.
 
 Figures: the win rates (one outcome per game: Wilson's interval before, Wilson's with a continuity
 correction after); every per-ballot figure the headline and the deception tables print (the village's
-detection AUROC and one role's, its AUROC of the wolves against the Jester, the wolves' evasion, the Jester's rank in suspicion, the share of
-ballots on the wolves); per-statement figures (the statement AUROC, the wolves' self-label gap,
-agreement with the speaker's own label). Before: the percentile bootstrap over games (1,000 draws);
-after: the symmetric studentized bootstrap of :func:`wolf_eval.resample.game_interval`. ``--candidates``
-adds the other intervals weighed for the choice (docs/scores.md says why the one chosen was); the
-two-sided bootstrap-t reads the report's own resampled standard errors (private to ``resample``).
+detection AUROC and one role's, its AUROC of the wolves against the Jester, the wolves' evasion, the
+Jester's rank in suspicion, the share of ballots on the wolves); per-statement figures (the statement
+AUROC, the wolves' self-label gap, agreement with the speaker's own label). Before: the percentile
+bootstrap over games (1,000 draws); after: the symmetric studentized bootstrap of
+:func:`wolf_eval.resample.game_interval`. ``--candidates`` adds the other intervals weighed for the
+choice (docs/scores.md says why the one chosen was); the two-sided bootstrap-t reads the report's own
+resampled standard errors (private to ``resample``).
 """
 
 from __future__ import annotations
