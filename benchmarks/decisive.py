@@ -27,6 +27,10 @@ drawn together, so the pairing is the real one) and never play a game. Per pair 
 - fixed, planned: what ``wolf-eval plan`` asks for a ``--planned`` difference (0.10) at 80% power with
   the pair's spread: the fixed design a researcher commits to before knowing the difference.
 
+Closer pairs: each known-order pair again with each deal's sign flipped at random at the rate that
+shrinks its share ahead to ``--shrink`` (0.30, 0.15): a difference of known size and direction, as small
+as two real models' may be, where the sequential design's savings show.
+
 False decisions: every pair of identical players (the same games: never decided), every model in
 every faction against itself (two independent deals of its own per simulated deal), and every
 known-order pair with the sign of each deal's difference flipped at random (the same spread, no
@@ -175,6 +179,37 @@ def known_order(pool: list[Pair], args: argparse.Namespace, rng: np.random.Gener
     return medians
 
 
+def shrunk(pool: list[Pair], args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """Pairs of known order made closer, by a known amount: each deal drawn from the pool has its difference's
+    sign flipped with the chance that shrinks the share ahead to each of ``--shrink`` (the figure's difference
+    shrinks by the same factor). The baseline players differ by so much that any design decides in a few
+    deals; these are the small differences a comparison of two real models meets."""
+    targets = [float(t) for t in args.shrink.split(",") if t]
+    if not targets:
+        return
+    print(f"\n### Pairs of known order made closer: the share ahead shrunk to {', '.join(map(str, targets))}\n")
+    print("| pair | share ahead | difference | sequential median (90%) | decided (wrong way) | fixed, known "
+          "difference: 80% / its power | median / fixed at its power |")
+    print("|---|---|---|---|---|---|---|")
+    for p in pool:
+        ahead = float(np.sign(p.d).mean())
+        for target in targets:
+            if abs(ahead) <= target:
+                continue
+            flip = (1 - target / abs(ahead)) / 2
+            drawn = rng.choice(p.d, 20000) * np.where(rng.random(20000) < flip, -1.0, 1.0)
+            s = stops(rng, drawn, args)
+            n = np.abs(s)
+            decided = float(np.mean(n <= args.cap))
+            wrong = float(np.mean((n <= args.cap) & (np.sign(s) != np.sign(ahead))))
+            median = float(np.median(np.minimum(n, args.cap)))
+            at80 = fixed_games(rng, drawn, 0.80, args.alpha)
+            matched = fixed_games(rng, drawn, min(decided, 0.99), args.alpha)
+            print(f"| {p.name} | {np.sign(ahead) * target:+.2f} | {drawn.mean():+.3f} "
+                  f"| {median:.0f} ({np.quantile(np.minimum(n, args.cap), 0.9):.0f}) | {decided:.3f} ({wrong:.3f}) "
+                  f"| {at80} / {matched} | {median / matched:.2f} |", flush=True)
+
+
 def false_decisions(pool: list[Pair], rows: pd.DataFrame, args: argparse.Namespace,
                     rng: np.random.Generator) -> None:
     """The share of simulated comparisons of players that do not differ that decided anyway."""
@@ -266,6 +301,8 @@ def main() -> None:
     ap.add_argument("--alpha", type=float, default=sequential.ALPHA)
     ap.add_argument("--planned", type=float, default=plan.DIFFERENCE,
                     help="the difference the fixed design is planned for, as wolf-eval plan's --difference")
+    ap.add_argument("--shrink", default="0.3,0.15",
+                    help="shares ahead the known-order pairs are also shrunk to (comma-separated; empty for none)")
     ap.add_argument("--seed", type=int, default=35)
     args = ap.parse_args()
     started = time.perf_counter()
@@ -280,6 +317,7 @@ def main() -> None:
     if unclear:
         print(f"\nLeft out, the pool does not order them (mean difference under 3 standard errors): "
               f"{'; '.join(unclear)}")
+    shrunk(separated, args, rng)
     false_decisions(everyone, rows, args, rng)
     truth_against_wins(everyone, medians, args, rng)
     planner_check(rows, args, rng)

@@ -133,6 +133,22 @@ def test_a_round_decides_stops_its_evals_and_a_partial_round_decides_nothing() -
     assert full.games == 32 and full.spent == pytest.approx(16.0)
 
 
+def test_a_question_stays_decided_at_the_round_that_decided_it() -> None:
+    """Model a's village wins every deal of rounds 1 and 2 (decided at 8 deals, wealth above 20) and b's every deal of
+    rounds 3 and 4, while both wolves' games (all lost) keep the evals playing. Over all 16 deals a and b are
+    ahead equally often, which decides nothing; the village's question was decided at round 2 and stays so."""
+    a, b = [1.0] * 4, [0.0] * 4
+    played = ({("a", "villagers", k): a if k < 3 else b for k in range(1, 5)}
+              | {("b", "villagers", k): b if k < 3 else a for k in range(1, 5)}
+              | {(m, "werewolves", k): [0.0] * 4 for m in "ab" for k in range(1, 5)})
+    rows = _rows(played)
+    assert rounds.looks(np.array([100] * 4 + [101] * 4 + [102] * 4 + [103] * 4)) == [4, 8, 12, 16]
+    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], rounds.Stopping(round_games=4, max_games=16), 100)
+    q = done.questions.set_index(["faction", "question"]).loc[("villagers", "win")]
+    assert (q["state"], q["decision"], q["deals"], q["ahead"]) == (rounds.DECIDED, sequential.FOR_A, 8, 1.0)
+    assert sequential.decide([1.0] * 8 + [-1.0] * 8).state == sequential.UNDECIDED  # what all 16 deals say
+
+
 def test_an_undecided_question_stops_at_the_games_cap_and_the_dollar_cap() -> None:
     even = _record([1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0], [0.0] * 4, range(1, 4))
     capped = rounds.standing(TASK, _rows(even), PLAN, ["a", "b"], ["r"],
