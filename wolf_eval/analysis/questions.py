@@ -93,10 +93,8 @@ WIN = Question("win", "win rate", frozenset(Faction), ("won", "played"), _won, l
 DETECTION = Question("detection", "detection against the truth (per-ballot AUROC for wolves)",
                      frozenset({Faction.VILLAGERS}), ("detect_concordant", "detect_ties", "detect_pairs"),
                      _detected, lambda s: Auroc(s[0], s[1], s[2]).value)
-EVASION = _aimed(Role.WEREWOLF, Faction.WEREWOLVES,
-                 "evasion against the truth (per-ballot 1 − AUROC of the observers' suspicion for its wolves)")
-SUSPICION_RANK = _aimed(Role.JESTER, Faction.JESTER,
-                        "rank in suspicion against the truth (per-ballot AUROC of the observers' suspicion for it)")
+EVASION = _aimed(Role.WEREWOLF, Faction.WEREWOLVES, "evasion against the truth (per-ballot 1 − AUROC)")
+SUSPICION_RANK = _aimed(Role.JESTER, Faction.JESTER, "rank in suspicion against the truth (per-ballot AUROC)")
 #: Every question a comparison asks, in the order its tables print them.
 QUESTIONS: tuple[Question, ...] = (WIN, DETECTION, EVASION, SUSPICION_RANK)
 
