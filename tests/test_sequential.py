@@ -193,7 +193,8 @@ def test_compare_in_rounds_plays_until_each_question_stops_and_resumes_a_round_c
     text = (folder / "compare" / "compare.md").read_text()
     assert "2 complete rounds, 8 games" in text
     assert "| wolf | wolves | wolfbot/faction | wolfbot/tom | against wolfbot/cue | win | undecided at the games cap " \
-           "| 2 | +0.00 [" in text
+           "| 2 | +0.00 | +0.00 [" in text  # the mean difference, then the share ahead with its interval
+    assert "| evasion | not defined in these games | 0 |" in text  # no deception analysis: no suspicion rows
     capsys.readouterr()
     cut = next(log for log in logs if log.eval.task_args["seed"] == 4)
     whole = read_eval_log(cut.location)
