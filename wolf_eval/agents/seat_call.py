@@ -41,9 +41,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ResponseSchema
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Content, ResponseSchema
 
-from wolf_eval.agents.call import call_seed, read_reply
+from wolf_eval.agents.call import Answer, call_seed, read_reply
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import (
     InvalidReply,
@@ -423,7 +423,7 @@ def call_messages(views: Sequence[Observation], refs: Sequence[str] | None = Non
     shared = parts[0]["records"]  # one seat at one moment: every part saw the same records, kept once
     parts = [{k: v for k, v in p.items() if k != "records"} for p in parts]
     # each block ends its own line, so a provider that joins blocks with no separator reads lines
-    blocks = [*record_prompt(first, cache_mark=call.layout == "seat"),
+    blocks: list[Content] = [*record_prompt(first, cache_mark=call.layout == "seat"),
               text_block(f"\n{call.instruction(views, structured, again)}")]
     meta: dict[str, Any] = {DECISIONS: parts, "records": shared, "layout": call.layout}
     if again:
@@ -451,7 +451,7 @@ def logged_layout(meta: Mapping[str, Any]) -> Layout:
     """The layout a logged prompt asked in: recorded since 0.5.0, else known from its release's shape."""
     layout = meta.get("layout")
     if layout in ("own", "seat", "nested"):
-        return layout  # type: ignore[return-value]  # checked just above
+        return layout
     return layout_of("per_decision", len(logged_parts(meta)))
 
 
@@ -474,7 +474,7 @@ def decisions_from_reply(state: GameState, requests: Sequence[Request], raw: str
     """The decisions a call's raw reply makes, in ``requests`` order, read exactly as in play (replay's
     reading of a recorded reply): None for a decision left unanswered and asked again, unless ``last``."""
     call = SeatCall.of(requests, layout)
-    got = read_reply(raw, lambda text: call.read(text, state, last),
+    got: Answer[Sequence[Decision | None]] = read_reply(raw, lambda text: call.read(text, state, last),
                      lambda reason, cut: call.fall_back(state, reason, cut))
     by_key = {r.key: d for r, d in zip(call.requests, got.value, strict=True)}
     return [by_key[r.key] for r in requests]
