@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Content, ResponseSchema
 
-from wolf_eval.agents.call import Answer, call_seed, read_reply
+from wolf_eval.agents.call import call_seed, read_reply
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import (
     InvalidReply,
@@ -299,8 +299,9 @@ class SeatCall:
             parts.append((self.main, self.main.action.value, obj.without(ANALYSES)))
         return parts
 
-    def fall_back(self, state: GameState, reason: str, raw: str) -> list[Decision]:
-        """Every decision of the call falls back, for one reason (a reply with nothing to read)."""
+    def fall_back(self, state: GameState, reason: str, raw: str) -> list[Decision | None]:
+        """Every decision of the call falls back, for one reason (a reply with nothing to read): what
+        :meth:`read` would return, none of it None."""
         return [fallback_decision(state, r, reason, raw) for r in self.requests]
 
     def in_order(self, decided: Sequence[Decision], requests: Sequence[Request]) -> list[Decision]:
@@ -474,7 +475,7 @@ def decisions_from_reply(state: GameState, requests: Sequence[Request], raw: str
     """The decisions a call's raw reply makes, in ``requests`` order, read exactly as in play (replay's
     reading of a recorded reply): None for a decision left unanswered and asked again, unless ``last``."""
     call = SeatCall.of(requests, layout)
-    got: Answer[Sequence[Decision | None]] = read_reply(raw, lambda text: call.read(text, state, last),
+    got = read_reply(raw, lambda text: call.read(text, state, last),
                      lambda reason, cut: call.fall_back(state, reason, cut))
     by_key = {r.key: d for r, d in zip(call.requests, got.value, strict=True)}
     return [by_key[r.key] for r in requests]
