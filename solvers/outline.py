@@ -20,7 +20,7 @@ view`` shows folded; each call in it is a subtask named for its seat, role, acti
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -49,7 +49,7 @@ class Room:
         self.name = name
         self.type = type
         self.parent = parent  # the room whose span holds this one's (None: the night's or day's span)
-        self._send, self._jobs = anyio.create_memory_object_stream[Callable[[], Awaitable[None]]](math.inf)
+        self._send, self._jobs = anyio.create_memory_object_stream[Callable[[], Coroutine[Any, Any, None]]](math.inf)
         self._closed = anyio.Event()
 
     async def open(self, tg: TaskGroup) -> None:
@@ -72,22 +72,22 @@ class Room:
     async def run(self, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` under this room's span and return what it returns (or raise what it raised)."""
         done = anyio.Event()
-        out: list[tuple[bool, Any]] = []
+        returned: list[T] = []
+        raised: list[Exception] = []
 
         async def inside() -> None:
             try:
-                out.append((True, await job()))
+                returned.append(await job())
             except Exception as err:  # handed back to the caller, whose task it belongs to
-                out.append((False, err))
+                raised.append(err)
             finally:
                 done.set()
 
         await self._send.send(inside)
         await done.wait()
-        ok, value = out[0]
-        if not ok:
-            raise value
-        return value  # type: ignore[no-any-return]
+        if raised:
+            raise raised[0]
+        return returned[0]
 
     async def close(self) -> None:
         """End the span once the work in it has finished."""

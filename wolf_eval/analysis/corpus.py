@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,7 +194,7 @@ def _games(samples: pd.DataFrame, skipped: list[str]) -> list[dict[str, Any]]:
     return games
 
 
-def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
+def _game_row(s: Mapping[Hashable, Any], record: GameRecord) -> dict[str, Any]:
     """One game's row: where it was logged, its cell, its repeat key and its per-game values by source."""
     game = record.game()
     row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
@@ -279,8 +279,11 @@ def cell_games(games: pd.DataFrame, cell: tuple[str, str, str]) -> pd.DataFrame:
     return games[(games["model"] == m) & (games["task"] == t) & (games["condition"] == c)]
 
 
-def values(df: pd.DataFrame, source: str) -> list[Values]:
-    """The per-game values of one source (a scorer's name or one of ``DERIVED``), in the frame's game order."""
+def values(df: pd.DataFrame, source: str) -> list[Any]:
+    """The per-game values of one source (a scorer's name or one of ``DERIVED``), in the frame's game order.
+
+    A frame's column is untyped: each source holds its own type (a :data:`Values` mapping, or a measure's
+    typed counts), which the caller names where it reads them."""
     return list(df[source]) if source in df else []
 
 
