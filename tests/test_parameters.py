@@ -44,8 +44,10 @@ def test_a_run_that_finds_no_block_or_a_lone_marker_exits_1(tmp_path: Path) -> N
     lone = tmp_path / "lone.md"
     lone.write_text(f"{BEGIN}\n| half |\n", encoding="utf-8")
     assert main([str(lone)]) == 1 and lone.read_text(encoding="utf-8") == f"{BEGIN}\n| half |\n"
-    with pytest.raises(ValueError, match="has no"):
+    with pytest.raises(ValueError, match="was expected"):
         refreshed(f"{END}\n")
+    quoted = f"Quote `{BEGIN}` in a sentence.\n"
+    assert refreshed(quoted) == quoted and marked([plain]) == []
 
 
 def test_the_table_has_one_row_per_task_parameter_with_the_signatures_defaults() -> None:

@@ -1,7 +1,7 @@
 """The docs' parameter table, written from the parameter table in ``wolf_eval.settings``.
 
-Any Markdown file may carry the table between the two marker lines below; this module rewrites what
-stands between them, so the docs cannot drift from the task's own parameters::
+Any Markdown file may carry the table between the two marker lines below (each a line of its own);
+this module rewrites what stands between them, so the docs cannot drift from the task's own parameters::
 
     python -m wolf_eval.parameters            # rewrite README.md and docs/*.md where they carry the markers
     python -m wolf_eval.parameters --check    # exit 1, naming each stale file, if a block is out of date
@@ -53,22 +53,31 @@ def parameter_table() -> str:
 
 
 def refreshed(text: str, where: str = "the file") -> str:
-    """``text`` with the table written between each pair of markers; a marker without its pair is refused."""
-    out, rest = [], text
-    while BEGIN in rest:
-        head, _, tail = rest.partition(BEGIN)
-        if END not in tail:
-            raise ValueError(f"{where}: {BEGIN} has no {END} after it")
-        _, _, rest = tail.partition(END)
-        out.append(f"{head}{BEGIN}\n{parameter_table()}\n{END}")
-    if END in rest:
-        raise ValueError(f"{where}: {END} has no {BEGIN} before it")
-    return "".join(out) + rest
+    """``text`` with the table written between each pair of marker lines; a marker without its pair is refused.
+
+    A marker counts only as a line of its own, so a page may quote it in a sentence or a code span.
+    """
+    out: list[str] = []
+    inside = False
+    for line in text.splitlines(keepends=True):
+        if line.strip() == BEGIN and not inside:
+            out += [line, parameter_table() + "\n"]
+            inside = True
+        elif line.strip() == END and inside:
+            out.append(line)
+            inside = False
+        elif line.strip() in (BEGIN, END):
+            raise ValueError(f"{where}: {line.strip()} where {END if inside else BEGIN} was expected")
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError(f"{where}: {BEGIN} has no {END} after it")
+    return "".join(out)
 
 
 def marked(paths: Sequence[Path]) -> list[Path]:
-    """The files among ``paths`` that carry the opening marker."""
-    return [p for p in paths if p.is_file() and BEGIN in p.read_text(encoding="utf-8")]
+    """The files among ``paths`` that carry the opening marker as a line of its own."""
+    return [p for p in paths if p.is_file() and BEGIN in p.read_text(encoding="utf-8").splitlines()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
