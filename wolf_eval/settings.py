@@ -61,9 +61,6 @@ class Parameter:
     given_as: Any = None
 
 
-#: The parameters whose default is the variant's own (``VARIANTS``): the roster, word limit and explanation turns.
-VARIANT_OWN = ("roles", "max_statement_words", "max_explanation_turns")
-
 #: A field validator's marker: its message says what is wrong better than ``Parameter.accepts`` would.
 _OWN = "own: "
 
@@ -441,5 +438,5 @@ def _condition_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-__all__ = ["PARAMETERS", "VARIANT_OWN", "Parameter", "Settings", "SettingsError", "condition", "roster_text",
+__all__ = ["PARAMETERS", "Parameter", "Settings", "SettingsError", "condition", "roster_text",
            "rules_for", "task_defaults", "task_parameters", "task_signature"]
