@@ -3,7 +3,8 @@
 Every sample is one complete game. Each task takes the ``-T`` parameters of the parameter table
 (``wolf_eval.settings.Settings``): ``@task_parameters`` gives the function its signature from the
 table, so Inspect lists, defaults and logs every one, and ``Settings.from_task_args`` checks them
-together before any game starts; a mistyped name is refused, not ignored.
+together before any game starts; a mistyped name is refused, not ignored. The parameters, their
+defaults and what each does: docs/parameters.md (written from the same table).
 """
 
 from __future__ import annotations
