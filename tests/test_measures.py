@@ -261,7 +261,8 @@ def test_the_release_log_replays_and_exports(tmp_path: Path, capsys: pytest.Capt
     assert main(["export", str(RELEASE), "--out", str(tmp_path)]) == 0
     written = capsys.readouterr().out.split()
     assert written and all(Path(p).is_file() for p in written)
-    events = [json.loads(line) for p in written if p.endswith(".ndjson") for line in Path(p).read_text().splitlines()]
+    events = [json.loads(line) for p in written if p.endswith(".ndjson")
+              for line in Path(p).read_text(encoding="utf-8").splitlines()]
     assert events and {"timestamp", "day", "phase", "step", "event", "actor", "details"} <= set(events[0])
 
 

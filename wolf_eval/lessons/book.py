@@ -235,7 +235,7 @@ def read_lessons(path: Location, model: str | None = None) -> LessonsFile | None
 @contextmanager
 def _locked(path: Path) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(path.name + ".lock"), "a+") as lock:
+    with open(path.with_name(path.name + ".lock"), "a+", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
