@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import run
+
 from wolf_eval.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

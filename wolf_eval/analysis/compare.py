@@ -376,7 +376,7 @@ TABLE_NOTE = (
     "the truth; `wolf-eval report` and `wolf-eval rate` score detection against the truth) and "
     "its calibration gap (observers' flag rate minus its own, on statements with both analyses) as a "
     "speaker, each with a 95% interval that resamples whole games (1,000 seeded draws: a game's "
-    "statements are not independent); fallbacks per call of its seats.")
+    "statements are not independent); fallbacks per decision asked of its seats.")
 PAIRS_NOTE = (
     "A's figure in a faction minus B's on the same deals, with what the pair held fixed: *against R*, both "
     "played the faction against the same opponent R in every other seat, so the difference is that faction's "
