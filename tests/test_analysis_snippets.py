@@ -73,6 +73,8 @@ def test_the_evals_snippet_gives_every_eval_its_matchup(logs: Path) -> None:
     assert evals[["villagers_model", "werewolves_model", "jester_model"]].notna().all().all()
     table = evals.groupby(namespace["matchup"], dropna=False).completed_samples.sum()
     assert {key[1:] for key in table.index} == MATCHUPS and table.eq(1).all()
-    # and the log list tells a compare run's evals apart by their tag
-    tags = {t for row in evals.tags.dropna() for t in row.split(",") if t}
-    assert {"wolfbot/cue as Jester against wolfbot/random", "wolfbot/tom as wolves against wolfbot/random"} <= tags
+    # and the log list tells a compare run's evals apart by their tag, which leads with who played which side and
+    # names the score the list's SCORE column shows
+    tags = set(evals.tags)
+    assert {"wolfbot/cue as Jester against wolfbot/random · SCORE: village_win",
+            "wolfbot/tom as wolves against wolfbot/random · SCORE: village_win", "SCORE: village_win"} <= tags

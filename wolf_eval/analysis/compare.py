@@ -134,10 +134,12 @@ def comparison_tasks(plan: Sequence[Pairing], make: Callable[..., Any], task: st
             raise ValueError(f"the roster deals no seat of the {p.faction} faction, so {p.model} would play nothing")
         # built outside any eval's context: an earlier eval set in this process leaves its models set there
         made = contextvars.Context().run(make, **task_args)
-        # the log list tells the evals apart by their tag, and evals_df reads each faction's model from the
-        # metadata (built outside an eval, the task could not record them itself)
+        # the log list tells the evals apart by their tag (one tag, who played which side first, then the task's
+        # own tags: Inspect shows a set of tags in no set order), and evals_df reads each faction's model from
+        # the metadata (built outside an eval, the task could not record them itself)
         sides = {f"{f.value}_model": p.model if f is p.faction else p.opponent for f in variant(task).factions}
-        tasks.append(task_with(made, model=p.opponent, model_roles=roles, tags=[p.describe()],
+        tasks.append(task_with(made, model=p.opponent, model_roles=roles,
+                               tags=[" · ".join([p.describe(), *(made.tags or [])])],
                                metadata={**(made.metadata or {}), **sides}))
     return tasks
 
