@@ -287,10 +287,11 @@ class Outline:
 
 
 async def _in_group(name: str, calls: list[list[Request]], decide: Decide) -> list[list[Decision]]:
-    """A group's calls, each one seat's decisions; a group of more than one call is a subtask the viewer
-    shows folded, its output the seats whose replies fell back."""
-    if len(calls) == 1:
-        return [await decide(calls[0])]
+    """A group's calls, each one seat's decisions, run at once; a named group of more than one call is a subtask
+    the viewer shows folded, its output the seats whose replies fell back, and a group without a name (a
+    ballot's votes) leaves its calls in the span it runs in, one click each from the outline."""
+    if len(calls) == 1 or not name:
+        return await together([decide(c) for c in calls])
     decided: list[list[Decision]] = []
 
     async def group() -> str:
@@ -348,6 +349,6 @@ def group_of(game: GameState, request: Request) -> tuple[tuple[Any, ...], str]:
         return ("night",), f"night {request.day} actions"
     if request.action in SPEECH_ACTIONS:
         return ("speech", request.seat), ""
-    if request.action is Action.VOTE:  # each vote call right under its ballot: a wolf's vote two clicks from the game
-        return ("vote", request.seat), ""
+    if request.action is Action.VOTE:  # a group with no name of its own: each vote call right under its ballot
+        return (request.action,), ""
     return (request.action,), _GROUP_NAMES.get(request.action, request.action.value).format(turn=request.turn + 1)
