@@ -33,6 +33,10 @@ def game_scorers() -> list[Scorer]:
     return [*headline_scorers(), judge(), cost_scorer()]
 
 
+#: The log list's SCORE column has no name: each eval's tags, which the list shows, name the score it is.
+HEADLINE_TAG = f"SCORE: {LEAD}"
+
+
 def headline() -> dict[str, Any]:
     """``village_win`` declared the eval's headline metric, on Inspect releases that take one (0.3.27x on)."""
     if "headline_metric" not in signature(Task.__init__).parameters:
@@ -76,6 +80,7 @@ def game_task(settings: Settings) -> Task:
         scorer=game_scorers(),
         **headline(),
         metadata={"variant": variant, "settings": recorded, **faction_models(settings.rules)},
+        tags=[HEADLINE_TAG],
     )
 
 

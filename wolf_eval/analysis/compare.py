@@ -135,7 +135,13 @@ def comparison_tasks(plan: Sequence[Pairing], make: Callable[..., Any], task: st
             raise ValueError(f"the roster deals no seat of the {p.faction} faction, so {p.model} would play nothing")
         # built outside any eval's context: an earlier eval set in this process leaves its models set there
         made = contextvars.Context().run(make, **task_args)
-        tasks.append(task_with(made, model=p.opponent, model_roles=roles))
+        # the log list tells the evals apart by their tag (one tag, who played which side first, then the task's
+        # own tags: Inspect shows a set of tags in no set order), and evals_df reads each faction's model from
+        # the metadata (built outside an eval, the task could not record them itself)
+        sides = {f"{f.value}_model": p.model if f is p.faction else p.opponent for f in variant(task).factions}
+        tasks.append(task_with(made, model=p.opponent, model_roles=roles,
+                               tags=[" · ".join([p.describe(), *(made.tags or [])])],
+                               metadata={**(made.metadata or {}), **sides}))
     return tasks
 
 
@@ -375,7 +381,7 @@ TABLE_NOTE = (
     "the truth; `wolf-eval report` and `wolf-eval rate` score detection against the truth) and "
     "its calibration gap (observers' flag rate minus its own, on statements with both analyses) as a "
     "speaker, each with a 95% interval that resamples whole games (1,000 seeded draws: a game's "
-    "statements are not independent); fallbacks per call of its seats.")
+    "statements are not independent); fallbacks per decision asked of its seats.")
 PAIRS_NOTE = (
     "A's figure in a faction minus B's on the same deals, with what the pair held fixed: *against R*, both "
     "played the faction against the same opponent R in every other seat, so the difference is that faction's "
