@@ -33,7 +33,7 @@ from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
 from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
-from wolf_eval.measures.pooling import count_where_applicable
+from wolf_eval.measures.pooling import count_where_applicable, logged_name
 from wolf_eval.measures.rates import Mean
 from wolf_eval.resample import (
     UNIT,
@@ -146,7 +146,7 @@ def win_rates(games: pd.DataFrame) -> pd.DataFrame:
         rates = out_.win_rates(outcome)
         row: dict[str, Any] = {"games": len(df)}
         for f, r in rates.items():
-            row.update({f"{f}": r.rate, f"{f}_low": r.low, f"{f}_high": r.high, f"{f}_wins": r.wins})
+            row.update({str(f): r.rate} | ends(f, r) | {logged_name(f, "wins"): r.wins})
         row["days"] = out_.mean_days(outcome)
         yield row
 
@@ -158,7 +158,8 @@ def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         sabotage = values(df, "self_sabotage")
         rates = sab.sabotage_rates(sabotage)
-        yield {"games": len(df)} | sab.wolf_side_counts(sabotage) | {f"{c}_share": rates[c] for c in CATEGORIES}
+        yield {"games": len(df)} | sab.wolf_side_counts(sabotage) \
+            | {logged_name(c, "share"): rates[c] for c in CATEGORIES}
 
     return per_cell(games, rows)
 
@@ -195,8 +196,13 @@ def interval_columns(per_game: list[Any], figures: Callable[[Any], dict[str, Any
     names = list(names)
     spans = joint_counts_intervals(per_game, figures, names, seed, bounds={n: SIGNED.get(n, UNIT) for n in names})
     for name, iv in spans.items():
-        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+        out |= ends(name, iv)
     return out
+
+
+def ends(name: str, iv: Any) -> dict[str, float]:
+    """The ``<name>_low`` and ``<name>_high`` columns of a figure's 95% interval ``iv`` (its ``low`` and ``high``)."""
+    return {logged_name(name, "low"): iv.low, logged_name(name, "high"): iv.high}
 
 
 def unit_label(task: str, kind: str) -> tuple[str, str]:
@@ -258,7 +264,7 @@ TRUTH_RATES = ("auroc_wolves", "auroc_jester", "auroc_statements", "brier", "vot
 
 #: The deception tables' figures given an interval over games: each deceiving role's own, and the share of
 #: ballots on it (the share chance would give is the game's state, not play, so it has none).
-DECEPTION_RATES = {role: (dec.AIM_NAMES[role], f"{dec.AIM_NAMES[role]}_village", "vote_share")
+DECEPTION_RATES = {role: (dec.AIM_NAMES[role], dec.VILLAGE_AIM_NAMES[role], "vote_share")
                    for role in dec.DECEIVERS}
 
 
@@ -363,8 +369,7 @@ def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict
                              "village_pairs": total.village.pairs, "votes": total.votes}
     figures = dec.aim_figures(role)
     for name, iv in game_intervals(counts, figures, seed, bounds=dict.fromkeys(figures, UNIT)).items():
-        out |= {name: iv.value} | ({f"{name}_low": iv.low, f"{name}_high": iv.high}
-                                   if name in DECEPTION_RATES[role] else {})
+        out |= {name: iv.value} | (ends(name, iv) if name in DECEPTION_RATES[role] else {})
     return out
 
 
@@ -422,7 +427,7 @@ def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
                                       bounds={"mean": UNIT})["mean"] for g in groups}
                 yield unit | {"role": str(role)} | {f"{column} {label(g)}": by.get(g, Mean()).value for g in groups} \
                     | {f"{column} {label(g)} n": by.get(g, Mean()).n for g in groups} \
-                    | {f"{column} {label(g)}_{end}": getattr(spans[g], end) for g in groups for end in ("low", "high")}
+                    | {k: x for g in groups for k, x in ends(f"{column} {label(g)}", spans[g]).items()}
 
     return per_cell(games, rows)
 
@@ -474,7 +479,7 @@ def halves(games: pd.DataFrame) -> pd.DataFrame:
     def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
         by = out_.halves(values(df, "outcome"))
         return [{"games": len(df)}
-                | {f"{f}_{h}": getattr(x, h) for f, x in by.items() for h in ("first", "second", "change")}]
+                | {logged_name(f, h): getattr(x, h) for f, x in by.items() for h in ("first", "second", "change")}]
 
     return per_cell(games, rows)
 
@@ -500,8 +505,7 @@ def _doctor_intervals(quality: list[Values], seed: int) -> dict[str, float]:
 
     out: dict[str, float] = {}
     for name, key in (("doctor_self_protect", "doctor_self_protects"), ("doctor_save_rate", "doctor_saves")):
-        iv = ratio_interval(counts(key), counts("doctor_protects"), seed, bounds=UNIT)
-        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+        out |= ends(name, ratio_interval(counts(key), counts("doctor_protects"), seed, bounds=UNIT))
     return out
 
 
@@ -523,7 +527,7 @@ def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
             return
         tagger = les.tagger_shares(values(df, "tagger"))
         yield {"games": int(shares["games"]), "added": shares["added"], "per_game": shares["added_per_game"]} \
-            | {f"order_{o}": shares[f"order_{o}"] for o in les.ORDERS} | {c: shares[c] for c in LESSON_CATEGORIES} \
+            | {k: shares[k] for k in les.ORDER_KEYS.values()} | {c: shares[c] for c in LESSON_CATEGORIES} \
             | ({} if math.isnan(tagger["tagger_asked"]) else tagger | {"tagger_model": _tagger_models(df)})
 
     return per_cell(games, rows)
@@ -579,25 +583,23 @@ def game_costs(games: pd.DataFrame) -> pd.DataFrame:
 def judge(games: pd.DataFrame) -> pd.DataFrame:
     """Per judged cell: the share of each true role's players the judge named correctly."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        accuracy = jud.judge_accuracy(values(df, "judge"))
+        judged: list[jud.Identification | None] = list(df["judge"]) if "judge" in df else []
+        accuracy = jud.accuracy_figures(jud.pool(judged))
         if "unreadable" not in accuracy:
             return
         yield {"games": int(accuracy["games"])} | {r: accuracy[r] for r in ROLES} \
-            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]} \
-            | _judge_intervals(values(df, "judge"), cell_seed(df))
+            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]} | _judge_intervals(judged, cell_seed(df))
 
     return per_cell(games, rows)
 
 
-def _judge_intervals(judged: list[Values], seed: int) -> dict[str, float]:
+def _judge_intervals(per_game: list[jud.Identification | None], seed: int) -> dict[str, float]:
     """The judge names every player of a game in one reply, so its accuracies resample games, not players."""
-    per_game = [jud.Identification.from_flat(v) for v in judged]
     seated = [dict(g.by_role) if g is not None else {} for g in per_game]
     out: dict[str, float] = {}
     for name, roles in ({str(r): [r] for r in ROLES} | {"all": list(ROLES)}).items():
         named = [sum((s.get(r, Mean()) for r in roles), Mean()) for s in seated]
-        iv = intervals(named, {"share": lambda m: m.value}, seed, bounds={"share": UNIT})["share"]
-        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+        out |= ends(name, intervals(named, {"share": lambda m: m.value}, seed, bounds={"share": UNIT})["share"])
     return out
 
 

@@ -54,6 +54,15 @@ class Summed:
     def __add__(self, other: Summed) -> Summed:
         return type(self)(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))  # type: ignore[arg-type]
 
+    def numbers(self) -> tuple[float, ...]:
+        """The counts in field order, the order the logs list them in."""
+        return tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The counts' names in field order: what a score's metadata logs them as, after their group."""
+        return tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+
 
 @dataclass(frozen=True)
 class Confusion(Summed):
