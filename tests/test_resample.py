@@ -12,6 +12,7 @@ from scipy.special import expit
 
 from wolf_eval.analysis import tables
 from wolf_eval.measures.identification import Identification
+from wolf_eval.measures.quality import PlayCounts
 from wolf_eval.measures.rates import Auroc, Mean
 from wolf_eval.resample import UNBOUNDED, UNIT, game_weights, intervals, jackknife_se, ratio_interval, seed_of
 from wolf_eval.stats import wilson
@@ -136,8 +137,8 @@ def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     interval reaches as far as the game further from it (the case worked by hand above): [0, 1]; it
     self-protects half the time in both, so that interval has no width. The judge names 1 of 4 players in
     one game and 3 of 4 in the other: 0.5 ± 0.25."""
-    quality = [{"doctor_self_protects": 1.0, "doctor_saves": 0.0, "doctor_protects": 2.0},
-               {"doctor_self_protects": 1.0, "doctor_saves": 2.0, "doctor_protects": 2.0}]
+    quality = [PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=0.0),
+               PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=2.0)]
     row = tables.play_quality(_cell(quality=quality)).iloc[0]
     assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == (0.5, 0.0, 1.0)
     assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == (0.5, 0.5)

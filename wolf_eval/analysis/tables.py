@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -135,8 +136,8 @@ def headline_scores(games: pd.DataFrame) -> pd.DataFrame:
     return per_cell(games, rows)
 
 
-#: The corpus columns a game's :class:`~wolf_eval.measures.headline.GameValues` is rebuilt from.
-GAME_VALUE_FIELDS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge", "truth", "deception")
+#: The corpus columns a game's :class:`~wolf_eval.measures.headline.GameValues` is rebuilt from: its fields.
+GAME_VALUE_FIELDS = tuple(f.name for f in fields(head.GameValues))
 
 
 def win_rates(games: pd.DataFrame) -> pd.DataFrame:
@@ -446,8 +447,7 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
     (:func:`wolf_eval.measures.features.stratified_predictors`), with a permutation p beside Pearson's.
     ``abstained``: the games an abstaining wolf removed from the day-1 ballot's feature.
     """
-    with_jester = games[[not math.isnan(v.get("jester", math.nan)) for v in values(games, "outcome")]] \
-        if not games.empty else games
+    with_jester = games[[v.jester_seated for v in values(games, "outcome")]] if not games.empty else games
     if with_jester.empty:
         return pd.DataFrame()
 
@@ -493,19 +493,23 @@ def play_quality(games: pd.DataFrame) -> pd.DataFrame:
                "doctor_save_rate": quality["doctor_save_rate"], "doctor_protects": quality["doctor_protects_n"],
                "jester_first_bid": quality["jester_first_bid"], "jester_first_bid_n": quality["jester_first_bid_n"],
                "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]} \
-            | _doctor_intervals(values(df, "quality"), cell_seed(df))
+            | _doctor_intervals(list(df["quality"]), cell_seed(df))
 
     return per_cell(games, rows)
 
 
-def _doctor_intervals(quality: list[Values], seed: int) -> dict[str, float]:
-    """The Doctor's rates are per protection, several a game: their intervals resample the cell's games."""
-    def counts(key: str) -> list[float]:
-        return [0.0 if math.isnan(v := float(q.get(key, math.nan))) else v for q in quality]
+def _doctor_intervals(quality: list[qual.PlayCounts], seed: int) -> dict[str, float]:
+    """The Doctor's rates are per protection, several a game: their intervals resample the cell's games (a game
+    without a Doctor adds no protection)."""
+    def counted(x: float) -> float:
+        return 0.0 if math.isnan(x) else x
 
+    protects = [counted(q.doctor_protects) for q in quality]
+    done = {"doctor_self_protect": [counted(q.doctor_self_protects) for q in quality],
+            "doctor_save_rate": [counted(q.doctor_saves) for q in quality]}
     out: dict[str, float] = {}
-    for name, key in (("doctor_self_protect", "doctor_self_protects"), ("doctor_save_rate", "doctor_saves")):
-        out |= ends(name, ratio_interval(counts(key), counts("doctor_protects"), seed, bounds=UNIT))
+    for name, n in done.items():
+        out |= ends(name, ratio_interval(n, protects, seed, bounds=UNIT))
     return out
 
 
@@ -575,7 +579,7 @@ def game_costs(games: pd.DataFrame) -> pd.DataFrame:
         logs = runs.setdefault(tuple(r[k] for k in CELL), {})
         run = logs.setdefault(r["log"], len(logs) + 1) if "log" in r else 1
         rows.append({k: r[k] for k in CELL} | {"run": run, "id": r["id"], "epoch": r["epoch"],
-                                               "days": r["outcome"].get("days", math.nan)}
+                                               "days": r["outcome"].days}
                     | cost_.game_cost(r["usage"]))
     return pd.DataFrame(rows)
 
