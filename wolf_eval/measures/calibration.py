@@ -273,11 +273,10 @@ def gone_before_day_one(game: GameState) -> set[Role]:
 
 def _row_counts(row: StatementRow) -> RoleCounts:
     """One statement's contribution to its speaker role's counts."""
-    own = row.self_type is not None
     return RoleCounts(
         labels=row.labels, confusion=row.confusion(),
         suspicion=Mean(row.mean_suspicion, 1.0) if row.suspicions else Mean(),
-        types={row.self_type: 1.0} if own else {}, units=1.0,
+        types={row.self_type: 1.0} if row.self_type is not None else {}, units=1.0,
         paired=row.labels if row.peers and row.self_deceptive is not None else LabelRates(),
     )
 
