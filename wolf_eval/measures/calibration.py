@@ -19,7 +19,8 @@ counts: not applicable, not zero; a game played without analysis has none at all
 Pooling over games is addition (:func:`pool`); the rates are formed from the pooled counts by
 :mod:`wolf_eval.measures.rates`. :meth:`UnitCalibration.flat` writes the per-game counts under the
 names the scores' metadata has logged since release 0.1.0 (``{role}_tp``, ``flag_bin{k}_flags``,
-...), and :meth:`UnitCalibration.from_flat` reads them back: nothing else spells those names.
+...), made by :func:`wolf_eval.measures.pooling.logged_name`, and :meth:`UnitCalibration.from_flat` reads
+them back: no reader spells those names.
 
 Every unit of analysis (docs/design.md, § Deception measurement) is a debate statement, a defence
 or a vote reason; the WOLF paper analyses debate statements, the Triadic paper "every public
