@@ -46,6 +46,7 @@ from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.logfiles import inspect_logs, sample_error
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
+from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures.ballot_order import ballot_orders
@@ -211,7 +212,8 @@ def _game_row(s: Mapping[Hashable, Any], record: GameRecord) -> dict[str, Any]:
     row |= vars(game_values(game, record, rows, calibration=by_kind[cal.ALL_KINDS].calibration))
     logged_judge = _json_object(s.get("score_judge"))  # a log from before the record kept the judge's counts
     if record.judge is None and logged_judge:
-        row["judge"] = {k: float(v) if v is not None else math.nan for k, v in logged_judge.items()}
+        row["judge"] = jud.Identification.from_flat(
+            {k: float(v) if v is not None else math.nan for k, v in logged_judge.items()})
     row["analysed"] = len(rows)
     row["features"] = feat.game_features(game, rows)
     row["units"] = by_kind
