@@ -133,7 +133,8 @@ def recorded_decisions(state: GameState, requests: list[Request], replies: dict[
         if unanswered and got.again is None:
             raise MissingReply(f"no recorded reply asking again for {unanswered[0].key}: the log is missing a call")
         again = decisions_from_reply(state, unanswered, got.again.raw, got.layout) if got.again and unanswered else []
-        answered = {r.key: d for r, d in zip(unanswered, again, strict=True) if d is not None}  # a last asking falls back: never None
+        # a last asking falls back: never None
+        answered = {r.key: d for r, d in zip(unanswered, again, strict=True) if d is not None}
         out.update((r.key, d if d is not None else answered[r.key]) for r, d in zip(asked, first, strict=True))
     return [out[r.key] for r in requests]
 
