@@ -246,7 +246,7 @@ def _percentile(counts: np.ndarray, sums: np.ndarray | None, figure: Callable[[n
     return Interval(value, float(low), float(high), defined)
 
 
-def ratio_bootstrap(numerators: Sequence[float], denominators: Sequence[float], seed: int,
+def ratio_bootstrap(numerators: Sequence[float] | np.ndarray, denominators: Sequence[float] | np.ndarray, seed: int,
                     draws: int = DRAWS) -> Interval:
     """:func:`cluster_bootstrap` of the ratio of sums over games."""
     return cluster_bootstrap(np.column_stack([numerators, denominators]), lambda s: ratio(s[0], s[1]), seed, draws)

@@ -263,7 +263,7 @@ class Settings(BaseModel):
     @classmethod
     def defaults(cls, variant: VariantName) -> Settings:
         """The task's settings with no ``-T`` given."""
-        return cls(variant=variant)
+        return cls.model_validate({"variant": variant})
 
     @classmethod
     def from_task_args(cls, variant: str, **params: Any) -> Settings:

@@ -38,7 +38,7 @@ import contextvars
 import hashlib
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import permutations
 from pathlib import Path
@@ -342,8 +342,10 @@ def differences(x: pd.DataFrame, y: pd.DataFrame, questions: Sequence[Question],
             d, low, high = newcombe_paired(*cells)
             span = Interval(d, low, high, len(w))
         else:
-            span = game_interval(np.column_stack([a, b]), lambda s, q=q, k=k: q.figure(s[:k]) - q.figure(s[k:]),
-                                 seed, bounds=(-1.0, 1.0))
+            def gap(s: np.ndarray, q: Question = q, k: int = k) -> Any:  # one figure, or one per resample
+                return q.figure(s[:k]) - q.figure(s[k:])
+
+            span = game_interval(np.column_stack([a, b]), gap, seed, bounds=(-1.0, 1.0))
         out |= {f"{q.name}_a": float(q.figure(a.sum(axis=0))), f"{q.name}_b": float(q.figure(b.sum(axis=0))),
                 f"{q.name}_difference": span.value, f"{q.name}_low": span.low, f"{q.name}_high": span.high}
     dec = ["unflagged", "deceptive"]
@@ -368,7 +370,7 @@ def _rate(v: float, low: float, high: float, sign: str = "") -> str:
         else f"{v:{sign}.2f} (1 game: no interval)"
 
 
-def _asked(r: dict[str, Any], q: Question) -> str:
+def _asked(r: Mapping[Hashable, Any], q: Question) -> str:
     """A question's difference in a head-to-head row, or – where the faction is not asked it."""
     return _rate(r[f"{q.name}_difference"], r[f"{q.name}_low"], r[f"{q.name}_high"], "+") \
         if q.applies(r["faction"]) else "–"

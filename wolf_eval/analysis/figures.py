@@ -7,6 +7,7 @@ games and all kinds of unit pooled; matplotlib is imported only when a report dr
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ def _win_rates(plt: Any, rates: pd.DataFrame, out: Path) -> str:
     return "win_rates.png"
 
 
-def _cell_label(r: dict[str, Any]) -> str:
+def _cell_label(r: Mapping[Hashable, Any]) -> str:
     """A cell as a figure names it: the eval's model, each other seat binding on a line of its own, then the task
     and the condition."""
     model, _, bound = str(r["model"]).partition(" (")

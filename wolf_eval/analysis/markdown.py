@@ -7,7 +7,7 @@ every number comes from the tables as built.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -63,7 +63,7 @@ def _cell_headers(df: pd.DataFrame) -> list[str]:
     return CELL_HEADERS + ([FALLBACK_HEADER] if "fallback_rate" in df.columns else [])
 
 
-def _shown(r: dict[str, Any], c: str, fmt: Callable[[Any], str]) -> str:
+def _shown(r: Mapping[Hashable, Any], c: str, fmt: Callable[[Any], str]) -> str:
     """A figure, followed by its interval over games where the table holds one (``{c}_low``, ``{c}_high``);
     a figure only one game defines says that it has none rather than print a misleading one."""
     shown = fmt(r[c])
@@ -107,7 +107,7 @@ UNIT_COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [("Unit", "unit", st
 
 def headline_markdown(rates: pd.DataFrame) -> str:
     """The headline table: each faction's win rate and Wilson 95% interval per cell."""
-    def rate(r: dict[str, Any], f: str) -> str:
+    def rate(r: Mapping[Hashable, Any], f: str) -> str:
         if math.isnan(r[f]):
             return "–"
         return f"{r[f]:.2f} [{r[f + '_low']:.2f}, {r[f + '_high']:.2f}]"
@@ -476,9 +476,10 @@ def _suspicion_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> 
         df = tables[key]
         cols = [c for c in df.columns
                 if c.startswith(("day ", "position ")) and not c.endswith((" n", "_low", "_high"))]
-        out += [f"## {title}", "", note, "",
-                _render_n(df, [*((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None)]
-                          + [(c.capitalize(), c, _r2, f"{c} n") for c in cols]), ""]
+        shown: list[tuple[str, str, Callable[[Any], str], str | None]] = [
+            *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
+            *((c.capitalize(), c, _r2, f"{c} n") for c in cols)]
+        out += [f"## {title}", "", note, "", _render_n(df, shown), ""]
         if key == "suspicion_by_day" and "suspicion_by_day.png" in figures:
             out += ["![Suspicion by role and day](suspicion_by_day.png)", ""]
     return out
@@ -661,7 +662,7 @@ def _p(v: Any) -> str:
 def _wolf_loss_md(wl: pd.DataFrame) -> str:
     if wl.empty:
         return "_No games in these logs apply._"
-    def cs(r: dict[str, Any], c: str) -> str:
+    def cs(r: Mapping[Hashable, Any], c: str) -> str:
         v = r[c]
         return "–" if math.isnan(v) else f"{int(v)} ({r[c + '_share']:.2f})"
     headers = [*_cell_headers(wl), "Games", *CATEGORIES]
@@ -669,7 +670,7 @@ def _wolf_loss_md(wl: pd.DataFrame) -> str:
     return markdown_table(headers, rows)
 
 
-def _rating_cell(r: dict[str, Any], label: str) -> str:
+def _rating_cell(r: Mapping[Hashable, Any], label: str) -> str:
     """A model's rating in one column: value [interval] († held by the prior), "not identified", or – (never sat)."""
     seated = int(r[f"{label}_games"])
     if not seated:
@@ -680,7 +681,7 @@ def _rating_cell(r: dict[str, Any], label: str) -> str:
     return f"{r[label]:+.2f} [{r[f'{label}_low']:+.2f}, {r[f'{label}_high']:+.2f}]{held} (n={seated})"
 
 
-def _truth_cell(r: dict[str, Any], k: str) -> str:
+def _truth_cell(r: Mapping[Hashable, Any], k: str) -> str:
     """A leaderboard's detection figure with its interval over games (none where one game defines it)."""
     v, low, high = r[k], r.get(f"{k}_low", math.nan), r.get(f"{k}_high", math.nan)
     if math.isnan(v):

@@ -46,6 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -299,7 +300,7 @@ def unbounded(margins: np.ndarray, contrast: np.ndarray) -> tuple[bool, bool]:
             continue
         found = linprog(-sign * contrast, A_ub=-margins, b_ub=np.zeros(len(margins)),
                         bounds=[(-1.0, 1.0)] * len(contrast), method="highs")
-        out.append(bool(found.status == 0 and -found.fun > 1e-7))
+        out.append(bool(found.status == 0 and found.fun is not None and -found.fun > 1e-7))
     return out[0], out[1]
 
 
@@ -532,6 +533,11 @@ def _fit_notes(fits: Mapping[str, Fit]) -> list[str]:
     return notes
 
 
+
+def _truth_figure(name: str, counts: Any) -> float:
+    """One figure of :func:`truth.figures` of a model's pooled counts."""
+    return truth.figures(counts)[name]
+
 def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     """Per model: detection against the truth as a non-wolf observer, each figure with its 95% interval from
     resampling the games the model observed in (``_low``, ``_high``: a game's pairs and votes share its
@@ -541,7 +547,7 @@ def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     out: dict[str, dict[str, Any]] = {}
     for m in models:
         per_game = [g.models[m] for g in frame["truth"] if m in g.models]
-        spans = resample.intervals(per_game, {k: (lambda d, k=k: truth.figures(d)[k]) for k in TRUTH_FIGURES},
+        spans = resample.intervals(per_game, {k: partial(_truth_figure, k) for k in TRUTH_FIGURES},
                                    resample.seed_of("rating", m, len(per_game)))
         out[m] = {f"{k}{end}": getattr(spans[k], attr) for k in TRUTH_FIGURES
                   for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
@@ -600,7 +606,7 @@ def simulated_games(rng: np.random.Generator, strengths: np.ndarray, advantages:
     seatings = [[a if k == f else b for k in range(factions)]
                 for f in range(factions) for a in range(models) for b in range(models) if a != b]
     seatings += [[a] * factions for a in range(models)] if self_play else []
-    rows = []
+    rows: list[tuple[str, Mapping[str, Mapping[str, int]], str]] = []
     for seating in seatings:
         u = np.array([advantages[k] + strengths[m, k] for k, m in enumerate(seating)])
         p = np.exp(u - logsumexp(u))

@@ -18,7 +18,7 @@ resumes it (:func:`standing`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,7 +194,7 @@ def _cell(v: float, low: float = math.nan, high: float = math.nan) -> str:
     return f"{v:+.2f} [{low:+.2f}, {high:+.2f}]" if not math.isnan(low) else f"{v:+.2f}"
 
 
-def _verdict(r: dict[str, Any]) -> str:
+def _verdict(r: Mapping[Hashable, Any]) -> str:
     if r["state"] == DECIDED:
         return f"**{r['a'] if r['decision'] == sequential.FOR_A else r['b']}**"
     return {PLAYING: "undecided (playing)", GAMES_CAP: "undecided at the games cap",

@@ -554,7 +554,7 @@ def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
 
 def _tagger_models(df: pd.DataFrame) -> str:
     """The model taggers that read a cell's lessons, by name."""
-    named = df["tagger_model"].dropna() if "tagger_model" in df else []
+    named: list[str] = list(df["tagger_model"].dropna()) if "tagger_model" in df else []
     return ", ".join(sorted(set(named)))
 
 

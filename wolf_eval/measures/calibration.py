@@ -235,7 +235,7 @@ class UnitCalibration:
         return UnitCalibration(roles, tuple(FlagBin(*bins[k]) for k in BIN_NAMES) if bins else None)
 
 
-def _add(a: Mapping, b: Mapping) -> dict:  # type: ignore[type-arg]
+def _add(a: Mapping, b: Mapping) -> dict:
     return {k: a[k] + b[k] if k in a and k in b else a.get(k, b.get(k)) for k in (*a, *(k for k in b if k not in a))}
 
 

@@ -27,7 +27,7 @@ def ratio(numerator: float, denominator: float) -> float:
     if isinstance(denominator, np.ndarray):
         shown = np.where((denominator == 0) | np.isnan(denominator), np.nan, denominator)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return numerator / shown  # type: ignore[return-value]
+            return numerator / shown
     if math.isnan(denominator) or not denominator:
         return math.nan
     return numerator / denominator

@@ -21,7 +21,7 @@ ENCODING = "o200k_base"
 
 
 @cache
-def _encoding():  # type: ignore[no-untyped-def]
+def _encoding():
     import bpe_openai
 
     return bpe_openai.get_encoding(ENCODING)

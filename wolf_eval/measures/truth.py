@@ -91,7 +91,7 @@ class GameDetection:
         return sum(mine, Detection()) if mine else None
 
 
-def _merge(a: Mapping, b: Mapping) -> dict:  # type: ignore[type-arg]
+def _merge(a: Mapping, b: Mapping) -> dict:
     return {k: a[k] + b[k] if k in a and k in b else a.get(k, b.get(k)) for k in (*a, *(k for k in b if k not in a))}
 
 
