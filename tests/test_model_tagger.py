@@ -13,7 +13,7 @@ import pytest
 from helpers import run, store_field
 from inspect_ai.util import Store
 
-from wolf_eval.agents.bindings import SeatingRefused, check_roles
+from wolf_eval.bindings import SeatingRefused, check_roles
 from wolf_eval.cli import main
 from wolf_eval.lessons.book import append_lessons, lessons_path
 from wolf_eval.lessons.tagger import tag

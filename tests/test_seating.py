@@ -38,7 +38,7 @@ def test_the_roles_a_binding_may_name_are_the_roles_the_game_deals(task: str, pa
 
 
 def test_a_role_no_seat_takes_is_refused_naming_the_valid_roles() -> None:
-    from wolf_eval.agents.bindings import SeatingRefused, check_roles
+    from wolf_eval.bindings import SeatingRefused, check_roles
 
     with pytest.raises(SeatingRefused) as wolf:
         check_roles(["werewolf", "wolf"], rules("triadic"))
@@ -59,7 +59,7 @@ def test_a_role_no_seat_takes_is_refused_naming_the_valid_roles() -> None:
 
 
 def test_an_eval_with_no_model_is_refused_unless_every_seat_has_its_own() -> None:
-    from wolf_eval.agents.bindings import SeatingRefused, check_model
+    from wolf_eval.bindings import SeatingRefused, check_model
 
     with pytest.raises(SeatingRefused, match="^wolf_eval/wolf: no model to play the villager, werewolf, seer, doctor "
                                              "seats: name one with --model"):
