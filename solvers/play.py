@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model, model_roles
+from inspect_ai.model import ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -51,12 +51,13 @@ def seating(game: GameState, seats: dict[str, Seat]) -> list[dict[str, Any]]:
     return rows
 
 
-def seated(game: GameState, models: dict[Role, Model], eval_config: GenerateConfig,
-           temperature: float | None) -> dict[str, Seat]:
-    """Each player's seat: its role's model and the sampling it resolves to (:func:`resolve_temperature`)."""
-    return {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
-                         temperature=resolve_temperature(models[p.role], eval_config, temperature))
-            for p in game.players}
+def record_seating(state: TaskState, game: GameState, seats: dict[str, Seat]) -> None:
+    """Who sat where, with which model and sampling, in the game's record and the sample's metadata."""
+    record = current_record()
+    record.seat_models = {n: s.model_name for n, s in seats.items()}
+    record.seat_temperatures = {n: s.temperature for n, s in seats.items()}
+    state.metadata["seats"] = seating(game, seats)
+    record.ignored = ignored_by_model(state.metadata["seats"])
 
 
 def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, TokenUsage], model: str) -> dict[str, Any]:
@@ -103,12 +104,11 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
-        seats = seated(game, models, eval_model.config, settings.temperature)
+        seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
+                              temperature=resolve_temperature(models[p.role], eval_model.config, settings.temperature))
+                 for p in game.players}
+        record_seating(state, game, seats)
         record = current_record()
-        record.seat_models = {n: s.model_name for n, s in seats.items()}
-        record.seat_temperatures = {n: s.temperature for n, s in seats.items()}
-        state.metadata["seats"] = seating(game, seats)
-        record.ignored = ignored_by_model(state.metadata["seats"])
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
                       call_plan=settings.calls, eval_seed=eval_model.config.seed,

@@ -17,7 +17,7 @@ hook (built from the eval's spec, :meth:`Bindings.from_spec`, the same spec the 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,9 +107,27 @@ class Bindings:
         return {f"{faction}_model": " + ".join(sorted(models)) for faction, models in seated.items()}
 
     def check(self, rules: GameConfig, learning: bool = True) -> Bindings:
-        """Refuse a binding no role of this game takes, and an eval with no model for a seat; returns itself."""
-        check_roles(self.roles, rules, learning)
-        check_model(self.model, self.roles, rules)
+        """Refuse a binding that neither a seat of this game nor a non-seat role takes, and an eval with no model
+        for a seat whose role has none of its own; returns itself.
+
+        The tagger reads only the lessons of ``jester_learning``: bound without it (``learning`` False) it
+        would tag nothing, and the log would still name it, so it is refused too.
+        """
+        if not learning and TAGGER_ROLE in self.roles:
+            raise SeatingRefused(f"--model-role {TAGGER_ROLE}=...: the model tagger tags the lessons the Jester adds, "
+                                 f"and wolf_eval/{rules.variant} runs without jester_learning=true here, so it would "
+                                 "tag nothing (add -T jester_learning=true, or drop the binding)")
+        takes = {r.value for r in rules.roles_dealt} | set(NON_SEAT_ROLES)
+        unknown = [name for name in self.roles if name not in takes]
+        if unknown:
+            why = "; ".join(f"--model-role {name}=...: {_why_not(name, takes, rules.variant)}" for name in unknown)
+            raise SeatingRefused(f"{why}. A model bound to a role no seat takes would play nothing. "
+                                 f"Valid roles for wolf_eval/{rules.variant}: {valid_roles(rules)}")
+        unbound = [r.value for r in rules.roles_dealt if r.value not in self.roles]
+        if self.model == NO_MODEL and unbound:
+            raise SeatingRefused(f"wolf_eval/{rules.variant}: no model to play the {', '.join(unbound)} seats: "
+                                 "name one with --model (e.g. --model openai/gpt-4.1, or --model wolfbot/cue to "
+                                 "play offline) or set INSPECT_EVAL_MODEL")
         return self
 
 
@@ -117,26 +135,6 @@ def valid_roles(rules: GameConfig) -> str:
     seats = ", ".join(r.value for r in rules.roles_dealt)
     others = ", ".join(f"{name} ({what})" for name, what in NON_SEAT_ROLES.items())
     return f"{seats} (the seats), {others}"
-
-
-def check_roles(bound: Iterable[str], rules: GameConfig, learning: bool = True) -> None:
-    """Refuse any bound role that neither a seat of this game nor a non-seat role (the judge, the tagger) takes.
-
-    The tagger reads only the lessons of ``jester_learning``: bound without it (``learning`` False)
-    it would tag nothing, and the log would still name it, so it is refused too.
-    """
-    bound = list(bound)
-    if not learning and TAGGER_ROLE in bound:
-        raise SeatingRefused(f"--model-role {TAGGER_ROLE}=...: the model tagger tags the lessons the Jester adds, "
-                             f"and wolf_eval/{rules.variant} runs without jester_learning=true here, so it would "
-                             "tag nothing (add -T jester_learning=true, or drop the binding)")
-    takes = {r.value for r in rules.roles_dealt} | set(NON_SEAT_ROLES)
-    unknown = [name for name in bound if name not in takes]
-    if not unknown:
-        return
-    why = "; ".join(f"--model-role {name}=...: {_why_not(name, takes, rules.variant)}" for name in unknown)
-    raise SeatingRefused(f"{why}. A model bound to a role no seat takes would play nothing. "
-                         f"Valid roles for wolf_eval/{rules.variant}: {valid_roles(rules)}")
 
 
 def _why_not(name: str, takes: set[str], variant: str) -> str:
@@ -149,13 +147,4 @@ def _why_not(name: str, takes: set[str], variant: str) -> str:
     return f"no such role (did you mean {close[0]}?)" if close else "no such role"
 
 
-def check_model(eval_model: str, bound: Iterable[str], rules: GameConfig) -> None:
-    """Refuse an eval with no model when a seated role has no model of its own to play it."""
-    unbound = [r.value for r in rules.roles_dealt if r.value not in set(bound)]
-    if eval_model == NO_MODEL and unbound:
-        raise SeatingRefused(f"wolf_eval/{rules.variant}: no model to play the {', '.join(unbound)} seats: "
-                             "name one with --model (e.g. --model openai/gpt-4.1, or --model wolfbot/cue to "
-                             "play offline) or set INSPECT_EVAL_MODEL")
-
-
-__all__ = ["NON_SEAT_ROLES", "Bindings", "RoleUnbound", "SeatingRefused", "check_model", "check_roles"]
+__all__ = ["NON_SEAT_ROLES", "Bindings", "RoleUnbound", "SeatingRefused"]
