@@ -80,12 +80,10 @@ def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, Token
 
 @solver
 def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
-    """Play one complete game per sample and keep its record in the sample's store.
+    """Play one complete game per sample, kept in its store; with ``learning`` the Jester reads and adds lessons.
 
-    Built with the task, the eval's models set: seats it could not play as asked, or a Jester's lessons file it
-    could not use, are refused here, before any game or log; each game reads its :class:`Bindings` again (a
-    ``Task``'s own, a task built outside an eval). With ``learning`` the Jester reads its model's lessons
-    before the game and adds new ones after it, one game at a time (``LearningRun``).
+    Built with the task, the eval's models set, it refuses here, before any game or log, seats it could not play as
+    asked (:class:`Bindings`) and a lessons file it could not use; a game seated otherwise is checked as it starts.
     """
     try:
         building = Bindings.of(get_model(), model_roles())
@@ -98,7 +96,9 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         eval_model = get_model()
-        bindings = Bindings.of(eval_model, model_roles()).check(settings.rules, learning is not None)
+        bindings = Bindings.of(eval_model, model_roles())
+        if bindings != building:  # not the table checked as the task was built: a Task's own, or built outside
+            bindings.check(settings.rules, learning is not None)
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
         models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
