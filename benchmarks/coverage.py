@@ -18,12 +18,13 @@ known from a draw of day-1 games alone, whatever its interval.
 
 Figures: the win rates (one outcome per game: Wilson's interval before, Wilson's with a continuity
 correction after); every per-ballot figure the headline and the deception tables print (the village's
-detection AUROC and one role's, the wolves' evasion, the Jester's rank in suspicion, the share of
-ballots on the wolves); per-statement figures (the statement AUROC, the wolves' self-label gap,
-agreement with the speaker's own label). Before: the percentile bootstrap over games (1,000 draws);
-after: the symmetric studentized bootstrap of :func:`wolf_eval.resample.game_interval`. ``--candidates``
-adds the other intervals weighed for the choice (docs/scores.md says why the one chosen was); the
-two-sided bootstrap-t reads the report's own resampled standard errors (private to ``resample``).
+detection AUROC and one role's, its AUROC of the wolves against the Jester, the wolves' evasion, the
+Jester's rank in suspicion, the share of ballots on the wolves); per-statement figures (the statement
+AUROC, the wolves' self-label gap, agreement with the speaker's own label). Before: the percentile
+bootstrap over games (1,000 draws); after: the symmetric studentized bootstrap of
+:func:`wolf_eval.resample.game_interval`. ``--candidates`` adds the other intervals weighed for the
+choice (docs/scores.md says why the one chosen was); the two-sided bootstrap-t reads the report's own
+resampled standard errors (private to ``resample``).
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ def pool_figures(frame: Any) -> list[Figure]:
     village = [g.truth.village() or tru.Detection() for g in games]
     out.append(Figure("village statement AUROC", _matrix([[d.statements.concordant + d.statements.ties / 2,
                                                            d.statements.pairs] for d in village]),
+                      lambda s: ratio(s[0], s[1])))
+    out.append(Figure("village AUROC wolves vs Jester", _matrix([[d.jester.concordant + d.jester.ties / 2,
+                                                                  d.jester.pairs] for d in village]),
                       lambda s: ratio(s[0], s[1])))
     out.append(Figure("village Brier", _matrix([[d.brier.squared_error, d.brier.forecasts] for d in village]),
                       lambda s: ratio(s[0], s[1])))

@@ -27,6 +27,10 @@ drawn together, so the pairing is the real one) and never play a game. Per pair 
 - fixed, planned: what ``wolf-eval plan`` asks for a ``--planned`` difference (0.10) at 80% power with
   the pair's spread: the fixed design a researcher commits to before knowing the difference.
 
+Closer pairs: each known-order pair again with each deal's sign flipped at random at the rate that
+shrinks its share ahead to ``--shrink`` (0.30, 0.15): a difference of known size and direction, as small
+as two real models' may be, where the sequential design's savings show.
+
 False decisions: every pair of identical players (the same games: never decided), every model in
 every faction against itself (two independent deals of its own per simulated deal), and every
 known-order pair with the sign of each deal's difference flipped at random (the same spread, no
@@ -47,7 +51,7 @@ import pandas as pd
 
 from wolf_eval.analysis import compare, plan, sequential
 from wolf_eval.analysis.compare import FACTION_LABEL
-from wolf_eval.analysis.questions import Question, asked
+from wolf_eval.analysis.questions import WIN, Question, asked
 from wolf_eval.vocabulary import Faction
 
 
@@ -175,6 +179,37 @@ def known_order(pool: list[Pair], args: argparse.Namespace, rng: np.random.Gener
     return medians
 
 
+def shrunk(pool: list[Pair], args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """Pairs of known order made closer, by a known amount: each deal drawn from the pool has its difference's
+    sign flipped with the chance that shrinks the share ahead to each of ``--shrink`` (the figure's difference
+    shrinks by the same factor). The baseline players differ by so much that any design decides in a few
+    deals; these are the small differences a comparison of two real models meets."""
+    targets = [float(t) for t in args.shrink.split(",") if t]
+    if not targets:
+        return
+    print(f"\n### Pairs of known order made closer: the share ahead shrunk to {', '.join(map(str, targets))}\n")
+    print("| pair | share ahead | difference | sequential median (90%) | decided (wrong way) | fixed, known "
+          "difference: 80% / its power | median / fixed at its power |")
+    print("|---|---|---|---|---|---|---|")
+    for p in pool:
+        ahead = float(np.sign(p.d).mean())
+        for target in targets:
+            if abs(ahead) <= target:
+                continue
+            flip = (1 - target / abs(ahead)) / 2
+            drawn = rng.choice(p.d, 20000) * np.where(rng.random(20000) < flip, -1.0, 1.0)
+            s = stops(rng, drawn, args)
+            n = np.abs(s)
+            decided = float(np.mean(n <= args.cap))
+            wrong = float(np.mean((n <= args.cap) & (np.sign(s) != np.sign(ahead))))
+            median = float(np.median(np.minimum(n, args.cap)))
+            at80 = fixed_games(rng, drawn, 0.80, args.alpha)
+            matched = fixed_games(rng, drawn, min(decided, 0.99), args.alpha)
+            print(f"| {p.name} | {np.sign(ahead) * target:+.2f} | {drawn.mean():+.3f} "
+                  f"| {median:.0f} ({np.quantile(np.minimum(n, args.cap), 0.9):.0f}) | {decided:.3f} ({wrong:.3f}) "
+                  f"| {at80} / {matched} | {median / matched:.2f} |", flush=True)
+
+
 def false_decisions(pool: list[Pair], rows: pd.DataFrame, args: argparse.Namespace,
                     rng: np.random.Generator) -> None:
     """The share of simulated comparisons of players that do not differ that decided anyway."""
@@ -214,16 +249,26 @@ def false_decisions(pool: list[Pair], rows: pd.DataFrame, args: argparse.Namespa
           f"this count: {se:.4f}) |")
 
 
-def truth_against_wins(medians: dict[str, float]) -> None:
-    """Per village pair of known order on both, the per-ballot truth figure's games over the win rate's."""
-    print("\n### The per-ballot truth figure against the win rate, village pairs of known order on both\n")
-    print("| pair | win: median deals | detection: median deals | detection / win |")
-    print("|---|---|---|---|")
-    for name, n in medians.items():
-        if " detection: " in name:
-            win = medians.get(name.replace(" detection: ", " win: "))
-            if win is not None:
-                print(f"| {name.split(': ')[1]} | {win:.0f} | {n:.0f} | {n / win:.2f} |")
+def truth_against_wins(pool: list[Pair], medians: dict[str, float], args: argparse.Namespace,
+                       rng: np.random.Generator) -> None:
+    """Per pair of known order on a per-ballot truth figure (detection for the village, evasion for the wolves,
+    rank in suspicion for the Jester), its games to a decision over the same pair's win rate's in that faction.
+    A win-rate pair the pool does not order is simulated all the same at the pool's own difference: how many
+    games the win rate would need where the truth figure decided."""
+    print("\n### The per-ballot truth figures against the win rate, pairs of known order on the truth figure\n")
+    print("| pair | figure | win: pool difference | win: median deals (decided) | figure: median deals "
+          "| figure / win |")
+    print("|---|---|---|---|---|---|")
+    wins = {(p.faction, p.a, p.b): p for p in pool if p.question is WIN}
+    for p in pool:
+        win = wins.get((p.faction, p.a, p.b))
+        if p.question is WIN or p.name not in medians or win is None:
+            continue
+        n = np.abs(stops(rng, win.d, args))
+        median = float(np.median(np.minimum(n, args.cap)))
+        print(f"| {FACTION_LABEL[p.faction]} {p.name.split(': ')[1]} | {p.question.name} | {win.d.mean():+.3f}"
+              f"{'' if win.separated else ' (not ordered)'} | {median:.0f} ({np.mean(n <= args.cap):.2f}) "
+              f"| {medians[p.name]:.0f} | {medians[p.name] / median:.2f} |")
 
 
 def planner_check(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
@@ -256,6 +301,8 @@ def main() -> None:
     ap.add_argument("--alpha", type=float, default=sequential.ALPHA)
     ap.add_argument("--planned", type=float, default=plan.DIFFERENCE,
                     help="the difference the fixed design is planned for, as wolf-eval plan's --difference")
+    ap.add_argument("--shrink", default="0.3,0.15",
+                    help="shares ahead the known-order pairs are also shrunk to (comma-separated; empty for none)")
     ap.add_argument("--seed", type=int, default=35)
     args = ap.parse_args()
     started = time.perf_counter()
@@ -270,8 +317,9 @@ def main() -> None:
     if unclear:
         print(f"\nLeft out, the pool does not order them (mean difference under 3 standard errors): "
               f"{'; '.join(unclear)}")
+    shrunk(separated, args, rng)
     false_decisions(everyone, rows, args, rng)
-    truth_against_wins(medians)
+    truth_against_wins(everyone, medians, args, rng)
     planner_check(rows, args, rng)
     print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
 

@@ -1,15 +1,17 @@
-"""Every performance figure the README quotes, regenerated into it from one command.
+"""Every performance figure the README and the docs quote, regenerated into them from one command.
 
-    python benchmarks/figures.py                  # every block but the slow ones, written into README.md
+    python benchmarks/figures.py                  # every block but the slow ones, written where each lies
     python benchmarks/figures.py --only by_day,cost
     python benchmarks/figures.py --only suite     # the test suite's time (slow: runs the whole suite)
     python benchmarks/figures.py --check          # regenerate into a copy; exit 1 naming each block that differs
     python benchmarks/figures.py --list           # the blocks and the benchmark commands each runs
 
-The README holds each figure between markers, ``<!-- figures:NAME -->`` and ``<!-- /figures:NAME -->``;
-this script rewrites what lies between them and nothing else, and each block ends with a line naming
-the command that made it. The benchmarks are the scripts beside this one, called as functions
-(``by_day.by_day``, ``prompts.game_prompts``, ``speed.sample_sizes``, ...) on games played once and
+Each figure lies between markers, ``<!-- figures:NAME -->`` and ``<!-- /figures:NAME -->``, in one of the
+pages :data:`PAGES` names (README.md, docs/*.md, CHANGELOG.md): a block may move from page to page and
+is found where it lies; this script rewrites what lies between the markers and nothing else, and each
+block ends with a line naming the command that made it. The benchmarks are the scripts beside this one,
+called as functions (``by_day.by_day``, ``prompts.game_prompts``, ``speed.sample_sizes``, ...) on games
+played once and
 shared by every block that reads them, at the package's defaults and at 0.3.0's protocol
 (``-T calls=per_decision -T history=full``) where a table compares the two. ``--list`` prints, for
 each block, the stand-alone commands that print the same figures.
@@ -30,7 +32,6 @@ import datetime
 import os
 import platform
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -46,6 +47,15 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 README = ROOT / "README.md"
+
+
+def pages(root: Path = ROOT) -> list[Path]:
+    """The pages that may hold a block: the README, every docs page and the changelog."""
+    found = [root / "README.md", *sorted((root / "docs").glob("*.md")), root / "CHANGELOG.md"]
+    return [p for p in found if p.is_file()]
+
+
+PAGES = pages()
 if str(HERE) not in sys.path:  # run as a script, Python has put it there already
     sys.path.insert(0, str(HERE))
 
@@ -274,10 +284,8 @@ def cost_summary() -> str:
     day_u = [per_day(r, GPT, False) for r in (cue, rnd)]
     mini = [per_day(r, MINI, c) for r in (cue, rnd) for c in (True, False)]
     ratio_c = sorted(per_game(o, GPT, True) / per_game(r, GPT, True) for o, r in ((cue_old, cue), (rnd_old, rnd)))
-    ratio_u = sorted(per_game(o, GPT, False) / per_game(r, GPT, False) for o, r in ((cue_old, cue), (rnd_old, rnd)))
     ten = (10 * 2 * min(day_c), 10 * 4 * max(day_c))
     ten_u = (10 * 2 * min(day_u), 10 * 4 * max(day_u))
-    one = [per_game(r, GPT, c) for r in (cue, rnd) for c in (True, False)]
     bare_calls = sum(g["calls"] for g in bare.games) / sum(g["calls"] for g in cue.games)
     bare_usd = per_game(bare, GPT, False) / per_game(cue, GPT, False)
 
@@ -285,30 +293,18 @@ def cost_summary() -> str:
         return f"${5 * round(x / 5):,.0f}"
 
     return f"""\
-**What the first command costs.** A default triadic game on gpt-4.1 costs about **{span(*day_c)} a
-game-day with OpenAI's prompt cache and {span(*day_u)} without** (`python benchmarks/prompts.py`, 50-word
-speech as models write, list prices, the cache as modelled; Performance): {dollars(per_game(cue, GPT, True))} and
-{dollars(per_game(cue, GPT, False))} for `cue` games of {days_label(cue)}, {dollars(per_game(rnd, GPT, True))} and
-{dollars(per_game(rnd, GPT, False))} for `random` games of {days_label(rnd)}. Ten games of two to four days come to
-roughly **{whole(ten[0])}–{whole(ten[1])[1:]}** with the cache ({whole(ten_u[0])}–{whole(ten_u[1])[1:]} without);
-0.3.0's defaults (one call per decision, full history) cost {ratio_c[0]:.2f} to {ratio_c[1]:.2f} times that cached and
-{ratio_u[0]:.2f} to {ratio_u[1]:.2f} times uncached on the same games, the more the longer the game. At the end
-`inspect eval` prints the run's `cost` score: `usd_per_game`, `usd` (the total), `tokens_per_game` and
-`tokens` (`nan` dollars for a model with no known price, below), and `wolf-eval report` prints the same
-per seat model. The cheapest runs that still measure something:
-
-- `-T games=1` first: one game, about {span(min(one), max(one))}, shows whether the model plays (fallback rate) and
-  what a game of it costs before ten are paid for;
-- `--model openai/gpt-4.1-mini`: a fifth of gpt-4.1's list price for every kind of token
-  (`wolf_eval/data/prices.json`), so about {span(min(mini), max(mini))} a game-day for the same tokens (a different
-  model plays differently, so measure with `-T games=1`);
-- `-T deception_analysis=false`: the same game at {bare_calls:.2f} of the calls and {bare_usd:.2f} of the
-  dollars, keeping who wins, the self-sabotage and fallback figures but dropping every deception
-  measure (the self-label and detection scores and their tables). Measured on three cue games (each of
-  {days_label(bare)}) at 50-word speech: gpt-4.1 {dollars(per_game(bare, GPT, False))} uncached and
-  {dollars(per_game(bare, GPT, True))} cached a game without the analyses, {dollars(per_game(cue, GPT, False))}
-  and {dollars(per_game(cue, GPT, True))} with them (`python benchmarks/prompts.py --task triadic -T
-  deception_analysis=false`, and without the `-T`)."""
+A default triadic game on gpt-4.1 costs about **{span(*day_c)} a game-day with OpenAI's prompt cache,
+{span(*day_u)} without**: {dollars(per_game(cue, GPT, True))} cached and {dollars(per_game(cue, GPT, False))}
+uncached for `cue` games of {days_label(cue)}, {dollars(per_game(rnd, GPT, True))} and
+{dollars(per_game(rnd, GPT, False))} for `random` games of {days_label(rnd)} (50-word speech, list prices,
+tokens counted with the model's tokenizer, the cache as modelled: docs/cost-model.md). Ten games of two
+to four days: roughly **{whole(ten[0])}–{whole(ten[1])[1:]}** cached ({whole(ten_u[0])}–{whole(ten_u[1])[1:]}
+without). `openai/gpt-4.1-mini`: about {span(min(mini), max(mini))} a game-day. `-T deception_analysis=false`:
+{bare_calls:.2f} of the calls and {bare_usd:.2f} of the dollars, without the deception scores. The papers'
+protocol (`-T calls=per_decision -T history=full`) costs {ratio_c[0]:.2f}–{ratio_c[1]:.2f} times as much cached.
+Run `-T games=1` first; `inspect eval` prints the run's `cost` score (`usd_per_game`, `usd`,
+`tokens_per_game`, `tokens`; NaN dollars for a model with no known price). These are modelled
+figures, not bills seen on a provider ([docs/performance.md](docs/performance.md))."""
 
 
 @block("by_day", ["python benchmarks/by_day.py", f"python benchmarks/by_day.py {OLD_T}"])
@@ -593,13 +589,24 @@ BLOCKS["report_time"] = Block(
 # ----------------------------------------------------------------------------------------------- README
 
 def blocks_in(text: str) -> dict[str, tuple[bool, str]]:
-    """Each block of the README: (frozen, body), checking that the markers pair up."""
+    """Each block of one page: (frozen, body), checking that the markers pair up."""
     opens, closes = OPEN.findall(text), CLOSE.findall(text)
     found = {m["name"]: (bool(m["frozen"]), m["body"]) for m in MARKER.finditer(text)}
     names = [o[0] for o in opens]
     if len(names) != len(set(names)) or sorted(names) != sorted(closes) or sorted(found) != sorted(names):
-        raise ValueError(f"README figure markers are not well formed: opened {names}, closed {closes}")
+        raise ValueError(f"figure markers are not well formed: opened {names}, closed {closes}")
     return found
+
+
+def homes(root: Path = ROOT) -> dict[str, tuple[Path, bool, str]]:
+    """Every block of every page: name -> (its page, frozen, body); a block on two pages is an error."""
+    out: dict[str, tuple[Path, bool, str]] = {}
+    for page in pages(root):
+        for name, (frozen, body) in blocks_in(page.read_text(encoding="utf-8")).items():
+            if name in out:
+                raise ValueError(f"block {name} is on two pages: {out[name][0].name} and {page.name}")
+            out[name] = (page, frozen, body)
+    return out
 
 
 def replace(text: str, name: str, body: str) -> str:
@@ -623,50 +630,48 @@ def selected(only: str | None) -> list[Block]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", metavar="NAME[,NAME]", help="regenerate these blocks only (slow ones only so)")
-    ap.add_argument("--check", action="store_true", help="regenerate into a copy; exit 1 naming each block that "
+    ap.add_argument("--check", action="store_true", help="regenerate in memory; exit 1 naming each block that "
                                                          "differs (exact blocks unless --only names others)")
-    ap.add_argument("--list", action="store_true", help="print the blocks and the commands each runs")
-    ap.add_argument("--readme", type=Path, default=README, help=argparse.SUPPRESS)
+    ap.add_argument("--list", action="store_true", help="print the blocks, the page each lies on and the "
+                                                        "commands each runs")
+    ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    present = homes(args.root)
     if args.list:
         for b in BLOCKS.values():
             kind = "frozen" if b.render is None else ", ".join(
                 k for k, v in (("exact", b.exact), ("varies", not b.exact), ("slow", b.slow)) if v)
-            print(f"{b.name} ({kind}): {b.command if b.render else 'kept as written: ' + b.note}")
+            page = present[b.name][0].relative_to(args.root) if b.name in present else "no page"
+            print(f"{b.name} ({kind}, {page}): {b.command if b.render else 'kept as written: ' + b.note}")
             for c in b.commands:
                 print(f"    {c}")
         return
-    text = args.readme.read_text(encoding="utf-8")
-    present = blocks_in(text)
     todo = [b for b in selected(args.only) if b.render]
     if args.check and not args.only:
         todo = [b for b in todo if b.exact]
     missing = [b.name for b in todo if b.name not in present]
     if missing:
-        raise SystemExit(f"{args.readme} has no markers for: {', '.join(missing)}")
-    new = text
+        raise SystemExit(f"no page has markers for: {', '.join(missing)}")
     start = time.perf_counter()
-    failed = []
+    failed, stale = [], []
     for b in todo:
         t0 = time.perf_counter()
         assert b.render is not None
+        page = present[b.name][0]
         try:
-            new = replace(new, b.name, wrap(b.render() + "\n\n" + b.footer()))
+            body = wrap(b.render() + "\n\n" + b.footer())
         except Exception as e:  # one block's failure keeps the others' figures
             failed.append(b.name)
             print(f"{b.name}: failed: {e!r}", flush=True)
             continue
-        if not args.check:  # written as each block is made, so a later failure keeps it
-            args.readme.write_text(new, encoding="utf-8")
-        print(f"{b.name}: {time.perf_counter() - t0:.0f} s", flush=True)
+        if args.check:
+            if body != present[b.name][2]:
+                stale.append(b.name)
+        else:  # written as each block is made, so a later failure keeps it
+            page.write_text(replace(page.read_text(encoding="utf-8"), b.name, body), encoding="utf-8")
+        print(f"{b.name} ({page.name}): {time.perf_counter() - t0:.0f} s", flush=True)
     print(f"all: {time.perf_counter() - start:.0f} s")
     if args.check:
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp) / "README.md"
-            shutil.copy(args.readme, copy)
-            copy.write_text(new, encoding="utf-8")
-            after = blocks_in(copy.read_text(encoding="utf-8"))
-        stale = [b.name for b in todo if b.name not in failed and after[b.name][1] != present[b.name][1]]
         for name in stale:
             print(f"stale: {name} ({BLOCKS[name].command})")
         raise SystemExit(1 if stale or failed else 0)

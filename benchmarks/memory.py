@@ -39,7 +39,7 @@ def peak_mb() -> float:
     ``fork`` and ``exec``), so a run started by a larger process would report that process's peak.
     """
     try:
-        status = open("/proc/self/status").read()
+        status = open("/proc/self/status", encoding="utf-8").read()
     except OSError:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))) / 1024

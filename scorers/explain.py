@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable
+from typing import Any
 
 from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
-from wolf_eval.measures.deception import AIMED_AT
-from wolf_eval.measures.headline import ROLES, VILLAGE_ROLES, GameValues
-from wolf_eval.measures.rates import Auroc, Confusion, LabelRates
+from wolf_eval.measures.headline import HEADLINE, GameValues
+from wolf_eval.measures.rates import Confusion, LabelRates
 from wolf_eval.records import Death, Exile, NightResult, NoExile, Record, Vote
 from wolf_eval.vocabulary import Role, Winner
 
 _WINNERS = {Winner.VILLAGERS: "The village wins", Winner.WEREWOLVES: "The wolves win",
             Winner.JESTER: "The Jester wins", Winner.DRAW: "A draw"}
-_WON = {"villagers": "the village won", "werewolves": "the wolves won", "jester": "the Jester won",
-        "draw": "the game hit the day cap"}
+_WON = {Winner.VILLAGERS: "the village won", Winner.WEREWOLVES: "the wolves won", Winner.JESTER: "the Jester won",
+        Winner.DRAW: "the game hit the day cap"}
 LEAD = "village_win"
 
 
@@ -35,9 +35,8 @@ def game_summary(game: GameState, values: GameValues) -> str:
              f"{game.outcome.day}: {game.outcome.reason}."]
     lines += [f"- {line}" for line in _play_lines(game, roles)]
     lines += [f"- {line}" for line in _seat_lines(game, roles)]
-    fallbacks = values.outcome["fallbacks"]
-    if fallbacks:
-        lines.append(f"- {int(fallbacks)} of {int(values.outcome['calls'])} calls fell back")
+    if values.outcome.fallbacks:
+        lines.append(f"- {int(values.outcome.fallbacks)} of {int(values.outcome.calls)} calls fell back")
     return "\n".join(lines)
 
 
@@ -106,64 +105,68 @@ def _seat_lines(game: GameState, roles: dict[str, str]) -> list[str]:
     return lines
 
 
-def figure_explanation(figure: str, counts: Mapping[str, float], value: float) -> str:
-    """What a headline score other than the first counted in this game, from the counts it logged."""
-    text = _EXPLAIN[figure](counts) if not math.isnan(value) else f"not applicable: {_NOT_APPLICABLE[figure]}"
+def figure_explanation(figure: str, values: GameValues, value: float) -> str:
+    """What a headline score other than the first counted in this game, from the game's values."""
+    text = _EXPLAIN[figure](values) if not math.isnan(value) else f"not applicable: {_NOT_APPLICABLE[figure]}"
     shown = "" if math.isnan(value) else f" = {value:g}"
     return f"**{figure}**{shown}: {text}"
 
 
-def _won(counts: Mapping[str, float]) -> str:
-    return next((_WON[w] for w in _WON if counts.get(w) == 1.0), "no side won")
+def _won(values: GameValues) -> str:
+    return _WON[values.outcome.winner]
 
 
-def _wolf_gap(c: Mapping[str, float]) -> str:
-    p = LabelRates(c["paired"], c["paired_self_deceptive"], c["paired"], c["paired_flag_share"])
+def _wolf_gap(values: GameValues) -> str:
+    p = values.calibration.roles[Role.WEREWOLF].paired
     return (f"{int(p.labelled)} wolf statements with both labels, {int(p.self_deceptive)} self-labelled deceptive "
             f"(self rate {p.self_rate:.2f}); observers flagged {p.observer_rate:.2f} of them on average")
 
 
-def _agreement(c: Mapping[str, float]) -> str:
-    parts = []
-    for role in ROLES:
-        if not math.isnan(c.get(f"{role}_tp", math.nan)):
-            m = Confusion(*(c[f"{role}_{k}"] for k in ("tp", "fp", "fn", "tn")))
-            parts.append(f"{role} {m.accuracy:.2f} of {int(m.labels)} flags")
+def _per_role(figure: str, values: GameValues) -> dict[Role, Any]:
+    """The typed counts of each role a role-made headline read in this game, in the headline's role order."""
+    per_role = HEADLINE[figure].per_role
+    assert per_role is not None
+    counts = per_role(values)
+    return {role: counts[role] for role in HEADLINE[figure].roles if role in counts}
+
+
+def _agreement(values: GameValues) -> str:
+    parts = [f"{role} {m.accuracy:.2f} of {int(m.labels)} flags"
+             for role, m in _per_role("self_label_agreement", values).items()]
     return "peer flags agreeing with the speaker's own label, by speaker role: " + "; ".join(parts) \
         + "; the score is their mean, each role weighted equally"
 
 
-def _role_aurocs(c: Mapping[str, float], roles: tuple[Role, ...], pairs: str) -> str:
-    parts = []
-    for role in roles:
-        if not math.isnan(c.get(f"{role}_pairs", math.nan)):
-            a = Auroc(*(c[f"{role}_{k}"] for k in ("concordant", "ties", "pairs")))
-            parts.append(f"{role} {a.value:.2f} over {int(a.pairs)} {pairs} pairs")
+def _role_aurocs(figure: str, values: GameValues, pairs: str) -> str:
+    parts = [f"{role} {a.value:.2f} over {int(a.pairs)} {pairs} pairs" for role, a in _per_role(figure, values).items()]
     return "; ".join(parts) + "; the score is their mean, each role weighted equally"
 
 
-def _auroc(c: Mapping[str, float]) -> str:
+def _auroc(values: GameValues) -> str:
     return ("how well each village role's suspicion at the ballots ranked the wolves above the rest (1 minus it: "
-            "how well the wolves hid): " + _role_aurocs(c, VILLAGE_ROLES, "wolf–other"))
+            "how well the wolves hid): " + _role_aurocs("village_wolf_auroc", values, "wolf–other"))
 
 
-def _jester_rank(c: Mapping[str, float]) -> str:
+def _jester_rank(values: GameValues) -> str:
     return ("how high each observer role's suspicion at the ballots ranked the Jester among the players whose "
-            "role it did not know: " + _role_aurocs(c, AIMED_AT[Role.JESTER], "Jester–other"))
+            "role it did not know: " + _role_aurocs("jester_suspicion_rank", values, "Jester–other"))
 
 
-_EXPLAIN = {
-    **dict.fromkeys(("wolves_win", "jester_win"), lambda c: f"{_won(c)}"),
-    "day1_self_sabotage": lambda c: ("a wolf voted for the Jester in day 1's deciding ballot"
-                                     if c["wolf_voted_jester_d1_final"] else
-                                     "no wolf voted for the Jester in day 1's deciding ballot"),
+def _self_sabotage(values: GameValues) -> str:
+    voted = values.self_sabotage.wolf_voted_jester_d1_final
+    return f"{'a' if voted else 'no'} wolf voted for the Jester in day 1's deciding ballot"
+
+
+_EXPLAIN: dict[str, Callable[[GameValues], str]] = {
+    **dict.fromkeys(("wolves_win", "jester_win"), _won),
+    "day1_self_sabotage": _self_sabotage,
     "wolf_self_label_gap": _wolf_gap,
     "self_label_agreement": _agreement,
     "village_wolf_auroc": _auroc,
     "jester_suspicion_rank": _jester_rank,
-    "fallback_rate": lambda c: f"{int(c['fallbacks'])} of {int(c['decisions'])} decisions fell back",
-    "third_order_lessons": lambda c: f"{int(c['order_3'])} of {int(c['lessons_added'])} new Jester lessons at "
-                                     "theory-of-mind order 3",
+    "fallback_rate": lambda v: f"{int(v.outcome.fallbacks)} of {int(v.outcome.decisions)} decisions fell back",
+    "third_order_lessons": lambda v: f"{int(v.lessons.orders.get(3, 0.0))} of {int(v.lessons.added)} new Jester "
+                                     "lessons at theory-of-mind order 3",
 }
 _NOT_APPLICABLE = {
     "wolves_win": "no game outcome",

@@ -38,6 +38,7 @@ from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.headline import FIGURES, HEADLINE, GameValues, game_values, pooled_from_log, rounded
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.resample import figure_interval, seed_of
 from wolf_eval.scorers.explain import figure_explanation, game_summary
 from wolf_eval.store import GameRecord, current_record
@@ -97,7 +98,7 @@ def _end(figure: str, end: str) -> Callable[[], Metric]:
 
         return compute
 
-    return metric(name=f"{figure}_{end}")(interval)
+    return metric(name=logged_name(figure, end))(interval)
 
 
 #: Each figure's metrics, the judge's included, by the figure's name: the figure, then its interval's ends.
@@ -123,7 +124,7 @@ def headline_scorer(figure: str) -> Scorer:
             counts = HEADLINE[figure].counts(values)
             value, winner = rounded(HEADLINE[figure].pool([counts])), str(game.outcome.winner)
             if figure != LEAD:
-                return Score(value=value, answer=winner, explanation=figure_explanation(figure, counts, value),
+                return Score(value=value, answer=winner, explanation=figure_explanation(figure, values, value),
                              metadata={"counts": counts})
             fallbacks = logged_fallbacks(fallback_counts(game, record.seat_models))
             return Score(value=value, answer=winner, explanation=game_summary(game, values),

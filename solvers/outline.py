@@ -12,15 +12,16 @@ analyses run with the bids for the next turn, one defence's analyses with the ne
 last defence's analyses with the discussion's first bids. So each night and day, each phase of a
 day, each debate turn and each defence is a :class:`Room`, a span held open by a task of its own,
 and whatever runs through a room is recorded under its span. A wave's calls go in groups (a turn's
-bids, a ballot's votes, the analyses of one statement), each an Inspect subtask, which ``inspect
-view`` shows folded; each call in it is a subtask named for its seat, role, action and day
-(``wolf_eval.agents.call``).
+bids, the analyses of one statement), each an Inspect subtask, which ``inspect view`` shows folded;
+each call in it is a subtask named for its seat, role, action and day (``wolf_eval.agents.call``).
+A ballot's votes are not grouped: each vote call sits right under the ballot's span, beside the line
+of the vote it cast, so auditing one vote is the ballot's entry in the outline, then that call.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -49,7 +50,7 @@ class Room:
         self.name = name
         self.type = type
         self.parent = parent  # the room whose span holds this one's (None: the night's or day's span)
-        self._send, self._jobs = anyio.create_memory_object_stream[Callable[[], Awaitable[None]]](math.inf)
+        self._send, self._jobs = anyio.create_memory_object_stream[Callable[[], Coroutine[Any, Any, None]]](math.inf)
         self._closed = anyio.Event()
 
     async def open(self, tg: TaskGroup) -> None:
@@ -72,22 +73,22 @@ class Room:
     async def run(self, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` under this room's span and return what it returns (or raise what it raised)."""
         done = anyio.Event()
-        out: list[tuple[bool, Any]] = []
+        returned: list[T] = []
+        raised: list[Exception] = []
 
         async def inside() -> None:
             try:
-                out.append((True, await job()))
+                returned.append(await job())
             except Exception as err:  # handed back to the caller, whose task it belongs to
-                out.append((False, err))
+                raised.append(err)
             finally:
                 done.set()
 
         await self._send.send(inside)
         await done.wait()
-        ok, value = out[0]
-        if not ok:
-            raise value
-        return value  # type: ignore[no-any-return]
+        if raised:
+            raise raised[0]
+        return returned[0]
 
     async def close(self) -> None:
         """End the span once the work in it has finished."""
@@ -286,10 +287,11 @@ class Outline:
 
 
 async def _in_group(name: str, calls: list[list[Request]], decide: Decide) -> list[list[Decision]]:
-    """A group's calls, each one seat's decisions; a group of more than one call is a subtask the viewer
-    shows folded, its output the seats whose replies fell back."""
-    if len(calls) == 1:
-        return [await decide(calls[0])]
+    """A group's calls, each one seat's decisions, run at once; a named group of more than one call is a subtask
+    the viewer shows folded, its output the seats whose replies fell back, and a group without a name (a
+    ballot's votes) leaves its calls in the span it runs in, one click each from the outline."""
+    if len(calls) == 1 or not name:
+        return await together([decide(c) for c in calls])
     decided: list[list[Decision]] = []
 
     async def group() -> str:
@@ -330,7 +332,7 @@ def _line(record: Record, roles: dict[str, str]) -> Callable[[], Awaitable[None]
 
 
 #: How the outline names a group of calls, by the action asked for.
-_GROUP_NAMES = {Action.BID: "bids for turn {turn}", Action.VOTE: "votes"}
+_GROUP_NAMES = {Action.BID: "bids for turn {turn}"}
 _KIND_WORDS = {Kind.STATEMENT: "statement", Kind.DEFENCE: "defence", Kind.VOTE: "vote reason"}
 
 
@@ -347,4 +349,6 @@ def group_of(game: GameState, request: Request) -> tuple[tuple[Any, ...], str]:
         return ("night",), f"night {request.day} actions"
     if request.action in SPEECH_ACTIONS:
         return ("speech", request.seat), ""
+    if request.action is Action.VOTE:  # a group with no name of its own: each vote call right under its ballot
+        return (request.action,), ""
     return (request.action,), _GROUP_NAMES.get(request.action, request.action.value).format(turn=request.turn + 1)

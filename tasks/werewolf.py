@@ -1,12 +1,14 @@
 """The three tasks: ``wolf_eval/wolf``, ``wolf_eval/triadic`` and ``wolf_eval/dyadic``.
 
-Every sample is one complete game. The ``-T`` parameters are checked together by
-``wolf_eval.settings.Settings`` before any game starts; a mistyped name is refused, not ignored.
+Every sample is one complete game. Each task takes the ``-T`` parameters of the parameter table
+(``wolf_eval.settings.Settings``): ``@task_parameters`` gives the function its signature from the
+table, so Inspect lists, defaults and logs every one, and ``Settings.from_task_args`` checks them
+together before any game starts; a mistyped name is refused, not ignored. The parameters, their
+defaults and what each does: docs/parameters.md (written from the same table).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from inspect import signature
 from pathlib import Path
 from typing import Any
@@ -21,13 +23,17 @@ from wolf_eval.lessons.remote import is_remote
 from wolf_eval.lessons.turnstile import Learning, LearningRun
 from wolf_eval.scorers.game_scores import LEAD, cost_scorer, headline_scorers
 from wolf_eval.scorers.judge import judge
-from wolf_eval.settings import Settings, task_signature
+from wolf_eval.settings import Settings, task_parameters
 from wolf_eval.solvers.play import play_game
 
 
 def game_scorers() -> list[Scorer]:
     """The headline scores (``village_win`` first, the log list's SCORE column), the judge's, then the game's cost."""
     return [*headline_scorers(), judge(), cost_scorer()]
+
+
+#: The log list's SCORE column has no name: each eval's tags, which the list shows, name the score it is.
+HEADLINE_TAG = f"SCORE: {LEAD}"
 
 
 def headline() -> dict[str, Any]:
@@ -70,21 +76,26 @@ def game_task(settings: Settings) -> Task:
         scorer=game_scorers(),
         **headline(),
         metadata={"variant": variant, "settings": recorded},
+        tags=[HEADLINE_TAG],
     )
 
 
-def _task_function(name: str, doc: str) -> Callable[..., Task]:
-    """A registered task for one variant; its parameters and defaults are ``Settings``'s, not written here."""
-
-    def play(**params: Any) -> Task:
-        return game_task(Settings.from_task_args(name, **params))
-
-    play.__name__ = play.__qualname__ = name
-    play.__doc__ = doc
-    play.__signature__ = task_signature(name)  # type: ignore[attr-defined]
-    return task(play)
+@task
+@task_parameters("wolf")
+def wolf(**params: Any) -> Task:
+    """WOLF (8 seats, with a Seer): debate, then one vote with public reasons."""
+    return game_task(Settings.from_task_args("wolf", **params))
 
 
-wolf = _task_function("wolf", "WOLF (8 seats, with a Seer): debate, then one vote with public reasons.")
-triadic = _task_function("triadic", "Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote.")
-dyadic = _task_function("dyadic", "The dyadic control: triadic rules with the Jester seat made a Villager.")
+@task
+@task_parameters("triadic")
+def triadic(**params: Any) -> Task:
+    """Triadic Werewolf (10 seats, with a Jester): debate, vote, defence, revote."""
+    return game_task(Settings.from_task_args("triadic", **params))
+
+
+@task
+@task_parameters("dyadic")
+def dyadic(**params: Any) -> Task:
+    """The dyadic control: triadic rules with the Jester seat made a Villager."""
+    return game_task(Settings.from_task_args("dyadic", **params))

@@ -7,8 +7,12 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample
 
+from wolf_eval.analysis.questions import QUESTIONS, WIN
 from wolf_eval.engine import GameState
 from wolf_eval.store import logged_record
+
+#: A made-up comparison row's counts of every question but the win rate, undefined: a row that records who won.
+WINS_ONLY = {c: float("nan") for q in QUESTIONS if q is not WIN for c in q.columns}
 
 
 def run(task: str, model: Any = "wolfbot/cue", log_dir: Any = None, **kwargs: Any) -> EvalLog:

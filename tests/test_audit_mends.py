@@ -28,7 +28,9 @@ from scipy import stats as sps
 from wolf_eval.analysis import markdown, tables
 from wolf_eval.analysis.corpus import Corpus, load
 from wolf_eval.measures.features import day1_coordination, game_features, stratified_predictors
+from wolf_eval.measures.outcome import Outcome
 from wolf_eval.stats import stratified_permutation_p
+from wolf_eval.vocabulary import Winner
 
 # --------------------------------------------------------------------------- a. predictors
 
@@ -86,12 +88,16 @@ def test_per_cell_predictor_rows_carry_the_permutation_p() -> None:
 CELL = {"model": "m", "task": "triadic", "condition": "default"}
 
 
+def _outcome(winner: Winner, days: float = 2.0, calls: float = 10.0, fallbacks: float = 0.0) -> Outcome:
+    """A game's outcome with a Jester seated: its winner, days, calls (each one decision) and fallbacks."""
+    return Outcome(winner, jester_seated=True, days=days, calls=calls, decisions=calls, fallbacks=fallbacks, reasks=0.0)
+
+
 def _fallback_game(flaky_calls: int, flaky_fallbacks: int, jester_won: bool, seated: bool = True) -> dict[str, Any]:
     """One game's row: 90 calls by ``good`` seats and, where ``flaky`` has a seat, its calls and fallbacks."""
-    winner = "jester" if jester_won else "villagers"
-    outcome = {f: float(f == winner) for f in ("villagers", "werewolves", "jester", "draw")}
+    winner = Winner.JESTER if jester_won else Winner.VILLAGERS
     usage = {"good": {"calls": 90}} | ({"flaky": {"calls": flaky_calls}} if seated else {})
-    return CELL | {"outcome": outcome | {"days": 2.0, "calls": 90.0 + flaky_calls, "fallbacks": float(flaky_fallbacks)},
+    return CELL | {"outcome": _outcome(winner, calls=90.0 + flaky_calls, fallbacks=float(flaky_fallbacks)),
                    "fallbacks": {("flaky", "vote"): flaky_fallbacks} if flaky_fallbacks else {},
                    "usage": usage, "seat_models": ("flaky", "good") if seated else ("good",)}
 
@@ -137,8 +143,7 @@ def _abstaining_wolves() -> Any:
 def test_an_abstention_that_removes_a_game_is_counted() -> None:
     assert day1_coordination(_abstaining_wolves())["d1_abstained"] == 1.0
     assert day1_coordination(hm.t4_wolves_win())["d1_abstained"] == 0.0  # both wolves voted
-    rows = [CELL | {"features": game_features(g), "outcome": {"jester": float(g.outcome.winner == "jester"),
-                                                                 "calls": 10.0, "fallbacks": 0.0}}
+    rows = [CELL | {"features": game_features(g), "outcome": _outcome(Winner(g.outcome.winner))}
             for g in (_abstaining_wolves(), hm.t4_wolves_win(), hm.t1_jester_by_wolf_vote())]
     games = pd.DataFrame(rows)
     c = tables.coordination(games).iloc[0]
@@ -151,7 +156,7 @@ def test_an_abstention_that_removes_a_game_is_counted() -> None:
 
 def test_the_markdown_shows_the_abstained_columns() -> None:
     games = pd.DataFrame([CELL | {"features": game_features(_abstaining_wolves()),
-                                  "outcome": {"jester": 0.0, "calls": 10.0, "fallbacks": 0.0}}])
+                                  "outcome": _outcome(Winner.VILLAGERS)}])
     coordination = markdown._outcome_sections({"win_rates": pd.DataFrame(), "wolf_loss": pd.DataFrame(),
                                                "coordination": tables.coordination(games)}, [])
     text = "\n".join(coordination)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers import WINS_ONLY
 from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 
 from wolf_eval._registry import TASKS
@@ -97,8 +98,7 @@ def test_newcombe_paired_interval_matches_the_formula_worked_by_hand() -> None:
 def _row(model: str, opponent: str, faction: str, sample: int, won: int, **counts: float) -> dict[str, object]:
     base = {"task": "triadic", "condition": "default", "seed": 0, "sample": str(sample), "epoch": 1,
             "log": "x", "model": model, "opponent": opponent, "faction": faction, "won": float(won), "played": 1.0,
-            "detect_concordant": math.nan, "detect_ties": math.nan, "detect_pairs": math.nan,
-            "deceptive": 0, "unflagged": 0, "paired": 0, "self_deceptive": 0, "flag_share": 0.0,
+            **WINS_ONLY, "deceptive": 0, "unflagged": 0, "paired": 0, "self_deceptive": 0, "flag_share": 0.0,
             "tp": 0, "fp": 0, "fn": 0, "tn": 0, "calls": 10.0, "decisions": 10.0, "fallbacks": 0, "game_usd": 0.0}
     return base | counts
 

@@ -1,4 +1,4 @@
-"""``benchmarks/figures.py`` writes the README's performance figures: its markers, its commands, one block's shape.
+"""``benchmarks/figures.py`` writes the figures of the README and docs: its markers, its commands, one block's shape.
 
 The script itself is slow (it plays every benchmark behind the figures) and is not run here; ``python
 benchmarks/figures.py --check`` says which blocks are stale.
@@ -33,13 +33,13 @@ def _load():  # type: ignore[no-untyped-def]
 
 
 figures = _load()
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def test_the_readme_markers_are_well_formed_and_known() -> None:
-    found = figures.blocks_in(README)
+def test_every_block_lies_on_one_page_with_well_formed_markers() -> None:
+    found = figures.homes(ROOT)
     assert set(found) == set(figures.BLOCKS)
-    for name, (frozen, body) in found.items():
+    assert found["cost_summary"][0].name == "README.md"
+    for name, (_, frozen, body) in found.items():
         block = figures.BLOCKS[name]
         assert frozen == (block.render is None), name
         assert "<!--" not in body, f"{name}: a marker inside the block"
@@ -69,6 +69,16 @@ def test_every_block_names_commands_that_exist() -> None:
             assert words[0] == "python", command
             script = words[1] if "/" in words[1] else f"benchmarks/{words[1]}"
             assert (ROOT / script).is_file(), command
+
+
+def test_a_block_on_two_pages_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("<!-- figures:x -->\na\n<!-- /figures:x -->\n", encoding="utf-8")
+    (tmp_path / "docs" / "page.md").write_text("<!-- figures:x -->\nb\n<!-- /figures:x -->\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="two pages"):
+        figures.homes(tmp_path)
+    (tmp_path / "docs" / "page.md").write_text("<!-- figures:y -->\nb\n<!-- /figures:y -->\n", encoding="utf-8")
+    assert {k: v[0].name for k, v in figures.homes(tmp_path).items()} == {"x": "README.md", "y": "page.md"}
 
 
 def test_replace_rewrites_one_block_only() -> None:

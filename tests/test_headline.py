@@ -20,8 +20,12 @@ from wolf_eval.analysis.corpus import load
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import truth
 from wolf_eval.measures.headline import HEADLINE, ROLE_FIGURES, GameValues, headline_values
+from wolf_eval.measures.lessons import LessonCounts
+from wolf_eval.measures.outcome import Outcome
+from wolf_eval.measures.quality import PlayCounts
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates
-from wolf_eval.vocabulary import Role
+from wolf_eval.measures.sabotage import SelfSabotage
+from wolf_eval.vocabulary import Role, Winner
 
 V, W, D, J = Role.VILLAGER, Role.WEREWOLF, Role.DOCTOR, Role.JESTER
 
@@ -31,10 +35,10 @@ def game(flags: dict[Role, Confusion], paired: dict[Role, LabelRates], pairs: di
     roles = {r: cal.RoleCounts(confusion=flags.get(r, Confusion()), paired=paired.get(r, LabelRates()))
              for r in (*flags, *paired)}
     return GameValues(
-        outcome={"villagers": 1.0, "werewolves": 0.0, "jester": math.nan, "draw": 0.0, "calls": 10.0,
-                 "fallbacks": 0.0},
-        self_sabotage={"wolf_voted_jester_d1_final": math.nan}, calibration=cal.UnitCalibration(roles),
-        quality={}, lessons={"lessons_added": math.nan, "order_3": math.nan}, judge={},
+        outcome=Outcome(Winner.VILLAGERS, jester_seated=False, days=2.0, calls=10.0, decisions=10.0, fallbacks=0.0,
+                        reasks=0.0),
+        self_sabotage=SelfSabotage("D", jester_seated=False), calibration=cal.UnitCalibration(roles),
+        quality=PlayCounts(), lessons=LessonCounts(),
         truth=truth.GameDetection({r: truth.Detection(wolves=a) for r, a in pairs.items()}))
 
 
@@ -121,14 +125,12 @@ def test_the_first_explanation_covers_every_day_and_the_others_what_they_counted
         "- Day 1, final ballot of 6: Ava 4 (Cleo, Dan, Eve, Fay), Cleo 2 (Ava, Ben) → **Ava (Werewolf) exiled**",
         "- Night 2: Cleo (Villager) killed",
         "- Day 2, final ballot of 4: Ben 3 (Dan, Eve, Fay), Dan 1 (Ben) → **Ben (Werewolf) exiled**"]
-    counts = HEADLINE["wolf_self_label_gap"].counts(FEW_WOLF_FLAGS[0])
-    assert figure_explanation("wolf_self_label_gap", counts, -0.75) == (
+    assert figure_explanation("wolf_self_label_gap", FEW_WOLF_FLAGS[0], -0.75) == (
         "**wolf_self_label_gap** = -0.75: 4 wolf statements with both labels, 4 self-labelled deceptive "
         "(self rate 1.00); observers flagged 0.25 of them on average")
-    counts = HEADLINE["self_label_agreement"].counts(FEW_WOLF_FLAGS[0])
     assert "villager 0.90 of 10 flags; werewolf 0.50 of 2 flags;" in figure_explanation(
-        "self_label_agreement", counts, 0.7)
-    assert figure_explanation("jester_win", HEADLINE["jester_win"].counts(FEW_WOLF_FLAGS[0]), math.nan) == \
+        "self_label_agreement", FEW_WOLF_FLAGS[0], 0.7)
+    assert figure_explanation("jester_win", FEW_WOLF_FLAGS[0], math.nan) == \
         "**jester_win**: not applicable: no Jester seated"
 
 

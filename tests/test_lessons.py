@@ -267,7 +267,8 @@ def test_the_inspect_command_refuses_unusable_lessons_in_one_line_before_any_log
     folder.mkdir()
     path = Path(lessons_path(folder, "wolfbot/tom"))
     if problem == "another model's file":
-        path.write_text(json.dumps({"model": "openai/gpt-4o", "lessons": [{"list": "to_do", "text": "Theirs."}]}))
+        theirs = {"model": "openai/gpt-4o", "lessons": [{"list": "to_do", "text": "Theirs."}]}
+        path.write_text(json.dumps(theirs), encoding="utf-8")
         why = f"Error: lessons/{path.name} is not a wolf-eval lessons file: it holds the lessons of 'openai/gpt-4o', "
     elif problem == "a folder":
         path.mkdir()

@@ -62,8 +62,8 @@ def equal(a: float, b: float) -> bool:
 
 
 def as_logged(values: Any) -> Any:
-    """A game's values as its score's metadata logs them (the calibration counts are typed in the report)."""
-    return values.flat() if isinstance(values, cal.UnitCalibration) else values
+    """A game's values as its score's metadata logs them (the report holds them typed; None: no judge)."""
+    return judge.no_judge() if values is None else values.flat()
 
 
 def calibration_figures(unit: cal.UnitCalibration) -> dict[str, float]:
@@ -261,7 +261,8 @@ def test_the_release_log_replays_and_exports(tmp_path: Path, capsys: pytest.Capt
     assert main(["export", str(RELEASE), "--out", str(tmp_path)]) == 0
     written = capsys.readouterr().out.split()
     assert written and all(Path(p).is_file() for p in written)
-    events = [json.loads(line) for p in written if p.endswith(".ndjson") for line in Path(p).read_text().splitlines()]
+    events = [json.loads(line) for p in written if p.endswith(".ndjson")
+              for line in Path(p).read_text(encoding="utf-8").splitlines()]
     assert events and {"timestamp", "day", "phase", "step", "event", "actor", "details"} <= set(events[0])
 
 
@@ -306,5 +307,5 @@ def test_a_release_log_beside_todays_logs_reads_both(played: tuple[Path, list[Ev
         shutil.copy(path, tmp_path / path.name)
     corpus = report.load(tmp_path)
     assert len(corpus.games) == len(read_eval_log(str(RELEASE)).samples) + sum(len(log.samples) for log in logs)
-    judged = [v for v in report.values(corpus.games, "judge") if not math.isnan(v.get("unreadable", math.nan))]
+    judged = [v for v in report.values(corpus.games, "judge") if v is not None]
     assert len(judged) == SHORT["games"]  # the triadic eval's judge; the release and the wolf eval had none

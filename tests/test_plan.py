@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import WINS_ONLY
 
 from wolf_eval.analysis import plan as P
 from wolf_eval.analysis.questions import DETECTION, WIN
@@ -68,8 +69,7 @@ def _pilot(rng: np.random.Generator, rho: float, deals: int = 400) -> pd.DataFra
             for m, o, f, x in ((model, "r", Faction.VILLAGERS, w), ("r", model, Faction.WEREWOLVES, 1 - w)):
                 out.append({"task": "wolf", "condition": "default", "seed": 1, "sample": str(i + 1), "epoch": 1,
                             "log": f"{model}.eval", "model": m, "opponent": o, "faction": f, "won": x, "played": 1.0,
-                            "detect_concordant": math.nan, "detect_ties": math.nan, "detect_pairs": math.nan,
-                            "usage": {}})
+                            **WINS_ONLY, "usage": {}})
     return pd.DataFrame(out)
 
 

@@ -215,11 +215,14 @@ def test_the_leaderboard_shows_what_is_rated_not_identified_or_never_seated(tmp_
         row |= {label: value, f"{label}_low": value - 1, f"{label}_high": value + 1, f"{label}_games": seated,
                 f"{label}_same": same}
     row |= dict.fromkeys(R.TRUTH_FIGURES, 0.75) | {f"{k}_low": 0.5 for k in R.TRUTH_FIGURES} \
-        | {f"{k}_high": 0.9 for k in R.TRUTH_FIGURES} | {"usd_per_game": 0.0123}
+        | {f"{k}_high": 0.9 for k in R.TRUTH_FIGURES} | {"usd_per_game": 0.0123} \
+        | {"evasion": 0.4, "evasion_low": 0.3, "evasion_high": 0.55, "suspicion_rank": 0.6,
+           "suspicion_rank_low": math.nan, "suspicion_rank_high": math.nan}
     board = pd.DataFrame([row, row | {"model": "b", "usd_per_game": math.nan}])
     text = "\n".join(ratings_markdown(R.Leaderboard(board, 9, 1, 0, None, 100), figure=cost_rating(board, tmp_path)))
     assert ("| a | 5 | +0.50 [-0.50, +1.50] (n=5) | not identified (n=3) | – | -1.25 [-2.25, -0.25]† (n=5) "
-            "| 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.0123 |") in text
+            "| 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] | 0.75 [0.50, 0.90] "
+            "| 0.40 [0.30, 0.55] | 0.60 (1 game: no interval) | 0.0123 |") in text
     assert "| b | 5 |" in text and text.count("n/a |") == 1  # b's price is unknown, not free
     assert "9 games with a winner are fitted; 1 draw (no faction won) left out" in text
     assert (tmp_path / "cost_rating.png").stat().st_size > 0 and "![cost against overall rating]" in text
@@ -233,12 +236,14 @@ def test_the_leaderboards_detection_figures_resample_the_games_a_model_observed_
 
     from wolf_eval.analysis.markdown import _truth_cell
     from wolf_eval.measures import truth
+    from wolf_eval.measures.deception import GameDeception
 
     def seen(**models: tuple[float, float]) -> truth.GameDetection:
         return truth.GameDetection({}, {m: truth.Detection(votes=truth.VoteCounts(v, w, 0.0, v - w))
                                         for m, (v, w) in models.items()})
 
-    frame = pd.DataFrame({"truth": [seen(a=(2, 2), b=(1, 1)), seen(a=(2, 0))], "usage": [{}, {}]})
+    frame = pd.DataFrame({"truth": [seen(a=(2, 2), b=(1, 1)), seen(a=(2, 0))], "usage": [{}, {}],
+                          "deception": [GameDeception(), GameDeception()]})
     board = R._per_model(frame, ["a", "b"])
     a, b = board.loc["a"], board.loc["b"]
     assert (a["vote_wolves"], a["vote_wolves_low"], a["vote_wolves_high"]) == (0.5, 0.0, 1.0)
@@ -247,3 +252,23 @@ def test_the_leaderboards_detection_figures_resample_the_games_a_model_observed_
     assert _truth_cell(a.to_dict(), "vote_wolves") == "0.50 [0.00, 1.00]"
     assert _truth_cell(b.to_dict(), "vote_wolves") == "1.00 (1 game: no interval)"
     assert _truth_cell(a.to_dict(), "auroc_wolves") == "–"
+
+
+def test_the_leaderboard_shows_each_models_deception_against_the_truth() -> None:
+    """Model a's wolves (Ava, Ben) in t1 and t4, fool's Jester (Ivo) in both, everyone else town. a's evasion pools
+    each observer role's pairs over both games (tests/test_questions.py works them): villagers 1/2, doctor 1/3,
+    equal weight 5/12. fool's rank: t1's villagers 1/2, wolves 1, doctor 0 (tests/test_evasion.py), t4's every
+    row a tie, so pooled the villagers (8, 16, 32) 1/2, the wolves (12, 12, 24) 3/4, the doctor (0, 8, 16) 1/4:
+    the mean 1/2. town never played a wolf nor the Jester."""
+    import handmade as hm
+
+    from wolf_eval.measures import deception as dec
+
+    models = {"Ava": "a", "Ben": "a", "Cleo": "town", "Dan": "town", "Eve": "town", "Fay": "town", "Ivo": "fool"}
+    games = [dec.game_deception(g, models) for g in (hm.t1_jester_by_wolf_vote(), hm.t4_wolves_win())]
+    a, fool, town = (R.deceived(games, m) for m in ("a", "fool", "town"))
+    assert a["evasion"] == pytest.approx(5 / 12) and a["evasion_low"] <= 5 / 12 <= a["evasion_high"]
+    assert math.isnan(a["suspicion_rank"]) and fool["suspicion_rank"] == pytest.approx(0.5)
+    assert all(math.isnan(v) for v in town.values())
+    one = R.deceived(games[:1], "a")  # one game: its figure, no interval
+    assert one["evasion"] == pytest.approx(1 / 3) and math.isnan(one["evasion_low"])

@@ -92,6 +92,9 @@ def test_a_score_redefined_after_the_logs_release_is_named_not_failed(logged) ->
         now = replay_sample(old, game, release=release)
         assert not now.ok and not now.notes
         assert now.problems[0].startswith("day1_self_sabotage differs") and now.problems[0].endswith("log 0.5")
+    scores["day1_self_sabotage"] = scores["day1_self_sabotage"].model_copy(update={"value": "C"})
+    lettered = replay_sample(sample.model_copy(update={"scores": scores}), game)
+    assert lettered.problems == ["day1_self_sabotage: the log's score is not a number ('C')"], "a problem, not a crash"
 
 
 def test_replay_refuses_what_is_not_a_log(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

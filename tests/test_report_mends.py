@@ -20,7 +20,9 @@ from scipy import stats as sps
 from wolf_eval.analysis import markdown, tables
 from wolf_eval.analysis.corpus import Corpus
 from wolf_eval.measures.features import PREDICTORS
+from wolf_eval.measures.outcome import Outcome
 from wolf_eval.stats import stratified_permutation_p
+from wolf_eval.vocabulary import Winner
 
 # --------------------------------------------------------------------------- a. only valid p-values
 
@@ -34,8 +36,7 @@ def _predictor_games() -> pd.DataFrame:
     for model, pairs in SEPARATED.items():
         for x, won in pairs:
             rows.append({"model": model, "task": "triadic", "condition": "default",
-                         "outcome": {"villagers": 1 - won, "werewolves": 0.0, "jester": won, "draw": 0.0,
-                                     "calls": 10.0, "fallbacks": 0.0},
+                         "outcome": _outcome(Winner.JESTER if won else Winner.VILLAGERS),
                          "features": {"jester_won": won, "jester_suspicion": x}})
     return pd.DataFrame(rows)
 
@@ -66,11 +67,15 @@ def test_the_predictor_tables_print_only_the_permutation_p() -> None:
 CELL = {"model": "m", "task": "triadic", "condition": "default"}
 
 
+def _outcome(winner: Winner, days: float = 2.0, calls: float = 10.0, fallbacks: float = 0.0) -> Outcome:
+    """A game's outcome with a Jester seated: its winner, days, calls (each one decision) and fallbacks."""
+    return Outcome(winner, jester_seated=True, days=days, calls=calls, decisions=calls, fallbacks=fallbacks, reasks=0.0)
+
+
 def _fallback_game(flaky_calls: int, flaky_fallbacks: int, jester_won: bool) -> dict[str, Any]:
     """One game's row: 90 calls by ``good`` seats and ``flaky``'s calls and fallbacks (it sits in every game)."""
-    winner = "jester" if jester_won else "villagers"
-    outcome = {f: float(f == winner) for f in ("villagers", "werewolves", "jester", "draw")}
-    return CELL | {"outcome": outcome | {"days": 2.0, "calls": 90.0 + flaky_calls, "fallbacks": float(flaky_fallbacks)},
+    winner = Winner.JESTER if jester_won else Winner.VILLAGERS
+    return CELL | {"outcome": _outcome(winner, calls=90.0 + flaky_calls, fallbacks=float(flaky_fallbacks)),
                    "fallbacks": {("flaky", "vote"): flaky_fallbacks} if flaky_fallbacks else {},
                    "usage": {"good": {"calls": 90}, "flaky": {"calls": flaky_calls}},
                    "seat_models": ("flaky", "good")}
@@ -102,7 +107,8 @@ def test_a_cell_under_the_limit_is_not_flagged() -> None:
 def test_a_cell_pooling_two_logs_names_every_game_once() -> None:
     """Two evals of one cell, each with samples 1 and 2 at epoch 1: four games, four keys."""
     usage = {"m": {"input_tokens": 10, "output_tokens": 2, "cached_tokens": 0}}
-    games = pd.DataFrame([CELL | {"log": log, "id": i, "epoch": 1, "outcome": {"days": 1.0}, "usage": usage}
+    games = pd.DataFrame([CELL | {"log": log, "id": i, "epoch": 1, "outcome": _outcome(Winner.DRAW, days=1.0),
+                                  "usage": usage}
                           for log in ("first.eval", "second.eval") for i in (1, 2)])
     costs = tables.game_costs(games)
     text = "\n".join(markdown._cost_markdown(games, {"cost_by_model": pd.DataFrame(), "game_costs": costs}))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,8 @@ import pytest
 from scipy.special import expit
 
 from wolf_eval.analysis import tables
+from wolf_eval.measures.identification import Identification
+from wolf_eval.measures.quality import PlayCounts
 from wolf_eval.measures.rates import Auroc, Mean
 from wolf_eval.resample import UNBOUNDED, UNIT, game_weights, intervals, jackknife_se, ratio_interval, seed_of
 from wolf_eval.stats import wilson
@@ -121,7 +124,7 @@ def test_clustered_statements_cover_at_least_93_percent_at_ten_games() -> None:
     assert 0.93 <= cluster <= 0.99
 
 
-def _cell(**parts: list[dict[str, float]]) -> pd.DataFrame:
+def _cell(**parts: list[Any]) -> pd.DataFrame:
     """Games of one cell with the given per-game values (``quality``, ``judge``)."""
     n = len(next(iter(parts.values())))
     return pd.DataFrame([{"model": "m", "task": "triadic", "condition": "default",
@@ -134,13 +137,13 @@ def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     interval reaches as far as the game further from it (the case worked by hand above): [0, 1]; it
     self-protects half the time in both, so that interval has no width. The judge names 1 of 4 players in
     one game and 3 of 4 in the other: 0.5 ± 0.25."""
-    quality = [{"doctor_self_protects": 1.0, "doctor_saves": 0.0, "doctor_protects": 2.0},
-               {"doctor_self_protects": 1.0, "doctor_saves": 2.0, "doctor_protects": 2.0}]
+    quality = [PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=0.0),
+               PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=2.0)]
     row = tables.play_quality(_cell(quality=quality)).iloc[0]
     assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == (0.5, 0.0, 1.0)
     assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == (0.5, 0.5)
     judge = [{"villager_correct": 1.0, "villager_n": 4.0, "unreadable": 0.0},
              {"villager_correct": 3.0, "villager_n": 4.0, "unreadable": 0.0}]
-    named = tables.judge(_cell(judge=judge)).iloc[0]
+    named = tables.judge(_cell(judge=[Identification.from_flat(v) for v in judge])).iloc[0]
     assert (named["villager"], named["villager_low"], named["villager_high"]) == (0.5, 0.25, 0.75)
     assert (named["all_low"], named["all_high"]) == (0.25, 0.75)

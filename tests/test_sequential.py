@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import WINS_ONLY
 
 from wolf_eval.analysis import rounds, sequential
 from wolf_eval.analysis.compare import Pairing, pairings
@@ -101,8 +102,7 @@ def _rows(games: dict[tuple[str, str, int], list[float]], base: int = 100) -> pd
             for m, o, f, result in ((model, "r", faction, w), ("r", model, other[faction], 1 - w)):
                 out.append({"task": TASK, "condition": "default", "seed": base + k - 1, "sample": str(i),
                             "epoch": 1, "log": f"{model}-{faction}-{k}", "model": m, "opponent": o,
-                            "faction": f, "won": result, "played": 1.0, "detect_concordant": math.nan,
-                            "detect_ties": math.nan, "detect_pairs": math.nan, "game_usd": 0.5})
+                            "faction": f, "won": result, "played": 1.0, **WINS_ONLY, "game_usd": 0.5})
     return pd.DataFrame(out)
 
 
@@ -131,6 +131,22 @@ def test_a_round_decides_stops_its_evals_and_a_partial_round_decides_nothing() -
     assert len(full.rounds) == 3 and full.complete == 2 and not full.finished  # the wolves (all lost) play on
     assert {(p.model, p.faction) for p in full.rounds[2]} == {("a", "werewolves"), ("b", "werewolves")}
     assert full.games == 32 and full.spent == pytest.approx(16.0)
+
+
+def test_a_question_stays_decided_at_the_round_that_decided_it() -> None:
+    """Model a's village wins every deal of rounds 1 and 2 (decided at 8 deals, wealth above 20) and b's every deal of
+    rounds 3 and 4, while both wolves' games (all lost) keep the evals playing. Over all 16 deals a and b are
+    ahead equally often, which decides nothing; the village's question was decided at round 2 and stays so."""
+    a, b = [1.0] * 4, [0.0] * 4
+    played = ({("a", "villagers", k): a if k < 3 else b for k in range(1, 5)}
+              | {("b", "villagers", k): b if k < 3 else a for k in range(1, 5)}
+              | {(m, "werewolves", k): [0.0] * 4 for m in "ab" for k in range(1, 5)})
+    rows = _rows(played)
+    assert rounds.looks(np.array([100] * 4 + [101] * 4 + [102] * 4 + [103] * 4)) == [4, 8, 12, 16]
+    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], rounds.Stopping(round_games=4, max_games=16), 100)
+    q = done.questions.set_index(["faction", "question"]).loc[("villagers", "win")]
+    assert (q["state"], q["decision"], q["deals"], q["ahead"]) == (rounds.DECIDED, sequential.FOR_A, 8, 1.0)
+    assert sequential.decide([1.0] * 8 + [-1.0] * 8).state == sequential.UNDECIDED  # what all 16 deals say
 
 
 def test_an_undecided_question_stops_at_the_games_cap_and_the_dollar_cap() -> None:
@@ -177,7 +193,8 @@ def test_compare_in_rounds_plays_until_each_question_stops_and_resumes_a_round_c
     text = (folder / "compare" / "compare.md").read_text()
     assert "2 complete rounds, 8 games" in text
     assert "| wolf | wolves | wolfbot/faction | wolfbot/tom | against wolfbot/cue | win | undecided at the games cap " \
-           "| 2 | +0.00 [" in text
+           "| 2 | +0.00 | +0.00 [" in text  # the mean difference, then the share ahead with its interval
+    assert "| evasion | not defined in these games | 0 |" in text  # no deception analysis: no suspicion rows
     capsys.readouterr()
     cut = next(log for log in logs if log.eval.task_args["seed"] == 4)
     whole = read_eval_log(cut.location)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wolf_eval.stats import wilson, wilson_cc
+from wolf_eval.stats import difference_interval, wilson, wilson_cc
 
 
 @pytest.mark.parametrize("k,n,low,high", [
@@ -73,3 +73,13 @@ def test_within_strata_pearson_centres_each_stratum_by_hand():
     r, n, k = within_strata_pearson([[(0, 0), (0, 1)], [(3, 1), (3, 0)]])
     assert math.isnan(r) and (n, k) == (4, 2)
     assert math.isnan(within_strata_pearson([[(0, 0), (1, 1)]])[0])  # 2 pairs in 1 stratum leave no degree of freedom
+
+
+def test_difference_interval_is_newcombes_method_10_on_his_worked_example() -> None:
+    """Newcombe (1998), Table II: 56/70 against 48/80, Wilson's intervals combined: 0.2000 [0.0524, 0.3339]."""
+    d, low, high = difference_interval(wilson(56, 70), wilson(48, 80))
+    assert (round(d, 4), round(low, 4), round(high, 4)) == (0.2, 0.0524, 0.3339)
+    # any two figures with their own intervals: 0.8 [0.7, 0.9] minus 0.5 [0.45, 0.55] widens each side by
+    # the root of 0.1² + 0.05² = 0.1118
+    assert difference_interval((0.8, 0.7, 0.9), (0.5, 0.45, 0.55)) == pytest.approx((0.3, 0.1882, 0.4118), abs=1e-4)
+    assert all(math.isnan(v) for v in difference_interval((0.5, math.nan, math.nan), (0.5, 0.4, 0.6)))

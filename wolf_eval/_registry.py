@@ -2,7 +2,7 @@
 
 from wolf_eval.providers.llamacpp import LlamaCpp
 from wolf_eval.providers.wolfbot import WolfBot
-from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
+from wolf_eval.tasks import dyadic, triadic, wolf
 
 #: The task functions by name, for runners of the command line (``wolf-eval compare``).
 TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}

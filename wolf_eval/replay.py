@@ -105,7 +105,9 @@ def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
         if e.event != "model" or not e.input:
             continue
         meta = (e.input[-1].metadata or {}).get(METADATA_KEY)
-        parts = logged_parts(meta) if meta else []
+        if not meta:
+            continue
+        parts = logged_parts(meta)
         if not parts or parts[0].get("action") == Action.LESSONS:
             continue
         got = Recorded(e.output.completion or "", tuple(_request(m).key for m in parts), logged_layout(meta))
@@ -131,7 +133,7 @@ def recorded_decisions(state: GameState, requests: list[Request], replies: dict[
         if unanswered and got.again is None:
             raise MissingReply(f"no recorded reply asking again for {unanswered[0].key}: the log is missing a call")
         again = decisions_from_reply(state, unanswered, got.again.raw, got.layout) if got.again and unanswered else []
-        answered = dict(zip((r.key for r in unanswered), again, strict=True))
+        answered = {r.key: d for r, d in zip(unanswered, again, strict=True) if d is not None}  # a last asking falls back: never None
         out.update((r.key, d if d is not None else answered[r.key]) for r, d in zip(asked, first, strict=True))
     return [out[r.key] for r in requests]
 
@@ -205,7 +207,9 @@ def _compare_scores(out: Replay, sample: EvalSample, again: dict[str, Any], rele
             if bad:
                 out.problems.append(f"{name} differs in {len(bad)} values, e.g. {bad[0]}: "
                                     f"replay {again[name][bad[0]]}, log {logged.get(bad[0])}")
-        elif not _same(float(again[name]), rounded(float(logged))):  # type: ignore[arg-type]
+        elif not isinstance(logged, int | float):
+            out.problems.append(f"{name}: the log's score is not a number ({logged!r})")
+        elif not _same(float(again[name]), rounded(float(logged))):
             since = redefined_since(name, release)
             if since:
                 out.notes.append(f"{name} not compared: redefined in {since}, after the log's release {release} "

@@ -14,7 +14,9 @@ from __future__ import annotations
 import difflib
 import inspect
 import re
-from typing import Any, Literal, get_args
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -30,38 +32,36 @@ History = Literal["full", "compact"]
 Calls = Literal["per_seat", "per_decision"]
 SEATINGS: tuple[Seating, ...] = get_args(Seating)
 
-#: What each parameter accepts, as a refusal says it (also the list of parameter names, in signature order).
-ACCEPTED: dict[str, str] = {
-    "games": "a whole number of games, 1 or more",
-    "seed": "a whole number",
-    "shuffle_roles": "true or false",
-    "roles": "a roster such as villager:6,doctor:1,werewolf:2,jester:1",
-    "max_debate_turns": "a whole number of turns, 0 or more",
-    "max_explanation_turns": "a whole number of turns, 0 or more",
-    "max_days": "a whole number of days, 1 or more",
-    "max_statement_words": "a whole number of words, 1 or more",
-    "temperature": "a number 0 or more, or null",
-    "reveal_roles": "true or false",
-    "structured_output": "true or false",
-    "jester_learning": "true or false",
-    "lessons_dir": "a folder path or an s3:// URL (with jester_learning=true)",
-    "lessons_shown": "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries "
-                     "(with jester_learning=true)",
-    "history": "'full' or 'compact'",
-    "deception_analysis": "true or false",
-    "seating": "'shuffled' (names drawn per game, lists rotated) or 'fixed' (seat i is always the same name)",
-    "calls": "'per_seat' (a seat's decisions of one wave in one call) or 'per_decision' (one call each, as the papers)",
-}
+#: ``Parameter.before`` of a parameter every log has recorded.
+ALWAYS = "always recorded"
 
-#: Parameters that say how many games to play or where things go, not how a game is played. ``seating``
-#: changes only the names and the order of lists, not the rules, the roles or what a seat may see: games
-#: on either layout are the same condition, and the report's bias split shows whether the layout mattered.
-#: ``calls`` changes how a seat's decisions are put to its model (one call per wave or per decision), not
-#: the rules, the decisions or what a seat may see, as a release's new prompt wording does not; each
-#: sample records it with its settings.
-NOT_A_CONDITION = ("games", "seed", "lessons_dir", "seating", "calls")
 
-#: A field validator's marker: its message says what is wrong better than ``ACCEPTED`` would.
+@dataclass(frozen=True)
+class Parameter:
+    """A task parameter's row of the parameter table, beside its type and default in :class:`Settings`.
+
+    The task signature, the refusals, the condition labels, the reading of old logs and the docs'
+    parameter table (``wolf_eval.parameters``) are all read from these rows, so a parameter's facts
+    are written once, here.
+    """
+
+    #: What it accepts, as a refusal and the docs say it.
+    accepts: str
+    #: What it changes, in a line of the docs' table.
+    does: str
+    #: Whether games played with another value are another condition (a report cell of their own);
+    #: False for how many games, where things go, and how the same game is laid out or asked.
+    condition: bool = True
+    #: The value a log written before the parameter existed was played with.
+    before: Any = ALWAYS
+    #: Whether ``before`` also fills a log's task arguments (logs written before settings were recorded):
+    #: False for a parameter the first release already took, which its logs' task arguments name.
+    before_in_task_args: bool = True
+    #: How Inspect may hand the value over on the command line, where that is wider than the field's type.
+    given_as: Any = None
+
+
+#: A field validator's marker: its message says what is wrong better than ``Parameter.accepts`` would.
 _OWN = "own: "
 
 
@@ -111,24 +111,64 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     variant: VariantName
-    games: int = Field(default=10, ge=1)
-    seed: int = 0
-    shuffle_roles: bool = True
-    roles: dict[Role, int]  # the roster played; not given: the variant's own
-    max_debate_turns: int = Field(default=12, ge=0)
-    max_explanation_turns: int = Field(default=6, ge=0)
-    max_days: int = Field(default=10, ge=1)
-    max_statement_words: int = Field(default=50, ge=1)
-    temperature: float | None = Field(default=1.0, ge=0, allow_inf_nan=False)
-    reveal_roles: bool = False
-    structured_output: bool = True
-    jester_learning: bool = False
-    lessons_dir: str | None = None
-    lessons_shown: int = Field(default=50, ge=1)
-    history: History = "compact"
-    deception_analysis: bool = True
-    seating: Seating = "shuffled"
-    calls: Calls = "per_seat"
+    games: Annotated[int, Field(ge=1), Parameter(
+        "a whole number of games, 1 or more", "Games played, one sample each.", condition=False)] = 10
+    seed: Annotated[int, Parameter(
+        "a whole number", "Every random choice of game i derives from (seed, i): a game replays exactly, "
+        "up to the models' own sampling.",
+        condition=False)] = 0
+    shuffle_roles: Annotated[bool, Parameter(
+        "true or false", "Deal roles afresh each game; false keeps one name-to-role layout for every game "
+        "(the papers' main runs).")] = True
+    roles: Annotated[dict[Role, int], Parameter(
+        "a roster such as villager:6,doctor:1,werewolf:2,jester:1", "The roster played.",
+        given_as=str | list[str] | dict[str, int])]
+    max_debate_turns: Annotated[int, Field(ge=0), Parameter(
+        "a whole number of turns, 0 or more", "Bid-and-speak turns per day.")] = 12
+    max_explanation_turns: Annotated[int, Field(ge=0), Parameter(
+        "a whole number of turns, 0 or more",
+        "Defences and open turns between the two ballots (WOLF has one ballot and refuses the parameter).")]
+    max_days: Annotated[int, Field(ge=1), Parameter(
+        "a whole number of days, 1 or more", "A game still undecided at the end of this day is a draw.")] = 10
+    max_statement_words: Annotated[int, Field(ge=1), Parameter(
+        "a whole number of words, 1 or more", "Longer statements and vote reasons are cut, marked with an ellipsis.")]
+    temperature: Annotated[float | None, Field(ge=0, allow_inf_nan=False), Parameter(
+        "a number 0 or more, or null", "Every seat's sampling temperature (the papers' setting); null leaves "
+        "it to each model's own default.", given_as=float | None)] = 1.0
+    reveal_roles: Annotated[bool, Parameter(
+        "true or false", "Announce the role of each dead or exiled player.")] = False
+    structured_output: Annotated[bool, Parameter(
+        "true or false", "Send each action's JSON schema, in strict mode, to providers that take one; "
+        "replies are read defensively either way.")] = True
+    jester_learning: Annotated[bool, Parameter(
+        "true or false", "After each game the Jester's model writes lessons that the next game's Jester "
+        "reads; the games are then played one after another.")] = False
+    lessons_dir: Annotated[str | None, Parameter(
+        "a folder path or an s3:// URL (with jester_learning=true)",
+        "Where each model's lessons file lives (null: wolf-eval/lessons in the user's data folder).",
+        condition=False,
+        given_as=str | None)] = None
+    lessons_shown: Annotated[int, Field(ge=1), Parameter(
+        "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries "
+        "(with jester_learning=true)",
+        "The most recent lessons the Jester's prompt carries (the file keeps all).")] = 50
+    history: Annotated[History, Parameter(
+        "'full' or 'compact'", "compact: earlier days in brief and the current day in full; full: every "
+        "prompt carries the seat's whole record, as the papers' prompts did. The game is the same either way.",
+        before="full", before_in_task_args=False, given_as=str)] = "compact"
+    deception_analysis: Annotated[bool, Parameter(
+        "true or false", "Analyse every public statement (its speaker's label, its observers' suspicion); "
+        "false plays the game alone, with fewer calls.")] = True
+    seating: Annotated[Seating, Parameter(
+        "'shuffled' (names drawn per game, lists rotated) or 'fixed' (seat i is always the same name)",
+        "shuffled: names drawn per game and lists rotated (bias controls); fixed: the papers' layout. "
+        "The same deal and rules either way.", condition=False, before="fixed",
+        given_as=str)] = "shuffled"
+    calls: Annotated[Calls, Parameter(
+        "'per_seat' (a seat's decisions of one wave in one call) or 'per_decision' (one call each, as the papers)",
+        "per_seat: a seat's decisions of one wave in one call; per_decision: one call each, as the papers "
+        "asked them.", condition=False,
+        before="per_decision", given_as=str)] = "per_seat"
 
     @model_validator(mode="before")
     @classmethod
@@ -234,9 +274,9 @@ class Settings(BaseModel):
         if variant not in VARIANTS:
             raise SettingsError(f"{variant!r} is not a wolf-eval task: {', '.join(VARIANTS)}")
         for name in params:
-            if name not in ACCEPTED:
-                close = difflib.get_close_matches(name, list(ACCEPTED), n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]}?" if close else f"; the parameters are {', '.join(ACCEPTED)}"
+            if name not in PARAMETERS:
+                close = difflib.get_close_matches(name, list(PARAMETERS), n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]}?" if close else f"; the parameters are {', '.join(PARAMETERS)}"
                 raise SettingsError(f"{name}={_shown(params[name])} is not a wolf_eval/{variant} parameter{hint}")
         given = dict(params)
         if VARIANTS[variant].max_explanation_turns is None and "max_explanation_turns" in given:
@@ -269,22 +309,33 @@ class Settings(BaseModel):
             recorded = dict(recorded)
             if not recorded.get("roles"):
                 recorded.pop("roles", None)  # written while an empty roster meant "the task's own"
-            recorded.setdefault("seating", "fixed")  # recorded before seating existed: the fixed layout
-            recorded.setdefault("calls", "per_decision")  # recorded before joint calls: one call per decision
-            recorded.setdefault("history", "full")
+            _before(recorded)
             _unread_learning(recorded)
             try:
                 return cls.model_validate(recorded)
             except ValidationError as err:
                 raise SettingsError(f"{task_name}: {_one_line(err, recorded)}") from None
         variant = task_name.split("/")[-1]
-        args = {k: v for k, v in (task_args or {}).items() if k in ACCEPTED}
+        args = {k: v for k, v in (task_args or {}).items() if k in PARAMETERS}
         if args.get("roles") in (None, ""):
             args.pop("roles", None)  # release 0.1.0 kept None, later ones "", for "the task's roster"
-        args.setdefault("seating", "fixed")  # settings were recorded in the sample long before seating existed
-        args.setdefault("calls", "per_decision")
+        _before(args, task_args=True)
         _unread_learning(args)
         return cls.from_task_args(variant, **args)
+
+
+#: The parameter table: every task parameter's row, in the task signature's order.
+PARAMETERS: dict[str, Parameter] = {
+    name: next(m for m in field.metadata if isinstance(m, Parameter))
+    for name, field in Settings.model_fields.items() if name != "variant"
+}
+
+
+def _before(logged: dict[str, Any], task_args: bool = False) -> None:
+    """Give a logged eval's settings (or its task arguments) the value each parameter it predates was played with."""
+    for name, row in PARAMETERS.items():
+        if row.before is not ALWAYS and (row.before_in_task_args or not task_args):
+            logged.setdefault(name, row.before)
 
 
 def _unread_learning(logged: dict[str, Any]) -> None:
@@ -295,31 +346,35 @@ def _unread_learning(logged: dict[str, Any]) -> None:
         logged.pop("lessons_dir", None)
 
 
-#: How a task's signature types each parameter (Inspect shows these; the check is ``Settings``'s).
-_SIGNATURE_TYPES: dict[str, Any] = {
-    "roles": str | list[str] | dict[str, int], "temperature": float | None, "lessons_dir": str | None,
-    "history": str, "seating": str, "calls": str,
-}
-
-
 def task_signature(variant: str) -> inspect.Signature:
-    """A task function's signature, derived from ``Settings``: each parameter with the variant's default.
+    """A task function's signature, derived from the parameter table: each parameter with the variant's default.
 
     Inspect reads it to list a task's parameters and to log their values; a name it does not list
     still reaches ``Settings`` through ``**unknown``, which refuses it with a suggestion.
     """
     defaults = Settings.defaults(variant)  # type: ignore[arg-type]
     params = []
-    for name in ACCEPTED:
+    for name, row in PARAMETERS.items():
         value: Any = getattr(defaults, name)
+        kind = row.given_as or Settings.model_fields[name].annotation
         if name == "roles":
             value = roster_text(value)
         elif name == "max_explanation_turns" and VARIANTS[variant].max_explanation_turns is None:
-            value = None
-        kind = _SIGNATURE_TYPES.get(name, int | None if value is None else type(value))
+            value, kind = None, int | None  # it does not apply: any value given is refused
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=value, annotation=kind))
     params.append(inspect.Parameter("unknown", inspect.Parameter.VAR_KEYWORD, annotation=Any))
     return inspect.Signature(params, return_annotation="Task")
+
+
+def task_parameters(variant: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Give a ``@task`` function of ``**params`` the variant's signature (:func:`task_signature`), so that
+    Inspect lists, defaults and logs every parameter of the table; put it under ``@task``."""
+
+    def sign(function: Callable[..., Any]) -> Callable[..., Any]:
+        function.__signature__ = task_signature(variant)  # type: ignore[attr-defined]
+        return function
+
+    return sign
 
 
 def rules_for(variant: VariantName, **params: Any) -> GameConfig:
@@ -350,22 +405,28 @@ def _one_line(err: ValidationError, given: dict[str, Any]) -> str:
         where, _, message = message.partition(": ")
         return f"{where}={_shown(given.get(where))} is not accepted: {message}"
     if first["type"] == "missing":
-        return f"{where} is needed: {ACCEPTED.get(where, 'a value')}"
+        return f"{where} is needed: {_accepts(where, 'a value')}"
     if first["type"] == "extra_forbidden":
         return f"{where}={_shown(given.get(where))} is not a wolf-eval setting"
     if message.startswith(_OWN):
         return f"{where}={_shown(given.get(where))} is not accepted: {message.removeprefix(_OWN)}"
-    return f"{where}={_shown(given.get(where))} is not accepted: {ACCEPTED.get(where, message)}"
+    return f"{where}={_shown(given.get(where))} is not accepted: {_accepts(where, message)}"
+
+
+def _accepts(name: str, otherwise: str) -> str:
+    row = PARAMETERS.get(name)
+    return row.accepts if row else otherwise
 
 
 def condition(settings: Settings) -> str:
     """How these settings differ from their task's defaults, as ``k=v`` sorted by name, or "default".
 
-    ``games``, ``seed`` and ``lessons_dir`` are left out: they do not change how a game is played.
+    Parameters that are no condition (``Parameter.condition``: how many games, where lessons go, how
+    the same game is laid out or asked) are left out.
     """
     defaults = Settings.defaults(settings.variant)
-    changed = [f"{name}={_condition_value(getattr(settings, name))}" for name in sorted(ACCEPTED)
-               if name not in NOT_A_CONDITION and getattr(settings, name) != getattr(defaults, name)]
+    changed = [f"{name}={_condition_value(getattr(settings, name))}" for name in sorted(PARAMETERS)
+               if PARAMETERS[name].condition and getattr(settings, name) != getattr(defaults, name)]
     return ", ".join(changed) or "default"
 
 
@@ -377,5 +438,5 @@ def _condition_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-__all__ = ["ACCEPTED", "NOT_A_CONDITION", "Settings", "SettingsError", "condition", "roster_text", "rules_for",
-           "task_defaults", "task_signature"]
+__all__ = ["PARAMETERS", "Parameter", "Settings", "SettingsError", "condition", "roster_text",
+           "rules_for", "task_defaults", "task_parameters", "task_signature"]

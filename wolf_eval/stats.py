@@ -43,6 +43,19 @@ def wilson_cc(successes: float, n: float, z: float = Z95) -> tuple[float, float,
     return (p, min(p, low), max(p, high))
 
 
+def difference_interval(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
+    """``a`` minus ``b``, each (figure, low, high) from independent games, with the interval built from theirs
+    (Newcombe's method 10 for two proportions, "MOVER" for any two figures with their own intervals): the
+    difference of the figures, widened on each side by the root of the squared distances to the ends that
+    move it that way. Each figure's own interval keeps its shape (Wilson's near 0 or 1, a bootstrap's lopsided
+    one), so the difference's interval is as lopsided as they are. NaN where either figure or interval is."""
+    (x, xl, xh), (y, yl, yh) = a, b
+    if any(math.isnan(v) for v in (x, xl, xh, y, yl, yh)):
+        return (math.nan, math.nan, math.nan)
+    d = x - y
+    return (d, d - math.hypot(x - xl, yh - y), d + math.hypot(xh - x, y - yl))
+
+
 def within_strata_pearson(strata: Sequence[Sequence[tuple[float, float]]]) -> tuple[float, int, int]:
     """Pearson r of (x, y) pairs after centring both on each stratum's own means.
 

@@ -6,6 +6,7 @@ read it back out of logs, all through :class:`GameRecord`, so no store key is ty
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from inspect_ai.util import Store, StoreModel, store_as
@@ -22,7 +23,7 @@ class LessonRow(BaseModel):
     list: str
     text: str
     order: int
-    categories: list[str]
+    categories: builtins.list[str]  # the builtin: ``list`` in this class is the field above
 
 
 class TaggerReading(BaseModel):

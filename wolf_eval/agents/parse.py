@@ -267,9 +267,9 @@ def interpret_object(obj: dict[str, Any], request: Request, players: tuple[str, 
         raise InvalidReply(f"missing key {main!r} (keys: {', '.join(map(str, list(obj)[:8]))})")
     notes = _optional_text(pick(obj, "notes"), MAX_NOTE_WORDS)
     reason = _optional_text(pick(obj, "reason"))
-    base = {"seat": request.seat, "action": action, "notes": notes}
     if action is Action.BID:
-        return Decision(bid=parse_bid(value), **base)
+        return Decision(seat=request.seat, action=action, notes=notes, bid=parse_bid(value))
     if action in (Action.STATEMENT, Action.DEFENCE):
-        return Decision(text=_text(value, "statement"), **base)
-    return Decision(target=match_name(value, request.options, players), reason=reason, **base)
+        return Decision(seat=request.seat, action=action, notes=notes, text=_text(value, "statement"))
+    return Decision(seat=request.seat, action=action, notes=notes, reason=reason,
+                    target=match_name(value, request.options, players))

@@ -396,7 +396,7 @@ class SharedText(ContentText):
 
     _copied: tuple[str, SharedText] | None = PrivateAttr(default=None)
 
-    def __deepcopy__(self, memo: dict[int, object]) -> SharedText:
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SharedText:
         return self
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> SharedText:
@@ -433,7 +433,7 @@ def text_block(text: str, cache_mark: bool = False) -> ContentText:
     mark = cache_mark and CACHE_MARKS
     block = _BLOCKS.get((text, mark))
     if block is None:
-        block = SharedText(text=text, **({"cache_breakpoint": True} if mark else {}))
+        block = SharedText(text=text, cache_breakpoint=True) if mark else SharedText(text=text)
         _BLOCKS[(text, mark)] = block
     return block
 

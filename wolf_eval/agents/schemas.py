@@ -15,7 +15,7 @@ commits to its choice before its private aside.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from inspect_ai.model import ResponseSchema
 from inspect_ai.util import JSONSchema, json_schema
@@ -28,7 +28,14 @@ _NOTES = "Private note to your later self; null for none."
 BIDS = tuple(range(11))
 #: The values a confidence or suspicion may take in a schema (the parser reads any number in [0, 1]).
 UNIT_GRID = tuple(round(k / 20, 2) for k in range(21))
-Unit = Literal[UNIT_GRID]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    # a Literal of computed values exists at run time only (pydantic writes it as the schema's enum);
+    # a type checker reads a unit and a bid as the numbers they are
+    Unit = float
+    Bid = int
+else:
+    Unit = Literal[UNIT_GRID]
+    Bid = Literal[BIDS]
 
 
 class Reply(BaseModel):
@@ -36,7 +43,7 @@ class Reply(BaseModel):
 
 
 class BidReply(Reply):
-    bid: Literal[BIDS] = Field(description="0 = stay silent, 10 = you must speak now.")  # type: ignore[valid-type]
+    bid: Bid = Field(description="0 = stay silent, 10 = you must speak now.")
     notes: str | None = Field(description=_NOTES)
 
 
@@ -118,7 +125,7 @@ class SharedSchema(ResponseSchema):
     every event holds the one cached schema; the log writes it exactly as a ``ResponseSchema``.
     """
 
-    def __deepcopy__(self, memo: dict[int, object]) -> SharedSchema:
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SharedSchema:
         return self
 
 

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ResponseSchema
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Content, ResponseSchema
 
 from wolf_eval.agents.call import call_seed, read_reply
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
@@ -299,8 +299,9 @@ class SeatCall:
             parts.append((self.main, self.main.action.value, obj.without(ANALYSES)))
         return parts
 
-    def fall_back(self, state: GameState, reason: str, raw: str) -> list[Decision]:
-        """Every decision of the call falls back, for one reason (a reply with nothing to read)."""
+    def fall_back(self, state: GameState, reason: str, raw: str) -> list[Decision | None]:
+        """Every decision of the call falls back, for one reason (a reply with nothing to read): what
+        :meth:`read` would return, none of it None."""
         return [fallback_decision(state, r, reason, raw) for r in self.requests]
 
     def in_order(self, decided: Sequence[Decision], requests: Sequence[Request]) -> list[Decision]:
@@ -423,7 +424,7 @@ def call_messages(views: Sequence[Observation], refs: Sequence[str] | None = Non
     shared = parts[0]["records"]  # one seat at one moment: every part saw the same records, kept once
     parts = [{k: v for k, v in p.items() if k != "records"} for p in parts]
     # each block ends its own line, so a provider that joins blocks with no separator reads lines
-    blocks = [*record_prompt(first, cache_mark=call.layout == "seat"),
+    blocks: list[Content] = [*record_prompt(first, cache_mark=call.layout == "seat"),
               text_block(f"\n{call.instruction(views, structured, again)}")]
     meta: dict[str, Any] = {DECISIONS: parts, "records": shared, "layout": call.layout}
     if again:
@@ -451,7 +452,7 @@ def logged_layout(meta: Mapping[str, Any]) -> Layout:
     """The layout a logged prompt asked in: recorded since 0.5.0, else known from its release's shape."""
     layout = meta.get("layout")
     if layout in ("own", "seat", "nested"):
-        return layout  # type: ignore[return-value]  # checked just above
+        return layout
     return layout_of("per_decision", len(logged_parts(meta)))
 
 

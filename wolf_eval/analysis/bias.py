@@ -14,7 +14,7 @@ ratio's 95% interval resamples games.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -62,11 +62,11 @@ def _order(key: tuple[str, str]) -> tuple[int, int, str]:
 
 def bias_table(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and seating layout: every name's and list position's vote share against chance."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     if games.empty or "seating" not in games:
         return pd.DataFrame(rows)
     for cell in cells(games):
-        orders = values(cell_games(games, cell), "seating")
+        orders: list[BallotOrders] = values(cell_games(games, cell), "seating")
         for layout in sorted({o.layout for o in orders}):
             part = [o for o in orders if o.layout == layout]
             lead = dict(zip(CELL, cell, strict=True)) | {"seating": layout}
@@ -78,7 +78,7 @@ def _fmt(v: Any) -> str:
     return "–" if v is None or (isinstance(v, float) and not np.isfinite(v)) else f"{v:.2f}"
 
 
-def _ratio_cell(r: dict[str, Any]) -> str:
+def _ratio_cell(r: Mapping[Hashable, Any]) -> str:
     """The ratio and its interval, ``1.15 (0.86–1.47)``; the ratio alone where no interval applies."""
     if not np.isfinite(r["ratio_low"]):
         return _fmt(r["ratio"])

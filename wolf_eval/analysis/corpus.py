@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.logfiles import inspect_logs, sample_error
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import features as feat
+from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures.ballot_order import ballot_orders
@@ -194,7 +195,7 @@ def _games(samples: pd.DataFrame, skipped: list[str]) -> list[dict[str, Any]]:
     return games
 
 
-def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
+def _game_row(s: Mapping[Hashable, Any], record: GameRecord) -> dict[str, Any]:
     """One game's row: where it was logged, its cell, its repeat key and its per-game values by source."""
     game = record.game()
     row: dict[str, Any] = {k: s[k] for k in ("log", "created", "id", "epoch", *CELL)}
@@ -211,7 +212,8 @@ def _game_row(s: dict[str, Any], record: GameRecord) -> dict[str, Any]:
     row |= vars(game_values(game, record, rows, calibration=by_kind[cal.ALL_KINDS].calibration))
     logged_judge = _json_object(s.get("score_judge"))  # a log from before the record kept the judge's counts
     if record.judge is None and logged_judge:
-        row["judge"] = {k: float(v) if v is not None else math.nan for k, v in logged_judge.items()}
+        row["judge"] = jud.Identification.from_flat(
+            {k: float(v) if v is not None else math.nan for k, v in logged_judge.items()})
     row["analysed"] = len(rows)
     row["features"] = feat.game_features(game, rows)
     row["units"] = by_kind
@@ -279,8 +281,11 @@ def cell_games(games: pd.DataFrame, cell: tuple[str, str, str]) -> pd.DataFrame:
     return games[(games["model"] == m) & (games["task"] == t) & (games["condition"] == c)]
 
 
-def values(df: pd.DataFrame, source: str) -> list[Values]:
-    """The per-game values of one source (a scorer's name or one of ``DERIVED``), in the frame's game order."""
+def values(df: pd.DataFrame, source: str) -> list[Any]:
+    """The per-game values of one source (a scorer's name or one of ``DERIVED``), in the frame's game order.
+
+    A frame's column is untyped: each source holds its own type (a :data:`Values` mapping, or a measure's
+    typed counts), which the caller names where it reads them."""
     return list(df[source]) if source in df else []
 
 

@@ -44,24 +44,35 @@ def _whole(tables: dict[str, pd.DataFrame], key: str) -> pd.DataFrame | None:
 
 
 def _win_rates(plt: Any, rates: pd.DataFrame, out: Path) -> str:
-    """Each faction's win rate per cell, with its Wilson interval as error bars."""
-    labels = [f"{r['model']}\n{r['task']}" + ("" if r["condition"] == "default" else f"\n{r['condition']}")
-              for r in rates.to_dict("records")]
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(labels)), 4.2))
-    width = 0.8 / len(FACTIONS)
+    """Each faction's win rate per cell, with its Wilson interval as error bars.
+
+    Horizontal, one band a cell, so a cell's label (its seat models, which cross-play and ``--model-role``
+    make long) reads on its own lines however many cells there are, instead of crowding its neighbours'."""
+    labels = [_cell_label(r) for r in rates.to_dict("records")]
+    fig, ax = plt.subplots(figsize=(8.0, 1.2 + 0.95 * len(labels)))
+    height = 0.8 / len(FACTIONS)
     for i, f in enumerate(FACTIONS):
-        xs = [j + (i - 1.5) * width for j in range(len(rates))]
+        ys = [j + (i - (len(FACTIONS) - 1) / 2) * height for j in range(len(rates))]
         vals = rates[f].to_numpy(dtype=float)
         err = [vals - rates[f"{f}_low"].to_numpy(dtype=float), rates[f"{f}_high"].to_numpy(dtype=float) - vals]
-        ax.bar(xs, vals, width, yerr=err, capsize=3, label=f)
-    ax.set_xticks(range(len(labels)), labels, fontsize=8)
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("win rate (Wilson 95% CI)")
-    ax.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, 1.12))
+        ax.barh(ys, vals, height, xerr=err, capsize=2, label=f)
+    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    ax.invert_yaxis()  # the first cell on top, as in the tables
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate (Wilson 95% CI)")
+    ax.legend(fontsize=8, ncols=len(FACTIONS), loc="lower center", bbox_to_anchor=(0.5, 1.0))
     fig.tight_layout()
     fig.savefig(out / "win_rates.png", dpi=120)
     plt.close(fig)
     return "win_rates.png"
+
+
+def _cell_label(r: dict[str, Any]) -> str:
+    """A cell as a figure names it: the eval's model, each other seat binding on a line of its own, then the task
+    and the condition."""
+    model, _, bound = str(r["model"]).partition(" (")
+    lines = [model, *(f"  {b}" for b in bound.rstrip(")").split(", ") if b)]
+    return "\n".join([*lines, r["task"] + ("" if r["condition"] == "default" else f" · {r['condition']}")])
 
 
 def _suspicion_by_day(plt: Any, by_day: pd.DataFrame, out: Path) -> str:
@@ -69,16 +80,19 @@ def _suspicion_by_day(plt: Any, by_day: pd.DataFrame, out: Path) -> str:
     groups = list(dict.fromkeys(zip(by_day["model"], by_day["task"], by_day["condition"], strict=True)))
     ncols = min(3, len(groups))
     nrows = math.ceil(len(groups) / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.2 * nrows), squeeze=False,
+    titles = [_cell_label({"model": m, "task": t, "condition": c}) for m, t, c in groups]
+    lines = max(t.count("\n") + 1 for t in titles)  # a panel's title, on lines of its own
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, (2.8 + 0.16 * lines) * nrows), squeeze=False,
                              sharey=True, sharex=True)
     days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith((" n", "_low", "_high"))]
     colours = {r: f"C{i}" for i, r in enumerate(ROLES)}
-    for ax, cell in zip(axes.flat, groups, strict=False):
+    for ax, cell, title in zip(axes.flat, groups, titles, strict=False):
         sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]
         for r in sub.to_dict("records"):
             ax.plot([int(d.split()[1]) for d in days], [r[d] for d in days], marker="o", color=colours[r["role"]],
                     label=r["role"])
-        ax.set_title(f"{cell[0]} · {cell[1]}" + ("" if cell[2] == "default" else f"\n{cell[2]}"), fontsize=9)
+        ax.set_title(title, fontsize=8)
+        ax.tick_params(labelbottom=True)  # a panel with none below it keeps its days
         ax.set_ylim(0, 1)
         ax.xaxis.get_major_locator().set_params(integer=True)
     for ax in axes.flat[len(groups):]:

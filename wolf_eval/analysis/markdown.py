@@ -26,6 +26,7 @@ from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import ignored as ignored_
 from wolf_eval.resample import DRAWS
+from wolf_eval.stats import difference_interval
 
 
 def _num(v: Any, digits: int = 2) -> str:
@@ -136,7 +137,8 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
     """The whole report: what was read and left out, then every table under its heading, with the figures drawn."""
     if not tables:
         return "# wolf-eval report\n\nNo finished games found.\n" + "".join(f"\n- {s}" for s in corpus.skipped)
-    return "\n".join([*_opening(corpus), *_outcome_sections(tables, figures), *_calibration_sections(tables),
+    return "\n".join([*first_page(corpus, tables), *_opening(corpus), *_outcome_sections(tables, figures),
+                      *_calibration_sections(tables),
                       *_truth_sections(tables), *_suspicion_sections(tables, figures), *_game_sections(tables),
                       *_fallback_section(tables), *_cost_markdown(corpus.games, tables), *_judge_section(tables),
                       *_lesson_sections(tables, figures)])
@@ -156,9 +158,9 @@ INTERVALS_NOTE = (
 
 
 def _opening(corpus: Corpus) -> list[str]:
-    """The title, the games and cells read, what was left out or set aside, and how fallbacks are shown."""
+    """The detail's opening: the games and cells read, what was left out or set aside, how fallbacks are shown."""
     g = corpus.games
-    out = ["# wolf-eval report", "",
+    out = ["# The detail", "",
            f"{len(g)} games in {len(cells(g))} cells (model, task, condition). Rates are pooled over games; "
            "– marks a value that does not apply or has no data. " + INTERVALS_NOTE, ""]
     if corpus.skipped:
@@ -183,6 +185,105 @@ def _opening(corpus: Corpus) -> list[str]:
         out += [f"Cells with a seat model over {FALLBACK_LIMIT:.0%} fallbacks:",
                 *(f"- {' · '.join(cell)}: {flag}" for cell, flag in flagged if flag), ""]
     return out
+
+
+#: The first page's figures: (header, table, column) of a per-cell figure with its interval.
+ANSWER_COLUMNS = [("Village wins", "win_rates", "villagers"), ("Wolves win", "win_rates", "werewolves"),
+                  ("Jester wins", "win_rates", "jester"), ("`village_wolf_auroc`", "headline_scores",
+                                                           "village_wolf_auroc"),
+                  ("`jester_suspicion_rank`", "headline_scores", "jester_suspicion_rank")]
+
+#: The figures the first page compares between cells: the village's win rate and its detection of the wolves.
+COMPARED = [c for c in ANSWER_COLUMNS if c[2] in ("villagers", "village_wolf_auroc")]
+
+_ANSWER_NOTE = (
+    "Per cell (the seat models, the task, and the settings that differ from the task's defaults): each "
+    "faction's win rate and the two headline figures scored against the game's truth, with 95% intervals over "
+    "games (Wilson's for a win rate). `village_wolf_auroc`: how well the village's suspicion at each ballot "
+    "singles out the wolves (0.5 chance, higher better; 1 − it is the wolves' evasion). `jester_suspicion_rank`: "
+    "the Jester's rank in the others' suspicion (0.5 chance; higher, the Jester draws the suspicion it plays "
+    "for). The self-label figures (agreement with the speaker's own label, not the truth) are in the detail. "
+    "Fallback rate: fallbacks per decision asked. USD/game: every seat's tokens at list prices, n/a for a "
+    "model with no known price.")
+
+_COMPARISON_NOTE = (
+    "Cells of the same task and condition, A's figure minus B's over their own games, with the interval "
+    "built from the two cells' intervals (Newcombe's for win rates). A verdict needs the interval to exclude 0. "
+    "These cells differ in every seat their models play, so a difference belongs to the whole seating, not one "
+    "faction's play: `wolf-eval compare` holds the other seats fixed and attributes it.")
+
+
+def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The answer first: per cell the headline figures with their intervals, the comparison of cells that share a
+    task and condition with its verdict, and what the games were and cost; the detail follows."""
+    g = corpus.games
+    costs = tables["game_costs"].groupby(["model", "task", "condition"], sort=False)["usd"]
+    usd = costs.sum(min_count=1).where(costs.apply(lambda x: not x.isna().any()))
+    rows = []
+    for r in tables["win_rates"].to_dict("records"):
+        cell = (r["model"], r["task"], r["condition"])
+        rows.append([*cell, str(r["games"]), *(_answer(tables, cell, t, c) for _, t, c in ANSWER_COLUMNS),
+                     _fallback(r["fallback_rate"], r.get("fallback_over")), _usd(usd.get(cell, math.nan) / r["games"])])
+    total = usd.sum(min_count=1) if usd.notna().all() else math.nan
+    spent = f"{total:,.2f} USD** (list prices)" if not math.isnan(total) else "n/a** (a seat model has no known price)"
+    out = ["# wolf-eval report", "",
+           f"**{len(g)} games in {len(cells(g))} cells; cost: {spent}. The answer is on this page; the detail, every "
+           "table, follows it.", "",
+           "## The answer", "", _ANSWER_NOTE, "",
+           markdown_table([*CELL_HEADERS, "Games", *(h for h, _, _ in ANSWER_COLUMNS), FALLBACK_HEADER,
+                           "USD/game"], rows), ""]
+    comparisons = _comparisons(tables)
+    if comparisons:
+        out += ["## The comparison", "", _COMPARISON_NOTE, "",
+                markdown_table(["Task", "Condition", "A", "B", "Figure", "A − B [95%]", "Verdict"], comparisons), ""]
+    return out
+
+
+def _figure(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str,
+            column: str) -> tuple[float, float, float]:
+    """One cell's figure with its interval, from a per-cell table (``headline_scores`` holds one row a figure)."""
+    df = tables[table]
+    row = df[(df["model"] == cell[0]) & (df["task"] == cell[1]) & (df["condition"] == cell[2])]
+    if table == "headline_scores":
+        row, column = row[row["figure"] == column], "value"
+    if row.empty:
+        return (math.nan, math.nan, math.nan)
+    r = row.iloc[0]
+    return (float(r[column]), float(r[f"{column}_low"]), float(r[f"{column}_high"]))
+
+
+def _answer(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str, column: str) -> str:
+    v, low, high = _figure(tables, cell, table, column)
+    if math.isnan(v):
+        return "–"
+    return f"{v:.2f}" + (" (1 game: no interval)" if math.isnan(low) else f" [{low:.2f}, {high:.2f}]")
+
+
+def _comparisons(tables: dict[str, pd.DataFrame]) -> list[list[str]]:
+    """Each pair of cells with the same task and condition: the village's win rate and detection, A − B."""
+    groups: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for cell in cells(tables["win_rates"]):
+        groups.setdefault((cell[1], cell[2]), []).append(cell)
+    rows = []
+    for (task, condition), members in groups.items():
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                for label, table, column in COMPARED:
+                    d, low, high = difference_interval(_figure(tables, a, table, column),
+                                                       _figure(tables, b, table, column))
+                    if math.isnan(d):
+                        continue
+                    rows.append([task, condition, a[0], b[0], label, f"{d:+.2f} [{low:+.2f}, {high:+.2f}]",
+                                 _verdict(a[0], b[0], low, high)])
+    return rows
+
+
+def _verdict(a: str, b: str, low: float, high: float) -> str:
+    if low > 0:
+        return f"{a} higher"
+    if high < 0:
+        return f"{b} higher"
+    return "no difference shown"
 
 
 def _outcome_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
@@ -610,11 +711,16 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
             f"(sd {rating_.PRIOR_SD:g}) holds the rating finite. Detection against the truth is the model's as a "
             "non-wolf observer (AUROC of its suspicion for wolves against everyone else and against the Jester, "
             "Brier score, share of its ballots on wolves), each with a 95% interval that resamples the games it "
-            "observed in; USD/game is its own seats' cost.", ""]
+            "observed in. Deception against the truth is its own seats': its wolves' evasion (1 − the AUROC of "
+            "the other seats' suspicion for them at every ballot, equal weight over the village's roles; 0.5 "
+            "chance, higher hides better) and its Jester's rank in the suspicion it courts, each with a 95% "
+            "interval over the games it played that role in; USD/game is its own seats' cost.", ""]
     headers = ["Model", "Games", *(c.capitalize() if c != "Jester" else c for c in rating_.RATINGS),
-               "AUROC wolves", "AUROC wolves vs Jester", "Brier", "Votes on wolves", "USD/game"]
+               "AUROC wolves", "AUROC wolves vs Jester", "Brier", "Votes on wolves", "Wolves' evasion",
+               "Jester's rank in suspicion", "USD/game"]
     rows = [[r["model"], str(int(r["games"])), *(_rating_cell(r, c) for c in rating_.RATINGS),
-             *(_truth_cell(r, k) for k in rating_.TRUTH_FIGURES), _usd(r["usd_per_game"])]
+             *(_truth_cell(r, k) for k in (*rating_.TRUTH_FIGURES, *rating_.DECEPTION_FIGURES.values())),
+             _usd(r["usd_per_game"])]
             for r in ratings.board.to_dict("records")]
     out += [markdown_table(headers, rows), ""]
     out += [f"- {note}" for note in ratings.notes] + ([""] if ratings.notes else [])

@@ -1,8 +1,13 @@
 """What two models are compared on: each question's counts from one game of a faction's seats, and its figure.
 
 A question is a figure of one faction's play that every game defines from records it already
-keeps: whether the faction won, or how well its observers' suspicion picked out the wolves at each
-ballot (detection against the truth, :mod:`wolf_eval.measures.truth`). A game gives a question's
+keeps: whether the faction won; how well its observers' suspicion picked out the wolves at each
+ballot (detection against the truth, :mod:`wolf_eval.measures.truth`); how little the suspicion of
+the players around its wolves singled them out at each ballot, or how high its Jester stood in the
+suspicion it courts (deception against the truth, :mod:`wolf_eval.measures.deception`: the wolves'
+evasion, the Jester's rank in suspicion, each the equal-weight mean over the observer roles it aims
+at). Against reference opponents the observers are the same players for both models, so a difference
+of evasion is the two wolf models' deception and nothing else. A game gives a question's
 counts for the seats one model played in one faction; the figure of a set of games is the figure
 of their summed counts (a ratio of sums, so a game weighs by its pairs, never a mean of per-game
 rates), and one game's figure, a number in [0, 1], is what a sequential comparison differences
@@ -10,9 +15,7 @@ deal by deal (:mod:`wolf_eval.analysis.sequential`).
 
 The comparison tables (:mod:`wolf_eval.analysis.compare`), the stopping rule and the planner
 (:mod:`wolf_eval.analysis.plan`) read questions only through :data:`QUESTIONS`. A new question is one
-more :class:`Question` there: the wolves' deception scored against the truth (how little the
-observers' suspicion singles out a model's wolves at each ballot, "evasion") is the next, and is
-then compared, stopped on and planned for with no other change.
+more :class:`Question` there, then compared, stopped on and planned for with no other change.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from wolf_eval.engine import GameState
+from wolf_eval.measures import deception as dec
 from wolf_eval.measures import truth
 from wolf_eval.measures.rates import Auroc, ratio
-from wolf_eval.vocabulary import Faction
+from wolf_eval.vocabulary import Faction, Role
 
 
 @dataclass(frozen=True)
@@ -63,13 +67,36 @@ def _detected(game: GameState, faction: Faction, seats: frozenset[str]) -> tuple
     return (pooled.concordant, pooled.ties, pooled.pairs)
 
 
+#: The seat model a deceiving faction's own seats are counted under when its counts are read for one game.
+MINE = "mine"
+
+
+def _deceived(role: Role) -> Callable[[GameState, Faction, frozenset[str]], list[float]]:
+    """The counts of a deceiving role's figure (:func:`wolf_eval.measures.deception.columns`) for the faction's
+    seats, seen by every observer of the other seats."""
+    def counts(game: GameState, faction: Faction, seats: frozenset[str]) -> list[float]:
+        seen = dec.game_deception(game, {p.name: MINE if p.name in seats else p.name for p in game.players})
+        return dec.columns(role, dec.seen_by(seen, role, MINE))
+
+    return counts
+
+
+def _aimed(role: Role, faction: Faction, label: str) -> Question:
+    """A deceiving role's own figure against the truth as a question of its faction."""
+    names = tuple(f"{dec.AIM_NAMES[role]}_{o.value}_{c}" for o in dec.AIMED_AT[role] for c in dec.COLUMNS)
+    return Question(dec.AIM_NAMES[role], label, frozenset({faction}), names, _deceived(role),
+                    dec.aim_figures(role)[dec.AIM_NAMES[role]])
+
+
 WIN = Question("win", "win rate", frozenset(Faction), ("won", "played"), _won, lambda s: ratio(s[0], s[1]),
                lambda p: math.sqrt(p * (1 - p)))
 DETECTION = Question("detection", "detection against the truth (per-ballot AUROC for wolves)",
                      frozenset({Faction.VILLAGERS}), ("detect_concordant", "detect_ties", "detect_pairs"),
                      _detected, lambda s: Auroc(s[0], s[1], s[2]).value)
+EVASION = _aimed(Role.WEREWOLF, Faction.WEREWOLVES, "evasion against the truth (per-ballot 1 − AUROC)")
+SUSPICION_RANK = _aimed(Role.JESTER, Faction.JESTER, "rank in suspicion against the truth (per-ballot AUROC)")
 #: Every question a comparison asks, in the order its tables print them.
-QUESTIONS: tuple[Question, ...] = (WIN, DETECTION)
+QUESTIONS: tuple[Question, ...] = (WIN, DETECTION, EVASION, SUSPICION_RANK)
 
 
 def game_counts(game: GameState, faction: Faction, seats: frozenset[str]) -> dict[str, float]:

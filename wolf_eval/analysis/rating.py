@@ -56,8 +56,9 @@ from scipy.special import logsumexp
 from wolf_eval import resample
 from wolf_eval.engine import GameState
 from wolf_eval.measures import cost as cost_
+from wolf_eval.measures import deception as dec
 from wolf_eval.measures import truth
-from wolf_eval.vocabulary import FACTION_OF, Faction, Winner
+from wolf_eval.vocabulary import FACTION_OF, Faction, Role, Winner
 
 #: The factions in their order in the fit (the village's advantage is the fixed 0) and their labels.
 FACTIONS = (Faction.VILLAGERS, Faction.WEREWOLVES, Faction.JESTER)
@@ -76,6 +77,9 @@ FIT_LEVEL = 0.05
 NEWTON_STEPS = 50
 #: Truth figures (:func:`wolf_eval.measures.truth.figures`) the leaderboard shows per model.
 TRUTH_FIGURES = ("auroc_wolves", "auroc_jester", "brier", "vote_wolves")
+#: Deception against the truth (:mod:`wolf_eval.measures.deception`) the leaderboard shows per model: its
+#: wolves' evasion and its Jester's rank in suspicion, each over every observer of its games.
+DECEPTION_FIGURES = {Role.WEREWOLF: "evasion", Role.JESTER: "suspicion_rank"}
 
 
 #: One game as the fit reads it: its setting (task and condition), :func:`faction_seats`, and the winner.
@@ -531,7 +535,8 @@ def _fit_notes(fits: Mapping[str, Fit]) -> list[str]:
 def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     """Per model: detection against the truth as a non-wolf observer, each figure with its 95% interval from
     resampling the games the model observed in (``_low``, ``_high``: a game's pairs and votes share its
-    seating and move together; NaN where fewer than two games define it), and its seats' cost per game."""
+    seating and move together; NaN where fewer than two games define it); its deception against the truth
+    (:func:`deceived`); and its seats' cost per game."""
     costs = cost_.cost_by_model(list(frame["usage"]))
     out: dict[str, dict[str, Any]] = {}
     for m in models:
@@ -540,8 +545,23 @@ def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
                                    resample.seed_of("rating", m, len(per_game)))
         out[m] = {f"{k}{end}": getattr(spans[k], attr) for k in TRUTH_FIGURES
                   for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
+        out[m] |= deceived(list(frame["deception"]), m)
         out[m]["usd_per_game"] = costs.get(m, {}).get("usd_per_game", math.nan)
     return pd.DataFrame.from_dict(out, orient="index")
+
+
+def deceived(games: Sequence[dec.GameDeception], model: str) -> dict[str, float]:
+    """A model's deception against the truth over the games it deceived in: its wolves' evasion and its
+    Jester's rank in suspicion, each seen by every observer of those games (equal weight over the observer
+    roles it aims at), with its 95% interval over the games (NaN where its seats never played the role)."""
+    from wolf_eval.analysis.tables import aimed_row  # tables reads the corpus, which reads this module
+
+    out: dict[str, float] = {}
+    for role, name in DECEPTION_FIGURES.items():
+        seen = [dec.seen_by(g, role, model) for g in games if (role, model) in g.deceivers()]
+        row = aimed_row(role, seen, resample.seed_of("rating", model, str(role), len(seen))) if seen else {}
+        out |= {f"{name}{end}": row.get(f"{name}{end}", math.nan) for end in ("", "_low", "_high")}
+    return out
 
 
 def _unrated(board: pd.DataFrame) -> list[str]:

@@ -2,12 +2,13 @@
 
 Round k plays ``round_games`` games of each eval still needed, dealt from seed ``base + k - 1`` (so
 round 1 deals what the fixed comparison with the same seed deals, and every later round new deals).
-After each complete round every question of every matchup (a pair of models in a faction, with
-what they held fixed: :func:`wolf_eval.analysis.compare.matchups`) is tested on the deals of the
-complete rounds alone (:func:`wolf_eval.analysis.sequential.decide`), never on a round still being
-played. A question stops when it is decided, when each of its two evals has played ``max_games``
-games, or when the next round would take the comparison past ``max_usd``. An eval plays the next
-round while any question it answers is open.
+After each complete round every question of every matchup (a pair of models in a faction, with what they
+held fixed: :func:`wolf_eval.analysis.compare.matchups`) is tested on the deals of the complete rounds
+alone (:func:`wolf_eval.analysis.sequential.decide`), never on a round still being played; a question
+decided at a round stays decided there, with that round's deals (:func:`looks`). A question stops when
+it is decided, when each of its two evals has played ``max_games`` games, or when the next round would
+take the comparison past ``max_usd``. An eval plays the next round while any question it answers is
+open.
 
 Every step is a function of the logs' finished games, so the same command run again after an
 interruption finds the same complete rounds, the same decisions and the same next round, and
@@ -113,8 +114,10 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
             continue
         for q in asked(key["faction"]):
             a, b = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
-            d = (a - b)[~(np.isnan(a) | np.isnan(b))]
-            decision = sequential.decide(d, stopping.alpha)
+            defined = ~(np.isnan(a) | np.isnan(b))
+            d = (a - b)[defined]
+            first = sequential.first_decision(d, looks(ga["seed"].to_numpy()[defined]), stopping.alpha)
+            decision = sequential.decide(d[:first] if first else d, stopping.alpha)
             state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
                                                       GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
             out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
@@ -122,6 +125,15 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
                               "low": decision.low, "high": decision.high, "evidence": decision.evidence,
                               "alpha": stopping.alpha})
     return pd.DataFrame(out)
+
+
+def looks(seeds: np.ndarray) -> list[int]:
+    """The deals seen at the end of each complete round, from each deal's seed in play order (a round is a seed).
+
+    A question is decided at the first look whose evidence reaches 1 / alpha and stays decided there: its
+    evals may play on for another question, and the deals after its decision are not its."""
+    s = pd.to_numeric(pd.Series(seeds), errors="coerce").to_numpy()
+    return [i + 1 for i in range(len(s)) if i + 1 == len(s) or s[i + 1] != s[i]]
 
 
 def _needed(task: str, plan: Sequence[Pairing], open_: pd.DataFrame) -> list[Pairing]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from dataclasses import fields
+from functools import partial
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -33,7 +35,7 @@ from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
 from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
-from wolf_eval.measures.pooling import count_where_applicable
+from wolf_eval.measures.pooling import count_where_applicable, logged_name
 from wolf_eval.measures.rates import Mean
 from wolf_eval.resample import (
     UNIT,
@@ -45,7 +47,7 @@ from wolf_eval.resample import (
     ratio_interval,
     seed_of,
 )
-from wolf_eval.vocabulary import Role
+from wolf_eval.vocabulary import Role, UnitKind
 
 FACTIONS = out_.FACTIONS
 ROLES = cal.ROLES
@@ -59,6 +61,16 @@ FALLBACK_LIMIT = 0.05
 UNIT_KINDS = (cal.ALL_KINDS, *cal.KINDS)
 
 
+T = TypeVar("T")
+
+
+def column(df: pd.DataFrame, source: str, kind: type[T]) -> list[T]:
+    """The per-game values of one source, in the frame's game order, as the type the corpus holds them in
+    (``kind``: a field's of :class:`~wolf_eval.measures.headline.GameValues`, or ``dict`` for a derived mapping:
+    fallbacks by seat model and action, usage by seat model, the values of each kind of unit)."""
+    return list(df[source]) if source in df else []
+
+
 def seat_fallback_rates(df: pd.DataFrame) -> dict[str, float]:
     """Each seat model's fallbacks per decision asked over all of a cell's games (per call before 0.4.0,
     when each call asked one decision).
@@ -67,13 +79,13 @@ def seat_fallback_rates(df: pd.DataFrame) -> dict[str, float]:
     Over the whole cell, not game by game: a seat that died on night 1 made no calls, so a game's own
     share says as much about how it went as about the model.
     """
-    cell_rate = out_.fallback_rate(values(df, "outcome"))
+    cell_rate = out_.fallback_rate(column(df, "outcome", out_.Outcome))
     fell: dict[str, float] = {}
-    for counts in values(df, "fallbacks"):
+    for counts in column(df, "fallbacks", dict):
         for (model, _), n in counts.items():
             fell[model] = fell.get(model, 0.0) + n
     calls: dict[str, float] = {}
-    for usage in values(df, "usage"):
+    for usage in column(df, "usage", dict):
         for model, u in usage.items():
             calls[model] = calls.get(model, 0.0) + float(u.get("decisions") or u.get("calls", 0))
     return {m: fell.get(m, 0.0) / calls[m] if calls.get(m) else cell_rate
@@ -108,8 +120,8 @@ def per_cell(games: pd.DataFrame, rows_of: Callable[[pd.DataFrame], Iterable[dic
     out = []
     for cell in cells(games):
         df = cell_games(games, cell)
-        lead = dict(zip(CELL, cell, strict=True)) | {"fallback_rate": out_.fallback_rate(values(df, "outcome")),
-                                                      "fallback_over": fallback_flag(df)}
+        rate = out_.fallback_rate(column(df, "outcome", out_.Outcome))
+        lead = dict(zip(CELL, cell, strict=True)) | {"fallback_rate": rate, "fallback_over": fallback_flag(df)}
         out += [lead | row for row in rows_of(df)]
     return pd.DataFrame(out)
 
@@ -135,18 +147,18 @@ def headline_scores(games: pd.DataFrame) -> pd.DataFrame:
     return per_cell(games, rows)
 
 
-#: The corpus columns a game's :class:`~wolf_eval.measures.headline.GameValues` is rebuilt from.
-GAME_VALUE_FIELDS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge", "truth", "deception")
+#: The corpus columns a game's :class:`~wolf_eval.measures.headline.GameValues` is rebuilt from: its fields.
+GAME_VALUE_FIELDS = tuple(f.name for f in fields(head.GameValues))
 
 
 def win_rates(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: games, each faction's win rate with its Wilson 95% interval and wins, mean days."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        outcome = values(df, "outcome")
+        outcome = column(df, "outcome", out_.Outcome)
         rates = out_.win_rates(outcome)
         row: dict[str, Any] = {"games": len(df)}
         for f, r in rates.items():
-            row.update({f"{f}": r.rate, f"{f}_low": r.low, f"{f}_high": r.high, f"{f}_wins": r.wins})
+            row.update({str(f): r.rate} | ends(f, r) | {logged_name(f, "wins"): r.wins})
         row["days"] = out_.mean_days(outcome)
         yield row
 
@@ -156,9 +168,10 @@ def win_rates(games: pd.DataFrame) -> pd.DataFrame:
 def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: how the wolf side's games ended (W won; A/B self-sabotage; C village exiled the Jester; D; X)."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        sabotage = values(df, "self_sabotage")
+        sabotage = column(df, "self_sabotage", sab.SelfSabotage)
         rates = sab.sabotage_rates(sabotage)
-        yield {"games": len(df)} | sab.wolf_side_counts(sabotage) | {f"{c}_share": rates[c] for c in CATEGORIES}
+        yield {"games": len(df)} | sab.wolf_side_counts(sabotage) \
+            | {logged_name(c, "share"): rates[c] for c in CATEGORIES}
 
     return per_cell(games, rows)
 
@@ -195,11 +208,16 @@ def interval_columns(per_game: list[Any], figures: Callable[[Any], dict[str, Any
     names = list(names)
     spans = joint_counts_intervals(per_game, figures, names, seed, bounds={n: SIGNED.get(n, UNIT) for n in names})
     for name, iv in spans.items():
-        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+        out |= ends(name, iv)
     return out
 
 
-def unit_label(task: str, kind: str) -> tuple[str, str]:
+def ends(name: str, iv: Any) -> dict[str, float]:
+    """The ``<name>_low`` and ``<name>_high`` columns of a figure's 95% interval ``iv`` (its ``low`` and ``high``)."""
+    return {logged_name(name, "low"): iv.low, logged_name(name, "high"): iv.high}
+
+
+def unit_label(task: str, kind: UnitKind) -> tuple[str, str]:
     """A kind of unit as the tables name it, and the paper its row is comparable with (or "").
 
     The WOLF paper analyses its debate statements (its game is the wolf task); the Triadic paper
@@ -210,13 +228,12 @@ def unit_label(task: str, kind: str) -> tuple[str, str]:
     return cal.UNIT_LABELS[kind], game.paper if game is not None and kind == game.paper_unit else ""
 
 
-def by_unit(df: pd.DataFrame, part: str) -> Iterator[tuple[dict[str, str], list[Values]]]:
-    """Each kind of unit, pooled first: its labels and the cell's per-game values of one part
-    (``calibration`` or ``statements``)."""
+def by_unit(df: pd.DataFrame) -> Iterator[tuple[dict[str, str], list[cal.KindValues]]]:
+    """Each kind of unit, pooled first: its labels and the cell's per-game values over that kind."""
     task = str(df["task"].iloc[0]) if not df.empty else ""
     for kind in UNIT_KINDS:
         unit, paper = unit_label(task, kind)
-        yield {"unit": unit, "comparable": paper}, [getattr(u[kind], part) for u in values(df, "units")]
+        yield {"unit": unit, "comparable": paper}, [u[kind] for u in column(df, "units", dict)]
 
 
 def calibration(games: pd.DataFrame) -> pd.DataFrame:
@@ -228,7 +245,8 @@ def calibration(games: pd.DataFrame) -> pd.DataFrame:
     from resampling the cell's games (:func:`interval_columns`).
     """
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for unit, per_game in by_unit(df, "calibration"):
+        for unit, kinds in by_unit(df):
+            per_game = [k.calibration for k in kinds]
             for role, c in cal.pool(per_game).roles.items():
                 if c.units:
                     games_ = [g.roles.get(role, cal.RoleCounts()) for g in per_game]
@@ -258,7 +276,7 @@ TRUTH_RATES = ("auroc_wolves", "auroc_jester", "auroc_statements", "brier", "vot
 
 #: The deception tables' figures given an interval over games: each deceiving role's own, and the share of
 #: ballots on it (the share chance would give is the game's state, not play, so it has none).
-DECEPTION_RATES = {role: (dec.AIM_NAMES[role], f"{dec.AIM_NAMES[role]}_village", "vote_share")
+DECEPTION_RATES = {role: (dec.AIM_NAMES[role], dec.VILLAGE_AIM_NAMES[role], "vote_share")
                    for role in dec.DECEIVERS}
 
 
@@ -270,7 +288,7 @@ def detection_by_role(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and observer role (wolves left out: they know the answer), then the village's roles pooled:
     its suspicion and votes scored against the game's truth (:mod:`wolf_eval.measures.truth`)."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        per_game = values(df, "truth")
+        per_game = column(df, "truth", truth_.GameDetection)
         pooled = truth_.pool(per_game)
         for role, d in pooled.roles.items():
             yield {"observer": str(role)} | _truth_row(d, [g.roles.get(role, truth_.Detection()) for g in per_game], df)
@@ -284,7 +302,7 @@ def detection_by_role(games: pd.DataFrame) -> pd.DataFrame:
 def detection_by_model(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and observer seat model (its seats that are not wolves): suspicion and votes against the truth."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        per_game = values(df, "truth")
+        per_game = column(df, "truth", truth_.GameDetection)
         for model, d in truth_.pool(per_game).models.items():
             yield {"seat_model": model} | _truth_row(d, [g.models.get(model, truth_.Detection()) for g in per_game], df)
 
@@ -307,7 +325,7 @@ def deception_by_role(games: pd.DataFrame) -> pd.DataFrame:
     suspicion and ballots against the truth (every observer model), then its own figure, the equal-weight
     mean over the observer roles it aims at (:mod:`wolf_eval.measures.deception`)."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        per_game = values(df, "deception")
+        per_game = column(df, "deception", dec.GameDeception)
         pooled = dec.pool(per_game)
         for role, model in pooled.deceivers():
             lead = {"deceiver": str(role), "seat_model": model}
@@ -316,7 +334,7 @@ def deception_by_role(games: pd.DataFrame) -> pd.DataFrame:
             for observer, d in by_role.items():
                 games_ = [s.get(observer, dec.Deceit()) for s in seen]
                 yield lead | {"observer": str(observer)} | dec.figures(role, d) | interval_columns(
-                    games_, lambda c, r=role: dec.figures(r, c), DECEPTION_RATES[role], cell_seed(df))
+                    games_, partial(dec.figures, role), DECEPTION_RATES[role], cell_seed(df))
             yield lead | {"observer": aimed_label(role, by_role)} | aimed_row(role, seen, cell_seed(df))
 
     return per_cell(games, rows)
@@ -341,7 +359,7 @@ def deception_by_model(games: pd.DataFrame) -> pd.DataFrame:
     that model's observers (equal weight over the observer roles it aims at). Two wolf models' evasion seen
     by one observer model is the head-to-head question with the observers held fixed."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        per_game = values(df, "deception")
+        per_game = column(df, "deception", dec.GameDeception)
         pooled = dec.pool(per_game)
         for role, model in pooled.deceivers():
             for observer_model in pooled.by_observer_model(role, model):
@@ -363,8 +381,7 @@ def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict
                              "village_pairs": total.village.pairs, "votes": total.votes}
     figures = dec.aim_figures(role)
     for name, iv in game_intervals(counts, figures, seed, bounds=dict.fromkeys(figures, UNIT)).items():
-        out |= {name: iv.value} | ({f"{name}_low": iv.low, f"{name}_high": iv.high}
-                                   if name in DECEPTION_RATES[role] else {})
+        out |= {name: iv.value} | (ends(name, iv) if name in DECEPTION_RATES[role] else {})
     return out
 
 
@@ -372,7 +389,8 @@ def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and kind of unit: every observer deception flag binned by its confidence, with the
     speaker-agreed hit rate."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for unit, per_game in by_unit(df, "calibration"):
+        for unit, kinds in by_unit(df):
+            per_game = [k.calibration for k in kinds]
             bins = cal.pool(per_game).bins
             if bins is None or not (any(b.flags for b in bins) or unit["unit"] == cal.UNIT_LABELS[cal.ALL_KINDS]):
                 continue  # a kind no flag fell on adds five empty rows to the pooled one's
@@ -388,7 +406,8 @@ def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
 def type_yield(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, kind of unit, speaker role and self-declared type: statements, share, suspicion, flag rate."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for unit, per_game in by_unit(df, "statements"):
+        for unit, kinds in by_unit(df):
+            per_game = [k.statements for k in kinds]
             for role, types in cal.type_yield(cal.pool_groups(per_game)).items():
                 for kind, y in types.items():
                     yield unit | {"role": str(role), "type": kind} | y | {"statements": int(y["statements"])} \
@@ -407,22 +426,23 @@ def _type_intervals(groups: list[Mapping[cal.Group, cal.GroupCounts]], kind: str
         mine, lambda c: {"suspicion": c.suspicion.value, "flag_rate": c.flag_rate}, ("suspicion", "flag_rate"), seed)
 
 
-def suspicion_by(games: pd.DataFrame, column: str) -> pd.DataFrame:
+def suspicion_by(games: pd.DataFrame, grouping: Literal["day", "position"]) -> pd.DataFrame:
     """Per cell, kind of unit and speaker role, mean peer suspicion of its statements by day or by position
     bin (each statement its raters' mean), with the statements rated (``{group} n``)."""
-    groups = cal.suspicion_groups([u[cal.ALL_KINDS].statements for u in values(games, "units")], column)
-    label = cal.position_label if column == "position" else str
+    groups = cal.suspicion_groups([u[cal.ALL_KINDS].statements for u in column(games, "units", dict)], grouping)
+    label = cal.position_label if grouping == "position" else str
 
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for unit, per_game in by_unit(df, "statements"):
-            for role, by in cal.suspicion_by(cal.pool_groups(per_game), column).items():
-                per = [{int(k[1]): c.suspicion for k, c in g.get(role, {}).items() if k[0] == column}
+        for unit, kinds in by_unit(df):
+            per_game = [k.statements for k in kinds]
+            for role, by in cal.suspicion_by(cal.pool_groups(per_game), grouping).items():
+                per = [{int(k[1]): c.suspicion for k, c in g.get(role, {}).items() if k[0] == grouping}
                        for g in per_game]
                 spans = {g: intervals([p.get(g, Mean()) for p in per], {"mean": lambda m: m.value}, cell_seed(df),
                                       bounds={"mean": UNIT})["mean"] for g in groups}
-                yield unit | {"role": str(role)} | {f"{column} {label(g)}": by.get(g, Mean()).value for g in groups} \
-                    | {f"{column} {label(g)} n": by.get(g, Mean()).n for g in groups} \
-                    | {f"{column} {label(g)}_{end}": getattr(spans[g], end) for g in groups for end in ("low", "high")}
+                yield unit | {"role": str(role)} | {f"{grouping} {label(g)}": by.get(g, Mean()).value for g in groups} \
+                    | {f"{grouping} {label(g)} n": by.get(g, Mean()).n for g in groups} \
+                    | {k: x for g in groups for k, x in ends(f"{grouping} {label(g)}", spans[g]).items()}
 
     return per_cell(games, rows)
 
@@ -441,8 +461,7 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
     (:func:`wolf_eval.measures.features.stratified_predictors`), with a permutation p beside Pearson's.
     ``abstained``: the games an abstaining wolf removed from the day-1 ballot's feature.
     """
-    with_jester = games[[not math.isnan(v.get("jester", math.nan)) for v in values(games, "outcome")]] \
-        if not games.empty else games
+    with_jester = games[[v.jester_seated for v in column(games, "outcome", out_.Outcome)]] if not games.empty else games
     if with_jester.empty:
         return pd.DataFrame()
 
@@ -454,7 +473,7 @@ def predictors(games: pd.DataFrame) -> pd.DataFrame:
     table = per_cell(with_jester, rows)
     groups = [list(values(cell_games(with_jester, c), "features")) for c in cells(with_jester)]
     if len(groups) > 1:
-        lead = POOLED_CELLS | {"fallback_rate": out_.fallback_rate(values(with_jester, "outcome")),
+        lead = POOLED_CELLS | {"fallback_rate": out_.fallback_rate(column(with_jester, "outcome", out_.Outcome)),
                                "fallback_over": ""}
         pooled = [lead | {"feature": PREDICTORS[key], "won": math.nan, "lost": math.nan} | p
                   | {"n": int(p["n"]), "varying": int(p["varying"]), "cells": int(p["cells"]),
@@ -472,9 +491,9 @@ def _abstained(key: str, features: list[Values]) -> float:
 def halves(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: each faction's win rate over the first and the second half of its games, in play order."""
     def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
-        by = out_.halves(values(df, "outcome"))
+        by = out_.halves(column(df, "outcome", out_.Outcome))
         return [{"games": len(df)}
-                | {f"{f}_{h}": getattr(x, h) for f, x in by.items() for h in ("first", "second", "change")}]
+                | {logged_name(f, h): getattr(x, h) for f, x in by.items() for h in ("first", "second", "change")}]
 
     return per_cell(games, rows)
 
@@ -482,33 +501,37 @@ def halves(games: pd.DataFrame) -> pd.DataFrame:
 def play_quality(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: calls per game and the Doctor's and the Jester's play, each with the n it is over."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        outcome, quality = values(df, "outcome"), qual.play_quality(values(df, "quality"))
+        outcome = column(df, "outcome", out_.Outcome)
+        quality = qual.play_quality(column(df, "quality", qual.PlayCounts))
         yield {"games": len(df), "calls": out_.calls_per_game(outcome), "fallback_rate": out_.fallback_rate(outcome),
                "doctor_self_protect": quality["doctor_self_protect_rate"],
                "doctor_save_rate": quality["doctor_save_rate"], "doctor_protects": quality["doctor_protects_n"],
                "jester_first_bid": quality["jester_first_bid"], "jester_first_bid_n": quality["jester_first_bid_n"],
                "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]} \
-            | _doctor_intervals(values(df, "quality"), cell_seed(df))
+            | _doctor_intervals(list(df["quality"]), cell_seed(df))
 
     return per_cell(games, rows)
 
 
-def _doctor_intervals(quality: list[Values], seed: int) -> dict[str, float]:
-    """The Doctor's rates are per protection, several a game: their intervals resample the cell's games."""
-    def counts(key: str) -> list[float]:
-        return [0.0 if math.isnan(v := float(q.get(key, math.nan))) else v for q in quality]
+def _doctor_intervals(quality: list[qual.PlayCounts], seed: int) -> dict[str, float]:
+    """The Doctor's rates are per protection, several a game: their intervals resample the cell's games (a game
+    without a Doctor adds no protection)."""
+    def counted(x: float) -> float:
+        return 0.0 if math.isnan(x) else x
 
+    protects = [counted(q.doctor_protects) for q in quality]
+    done = {"doctor_self_protect": [counted(q.doctor_self_protects) for q in quality],
+            "doctor_save_rate": [counted(q.doctor_saves) for q in quality]}
     out: dict[str, float] = {}
-    for name, key in (("doctor_self_protect", "doctor_self_protects"), ("doctor_save_rate", "doctor_saves")):
-        iv = ratio_interval(counts(key), counts("doctor_protects"), seed, bounds=UNIT)
-        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+    for name, n in done.items():
+        out |= ends(name, ratio_interval(n, protects, seed, bounds=UNIT))
     return out
 
 
 def fallbacks(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell, seat model and action: replies replaced by the rules' fallback, in all and per game."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        for (model, action), f in out_.fallbacks_by_model_action(values(df, "fallbacks")).items():
+        for (model, action), f in out_.fallbacks_by_model_action(column(df, "fallbacks", dict)).items():
             yield {"seat_model": model, "action": action, "fallbacks": int(f["fallbacks"]), "per_game": f["per_game"]}
 
     return per_cell(games, rows)
@@ -518,12 +541,12 @@ def lesson_table(games: pd.DataFrame) -> pd.DataFrame:
     """Per learning cell: lessons added, their shares by ToM order and by strategy category; with a model
     tagger bound in some of its games, also the lessons it read, the readings lost and its shares by order."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        shares = les.lesson_shares(values(df, "lessons"))
+        shares = les.lesson_shares(column(df, "lessons", les.LessonCounts))
         if math.isnan(shares["added_per_game"]):
             return
         tagger = les.tagger_shares(values(df, "tagger"))
         yield {"games": int(shares["games"]), "added": shares["added"], "per_game": shares["added_per_game"]} \
-            | {f"order_{o}": shares[f"order_{o}"] for o in les.ORDERS} | {c: shares[c] for c in LESSON_CATEGORIES} \
+            | {k: shares[k] for k in les.ORDER_KEYS.values()} | {c: shares[c] for c in LESSON_CATEGORIES} \
             | ({} if math.isnan(tagger["tagger_asked"]) else tagger | {"tagger_model": _tagger_models(df)})
 
     return per_cell(games, rows)
@@ -538,7 +561,7 @@ def _tagger_models(df: pd.DataFrame) -> str:
 def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell with a Jester: its win rate over consecutive blocks of games in play order, and cumulatively."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        curve = out_.learning_curve(values(df, "outcome"))
+        curve = out_.learning_curve(column(df, "outcome", out_.Outcome))
         if curve:
             yield curve
 
@@ -551,7 +574,7 @@ def cost_by_model(games: pd.DataFrame) -> pd.DataFrame:
     A cell with several seat models adds a row for all of them together: what its eval cost.
     """
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        usages = values(df, "usage")
+        usages = column(df, "usage", dict)
         by_model = cost_.cost_by_model(usages)
         for model, c in by_model.items():
             yield {"seat_model": model} | c
@@ -571,7 +594,7 @@ def game_costs(games: pd.DataFrame) -> pd.DataFrame:
         logs = runs.setdefault(tuple(r[k] for k in CELL), {})
         run = logs.setdefault(r["log"], len(logs) + 1) if "log" in r else 1
         rows.append({k: r[k] for k in CELL} | {"run": run, "id": r["id"], "epoch": r["epoch"],
-                                               "days": r["outcome"].get("days", math.nan)}
+                                               "days": r["outcome"].days}
                     | cost_.game_cost(r["usage"]))
     return pd.DataFrame(rows)
 
@@ -579,25 +602,23 @@ def game_costs(games: pd.DataFrame) -> pd.DataFrame:
 def judge(games: pd.DataFrame) -> pd.DataFrame:
     """Per judged cell: the share of each true role's players the judge named correctly."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        accuracy = jud.judge_accuracy(values(df, "judge"))
+        judged: list[jud.Identification | None] = list(df["judge"]) if "judge" in df else []
+        accuracy = jud.accuracy_figures(jud.pool(judged))
         if "unreadable" not in accuracy:
             return
         yield {"games": int(accuracy["games"])} | {r: accuracy[r] for r in ROLES} \
-            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]} \
-            | _judge_intervals(values(df, "judge"), cell_seed(df))
+            | {"all": accuracy["all"], "unreadable": accuracy["unreadable"]} | _judge_intervals(judged, cell_seed(df))
 
     return per_cell(games, rows)
 
 
-def _judge_intervals(judged: list[Values], seed: int) -> dict[str, float]:
+def _judge_intervals(per_game: list[jud.Identification | None], seed: int) -> dict[str, float]:
     """The judge names every player of a game in one reply, so its accuracies resample games, not players."""
-    per_game = [jud.Identification.from_flat(v) for v in judged]
     seated = [dict(g.by_role) if g is not None else {} for g in per_game]
     out: dict[str, float] = {}
     for name, roles in ({str(r): [r] for r in ROLES} | {"all": list(ROLES)}).items():
         named = [sum((s.get(r, Mean()) for r in roles), Mean()) for s in seated]
-        iv = intervals(named, {"share": lambda m: m.value}, seed, bounds={"share": UNIT})["share"]
-        out |= {f"{name}_low": iv.low, f"{name}_high": iv.high}
+        out |= ends(name, intervals(named, {"share": lambda m: m.value}, seed, bounds={"share": UNIT})["share"])
     return out
 
 

@@ -22,13 +22,13 @@ def judge_policy(style: str, jv: JudgeView, rng: Random) -> dict[str, Any]:
     revealed = {r.target: r.data.role for r in jv.records
                 if r.target and isinstance(r.data, (Death, Exile)) and r.data.role}
     left = Counter(jv.roles_in_play)
-    for role in revealed.values():
-        left[role] -= 1
+    for shown in revealed.values():
+        left[shown] -= 1
     unknown = [p for p in jv.players if p not in revealed]
     rng.shuffle(unknown)
     votes = Counter(r.target for r in jv.records if r.kind is Kind.VOTE and r.target)
     unknown.sort(key=lambda p: -votes[p])  # stable: ties stay in shuffled order
-    guesses = dict(revealed)
+    guesses: dict[str, str] = dict(revealed)
     for role in _ORDER[style]:
         for _ in range(max(0, left[role])):
             if unknown:

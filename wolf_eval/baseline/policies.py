@@ -18,6 +18,7 @@ Every policy answers from the Observation alone and draws randomness from the
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from random import Random
 from typing import Any
@@ -26,7 +27,7 @@ from wolf_eval.agents.observation import Observation
 from wolf_eval.baseline.jester_lessons import jester_lessons
 from wolf_eval.baseline.reading import JESTER_TELLS, WOLF_TELLS, Reading, count_tells, read
 from wolf_eval.engine import Action, Role
-from wolf_eval.records import Kind
+from wolf_eval.records import Kind, ViewRecord
 
 Reply = dict[str, Any]
 Policy = Callable[[Observation, Random], Reply]
@@ -61,7 +62,7 @@ def suspicion(rd: Reading, target: str, style: str) -> float:
 def threat(rd: Reading, player: str) -> float:
     """How dangerous ``player`` is to the pack: accusations it aimed at wolves, a Seer claim."""
     pack = set(rd.obs.fellow_wolves) | {rd.obs.seat}
-    made = rd.accusations_by.get(player, {})
+    made = rd.accusations_by.get(player, Counter())
     return sum(c for n, c in made.items() if n in pack) + (3.0 if player in rd.seer_claimants() else 0.0)
 
 
@@ -180,7 +181,7 @@ def _night(rd: Reading, style: str, rng: Random) -> Reply:
     return {"target": x, "reason": f"I want to know what {x} is."}
 
 
-def subject(obs: Observation):  # type: ignore[no-untyped-def]
+def subject(obs: Observation) -> ViewRecord:
     """The record an analysis prompt asks about."""
     return next(r for r in obs.records if r.index == obs.subject)
 

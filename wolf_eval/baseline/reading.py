@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from wolf_eval.agents.observation import Observation
 from wolf_eval.records import ANALYSED_KINDS, Death, Exile, GameStart, Investigate, Kind, Protect, Vote
+from wolf_eval.vocabulary import Role
 
 #: Self-incriminating theatrics: the loud way to court a vote.
 JESTER_TELLS = (
@@ -58,7 +59,7 @@ class Reading:
     def jester_in_play(self) -> bool:
         for r in self.obs.records:
             if isinstance(r.data, GameStart):
-                return r.data.roles_in_play.get("jester", 0) > 0
+                return r.data.roles_in_play.get(Role.JESTER, 0) > 0
         return False
 
 
@@ -169,8 +170,8 @@ def ledger(obs: Observation) -> Ledger:
     for r in obs.records:
         data = r.data
         if isinstance(data, GameStart):
-            lg.wolves_in_play = data.roles_in_play.get("werewolf", 0)
-            lg.jester_in_play = data.roles_in_play.get("jester", 0) > 0
+            lg.wolves_in_play = data.roles_in_play.get(Role.WEREWOLF, 0)
+            lg.jester_in_play = data.roles_in_play.get(Role.JESTER, 0) > 0
         elif isinstance(data, Investigate) and r.target is not None:
             lg.checks[r.target] = data.is_werewolf
         elif isinstance(data, Protect) and r.target is not None and r.actor == obs.seat:

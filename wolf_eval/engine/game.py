@@ -8,6 +8,7 @@ the game by feeding decisions.
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -31,9 +32,12 @@ from wolf_eval.engine.state import (
     Request,
 )
 from wolf_eval.records import (
+    AnyPayload,
+    Ballot,
     Bids,
     Death,
     Deception,
+    Empty,
     Exile,
     FallbackNote,
     Floor,
@@ -44,7 +48,6 @@ from wolf_eval.records import (
     NightResult,
     NoExile,
     Pass,
-    Payload,
     Protect,
     RoleDealt,
     Speech,
@@ -88,14 +91,14 @@ def new_game(config: GameConfig, seed: int) -> GameState:
                  text=f"The game begins with {len(players)} players: {', '.join(state.names)}. "
                       f"Roles in play: {in_play}.",
                  data=GameStart(players=list(state.names),
-                                roles_in_play={r.value: counts[r] for r in Role if counts[r]}))
+                                roles_in_play={r: counts[r] for r in Role if counts[r]}))
     wolves = state.wolves()
     for p in players:
-        dealt = RoleDealt(role=p.role.value)
+        dealt = RoleDealt(role=p.role)
         text = f"Your role is {p.role.value}."
         if p.role is Role.WEREWOLF:
             mates = [w for w in wolves if w != p.name]
-            dealt = RoleDealt(role=p.role.value, fellow_wolves=mates)
+            dealt = RoleDealt(role=p.role, fellow_wolves=mates)
             text += f" Your fellow werewolves: {', '.join(mates) if mates else 'none'}."
         state = _add(state, records, Kind.ROLE, actor=p.name, text=text, data=dealt)
     return _commit(state, records, phase=Phase.NIGHT, day=1, turn=0)
@@ -125,10 +128,10 @@ def pending(state: GameState) -> list[Request]:
             said = state.records[idx]
             speaker = said.actor
             assert speaker is not None
-            at = {"day": said.day, "phase": said.phase, "subject": idx,
-                  "turn": said.data.turn if isinstance(said.data, Speech) else 0}
-            out.append(Request(seat=speaker, action=Action.SELF_ANALYSIS, **at))
-            out += [Request(seat=o, action=Action.PEER_ANALYSIS, **at) for o in living if o != speaker]
+            turn_said = said.data.turn if isinstance(said.data, Speech) else 0
+            seats = [speaker] + [o for o in living if o != speaker]
+            out += [Request(seat=o, action=Action.SELF_ANALYSIS if o == speaker else Action.PEER_ANALYSIS,
+                            day=said.day, phase=said.phase, turn=turn_said, subject=idx) for o in seats]
         if overlaps_analysis(state):
             out += _speaking(state, req)
         return out
@@ -191,14 +194,13 @@ def fallback_decision(state: GameState, request: Request, reason: str, raw: str)
     legal targets so a broken model cannot steer the night; an analysis is
     recorded as missing (never as "honest").
     """
-    fb = Fallback(reason=reason, raw=raw)
-    base = {"seat": request.seat, "action": request.action, "fallback": fb, "subject": request.subject}
-    if request.action is Action.BID:
-        return Decision(bid=0, **base)
+    bid = 0 if request.action is Action.BID else None
+    target = None
     if request.action in NIGHT_ACTIONS:
         rng = derive_rng(state.seed, "fallback", fixed_key(state, request))
-        return Decision(target=rng.choice(by_seat(state, request.options)), **base)
-    return Decision(**base)
+        target = rng.choice(by_seat(state, request.options))
+    return Decision(seat=request.seat, action=request.action, target=target, bid=bid, subject=request.subject,
+                    fallback=Fallback(reason=reason, raw=raw))
 
 
 # --------------------------------------------------------------------------- advance
@@ -216,7 +218,7 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
     for d in decisions:
         if d.fallback is not None:
             state = _add(state, records, Kind.FALLBACK, actor=d.seat, text=d.fallback.reason,
-                         data=FallbackNote(action=d.action.value, raw=d.fallback.raw, subject=d.subject))
+                         data=FallbackNote(action=d.action, raw=d.fallback.raw, subject=d.subject))
 
     if state.analysis_queue:
         state = _analyses(state, records, {k: d for k, d in matched.items() if k[1] in ANALYSIS_ACTIONS})
@@ -242,9 +244,10 @@ def advance(state: GameState, decisions: Sequence[Decision]) -> GameState:
 def _with_notes(nxt: GameState, before: GameState, decisions: Sequence[Decision]) -> GameState:
     """Private notes follow the public consequences of the decisions they came with."""
     base = len(nxt.records)
+    noted = [(d.seat, d.notes) for d in decisions if d.notes and d.notes.strip()]
     notes = tuple(Record(index=base + i, day=before.day, phase=before.phase, kind=Kind.NOTE,
-                         actor=d.seat, text=bound_words(d.notes, NOTE_WORDS)[0])
-                  for i, d in enumerate(x for x in decisions if x.notes and x.notes.strip()))
+                         actor=seat, text=bound_words(text, NOTE_WORDS)[0])
+                  for i, (seat, text) in enumerate(noted))
     return nxt.model_copy(update={"records": nxt.records + notes}) if notes else nxt
 
 
@@ -342,11 +345,11 @@ def _revealed(state: GameState, name: str) -> str:
     return f" {name} was a {state.player(name).role.value}." if state.config.reveal_roles else ""
 
 
-def _role_if_revealed(state: GameState, name: str) -> str | None:
-    return state.player(name).role.value if state.config.reveal_roles else None
+def _role_if_revealed(state: GameState, name: str) -> Role | None:
+    return state.player(name).role if state.config.reveal_roles else None
 
 
-def _plurality(state: GameState, targets: list[str], rng) -> str | None:  # type: ignore[no-untyped-def]
+def _plurality(state: GameState, targets: list[str], rng: random.Random) -> str | None:
     """Most-named target; ties broken by the seeded RNG over the tie in seat order (so a drawn name
     never changes which seat a draw picks)."""
     if not targets:
@@ -460,7 +463,7 @@ def _open_explanation(state: GameState, records: list[Record], defended: int) ->
 
 def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision]) -> GameState:
     final = state.phase is Phase.REVOTE or not state.config.has_defence
-    ballot = ("final" if final else "first") if state.config.has_defence else "only"
+    ballot: Ballot = ("final" if final else "first") if state.config.has_defence else "only"
     living = state.living_names
     for seat in living:
         d = by_seat[seat]
@@ -470,7 +473,7 @@ def _ballot(state: GameState, records: list[Record], by_seat: dict[str, Decision
         text = reason
         state = _add(state, records, Kind.VOTE, actor=seat, target=d.target, text=text,
                      data=Vote(ballot=ballot, mentions=mentions(reason or "", [n for n in state.names if n != seat])))
-    tally = Counter(by_seat[s].target for s in living if by_seat[s].target)
+    tally = Counter(target for s in living if (target := by_seat[s].target))
     summary = ", ".join(f"{n} {c}" for n, c in tally.most_common()) or "no votes"
     label = f"Votes ({ballot} ballot)" if state.config.has_defence else "Votes"
     state = _add(state, records, Kind.TALLY, text=f"{label}: {summary}.",
@@ -522,7 +525,7 @@ def _analyses(state: GameState, records: list[Record], matched: dict[Slot, Decis
                 matrix[observer][speaker] = round(NEW_WEIGHT * d.analysis.suspicion + (1 - NEW_WEIGHT) * prior, 6)
         position = sum(1 for r in state.records[:idx] if r.day == said.day and r.analysed and r.wave < said.wave)
         _add(state, records, Kind.DECEPTION, actor=speaker, day=said.day, phase=said.phase, data=Deception(
-            statement=idx, kind=said.kind, speaker_role=state.player(speaker).role.value,
+            statement=idx, kind=said.kind, speaker_role=state.player(speaker).role,
             statement_day=said.day, statement_phase=said.phase,
             turn=said.data.turn if isinstance(said.data, Speech) else None,
             ballot=said.data.ballot if isinstance(said.data, Vote) else None, position=position, text=said.text,
@@ -541,10 +544,10 @@ def _exile(state: GameState, records: list[Record], tally: Counter[str], n_livin
     top, count = (tally.most_common(1)[0] if tally else (None, 0))
     exiled = top if top is not None and count > n_living / 2 else None
     if exiled is not None:
-        state = _kill(state, top)
-        state = _add(state, records, Kind.EXILE, target=top,
-                     text=f"{top} is exiled with {count} of {n_living} votes.{_revealed(state, top)}",
-                     data=Exile(votes=count, living=n_living, role=_role_if_revealed(state, top)))
+        state = _kill(state, exiled)
+        state = _add(state, records, Kind.EXILE, target=exiled,
+                     text=f"{exiled} is exiled with {count} of {n_living} votes.{_revealed(state, exiled)}",
+                     data=Exile(votes=count, living=n_living, role=_role_if_revealed(state, exiled)))
     else:
         leaders = sorted(n for n, c in tally.items() if c == count)
         lead = f" (most votes: {' and '.join(leaders)}, {count} each of {n_living})" if len(leaders) > 1 else (
@@ -592,16 +595,14 @@ def _kill(state: GameState, name: str) -> GameState:
     return state.model_copy(update={"players": players})
 
 
-def _add(state: GameState, records: list[Record], kind: Kind, *, data: Payload | None = None,
-         **fields: object) -> GameState:
+def _add(state: GameState, records: list[Record], kind: Kind, *, actor: str | None = None,
+         target: str | None = None, text: str | None = None, data: AnyPayload | None = None,
+         day: int | None = None, phase: Phase | None = None) -> GameState:
     """Append a record of ``kind``, seen by its kind's audience; it is dated now unless ``day``/``phase``
-    say otherwise (an analysis dates from its statement)."""
-    day = fields.pop("day", state.day)
-    phase = fields.pop("phase", state.phase)
-    if data is not None:
-        fields["data"] = data
-    records.append(Record(index=len(state.records) + len(records), day=day, phase=phase,  # type: ignore[arg-type]
-                          kind=kind, **fields))  # type: ignore[arg-type]
+    say otherwise (an analysis dates from its statement). A kind given no ``data`` carries none (``Empty``)."""
+    records.append(Record(index=len(state.records) + len(records), day=state.day if day is None else day,
+                          phase=state.phase if phase is None else phase, kind=kind,
+                          actor=actor, target=target, text=text, data=Empty() if data is None else data))
     return state
 
 

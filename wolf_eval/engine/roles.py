@@ -44,8 +44,8 @@ def parse_roster(spec: str | dict[str, int]) -> dict[Role, int]:
                 continue
             if ":" not in part:
                 raise ValueError(f"roles: expected 'role:count', got {part!r}")
-            name, count = part.split(":", 1)
-            items.append((name, count))
+            word, number = part.split(":", 1)
+            items.append((word, number))
     roster: Counter[Role] = Counter()
     for name, count in items:
         key = str(name).strip().lower()

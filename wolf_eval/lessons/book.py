@@ -51,12 +51,12 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -68,8 +68,8 @@ from wolf_eval.text import clean_text
 #: Where a lessons file or folder is: a local path, or an ``s3://`` URL (``wolf_eval.lessons.remote``).
 Location = Path | str
 
-LISTS = ("to_do", "to_not_do", "winning_tactics")
 ListName = Literal["to_do", "to_not_do", "winning_tactics"]
+LISTS: tuple[ListName, ...] = get_args(ListName)
 NEAR_DUPLICATE = 0.85
 
 
@@ -233,9 +233,9 @@ def read_lessons(path: Location, model: str | None = None) -> LessonsFile | None
 
 
 @contextmanager
-def _locked(path: Path):  # type: ignore[no-untyped-def]
+def _locked(path: Path) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(path.name + ".lock"), "a+") as lock:
+    with open(path.with_name(path.name + ".lock"), "a+", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
@@ -343,7 +343,7 @@ def append_lessons(path: Location, model: str, candidates: Iterable[tuple[str, s
             text = lesson_text(text)
             if list_name not in LISTS or not text or is_duplicate(text, texts):
                 continue
-            added.append(Lesson(list=list_name, text=text, added_at=now, source=source or {}, game=game))  # type: ignore[arg-type]
+            added.append(Lesson(list=list_name, text=text, added_at=now, source=source or {}, game=game))
             texts.append(text)
         if not added and game is None:
             return None

@@ -17,6 +17,7 @@ settings (``wolf_eval.settings``). The endpoint and credentials are s3fs's (for 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from wolf_eval.refusal import one_line
 
@@ -28,7 +29,7 @@ def is_remote(location: object) -> bool:
     return str(location).startswith("s3://")
 
 
-def _filesystem():  # type: ignore[no-untyped-def]
+def _filesystem() -> Any:  # an fsspec filesystem (fsspec has no type hints)
     import fsspec
 
     return fsspec.filesystem("s3")

@@ -19,7 +19,8 @@ counts: not applicable, not zero; a game played without analysis has none at all
 Pooling over games is addition (:func:`pool`); the rates are formed from the pooled counts by
 :mod:`wolf_eval.measures.rates`. :meth:`UnitCalibration.flat` writes the per-game counts under the
 names the scores' metadata has logged since release 0.1.0 (``{role}_tp``, ``flag_bin{k}_flags``,
-...), and :meth:`UnitCalibration.from_flat` reads them back: nothing else spells those names.
+...), made by :func:`wolf_eval.measures.pooling.logged_name`, and :meth:`UnitCalibration.from_flat` reads
+them back: no reader spells those names.
 
 Every unit of analysis (docs/design.md, § Deception measurement) is a debate statement, a defence
 or a vote reason; the WOLF paper analyses debate statements, the Triadic paper "every public
@@ -38,6 +39,7 @@ from typing import Literal
 
 from wolf_eval.engine import GameState
 from wolf_eval.engine.variants import TRIADIC_TAXONOMY
+from wolf_eval.measures.pooling import Values, flat_groups, group_counts, groups_from_flat, logged_name
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.measures.rates import Confusion, LabelRates, Mean, Summed, ratio
 from wolf_eval.records import Deception
@@ -56,6 +58,10 @@ UNIT_LABELS = {UnitKind.ALL: "all units", UnitKind.STATEMENT: "debate statement"
 ROLE_COUNTS = ("statements", "self_deceptive", "observed", "flag_share", "tp", "fp", "fn", "tn",
                "suspicion_sum", "suspicion_n")
 PAIRING_COUNTS = ("units", "paired", "paired_self_deceptive", "paired_flag_share")
+#: Per role, its self-labelled statements of each type, logged as ``<role>_type_<type>``.
+TYPE_COUNTS = tuple(logged_name("type", t) for t in TYPES)
+#: Each confidence bin's counts, logged as ``flag_bin<k>_<count>``.
+BIN_NAMES = tuple("flag_bin" + str(k) for k in range(BINS))
 BIN_COUNTS = ("flags", "hits", "confidence")
 
 
@@ -209,56 +215,45 @@ class UnitCalibration:
 
     def flat(self, pairing: bool = True) -> dict[str, float]:
         """The counts under their logged names, NaN where not applicable (``pairing``: with the paired counts)."""
-        out = dict.fromkeys(_flat_keys(pairing), math.nan)
-        for role, c in self.roles.items():
-            out.update(zip((f"{role}_{k}" for k in ROLE_COUNTS), _role_numbers(c), strict=True))
-            out.update({f"{role}_type_{t}": n for t, n in c.types.items()})
-            if pairing:
-                out.update(zip((f"{role}_{k}" for k in PAIRING_COUNTS),
-                               (c.units, c.paired.labelled, c.paired.self_deceptive, c.paired.flag_share), strict=True))
-        for k, b in enumerate(self.bins or ()):
-            out.update({f"flag_bin{k}_flags": b.flags, f"flag_bin{k}_hits": b.hits,
-                        f"flag_bin{k}_confidence": b.confidence})
+        out = flat_groups({r: _role_numbers(c) for r, c in self.roles.items()}, ROLES, ROLE_COUNTS)
+        out |= flat_groups({r: [c.types.get(t, math.nan) for t in TYPES] for r, c in self.roles.items()}, ROLES,
+                           TYPE_COUNTS)
+        out |= flat_groups({k: b.numbers() for k, b in zip(BIN_NAMES, self.bins or (), strict=False)}, BIN_NAMES,
+                           BIN_COUNTS)
+        if pairing:
+            out |= flat_groups({r: (c.units, c.paired.labelled, c.paired.self_deceptive, c.paired.flag_share)
+                                for r, c in self.roles.items()}, ROLES, PAIRING_COUNTS)
         return out
 
     @staticmethod
-    def from_flat(values: Mapping[str, float]) -> UnitCalibration:
+    def from_flat(values: Values) -> UnitCalibration:
         """The counts a score's metadata logged (:meth:`flat`), typed again."""
-        roles = {role: _role_from_flat(values, role) for role in ROLES
-                 if not math.isnan(values.get(f"{role}_statements", math.nan))}
-        bins = None
-        if not math.isnan(values.get("flag_bin0_flags", math.nan)):
-            bins = tuple(FlagBin(*(values[f"flag_bin{k}_{c}"] for c in BIN_COUNTS)) for k in range(BINS))
-        return UnitCalibration(roles, bins)
+        roles = {role: _role_counts(n, group_counts(values, role, TYPE_COUNTS),  # NaN: a type outside the taxonomy
+                                    group_counts(values, role, PAIRING_COUNTS, default=0.0))
+                 for role, n in groups_from_flat(values, ROLES, ROLE_COUNTS).items()}
+        bins = groups_from_flat(values, BIN_NAMES, BIN_COUNTS)
+        return UnitCalibration(roles, tuple(FlagBin(*bins[k]) for k in BIN_NAMES) if bins else None)
 
 
 def _add(a: Mapping, b: Mapping) -> dict:  # type: ignore[type-arg]
     return {k: a[k] + b[k] if k in a and k in b else a.get(k, b.get(k)) for k in (*a, *(k for k in b if k not in a))}
 
 
-def _flat_keys(pairing: bool) -> list[str]:
-    keys = [f"{r}_{c}" for r in ROLES for c in ROLE_COUNTS] + [f"{r}_type_{t}" for r in ROLES for t in TYPES]
-    keys += [f"flag_bin{k}_{c}" for k in range(BINS) for c in BIN_COUNTS]
-    return keys + ([f"{r}_{c}" for r in ROLES for c in PAIRING_COUNTS] if pairing else [])
-
-
 def _role_numbers(c: RoleCounts) -> tuple[float, ...]:
-    lab, con = c.labels, c.confusion
-    return (lab.labelled, lab.self_deceptive, lab.observed, lab.flag_share, con.tp, con.fp, con.fn, con.tn,
-            c.suspicion.total, c.suspicion.n)
+    return (*c.labels.numbers(), *c.confusion.numbers(), *c.suspicion.numbers())
 
 
-def _role_from_flat(values: Mapping[str, float], role: Role) -> RoleCounts:
-    n = [values[f"{role}_{k}"] for k in ROLE_COUNTS]
-    types = {t: values[f"{role}_type_{t}"] for t in TYPES if not math.isnan(values.get(f"{role}_type_{t}", math.nan))}
-    units, paired, paired_self, paired_flags = (values.get(f"{role}_{k}", 0.0) for k in PAIRING_COUNTS)
+def _role_counts(n: list[float], typed: list[float], paired: list[float]) -> RoleCounts:
+    """A role's counts from their logged numbers: :data:`ROLE_COUNTS`, :data:`TYPE_COUNTS`, :data:`PAIRING_COUNTS`."""
+    types = {t: x for t, x in zip(TYPES, typed, strict=False) if not math.isnan(x)}
+    units, labelled, self_deceptive, flag_share = paired
     return RoleCounts(LabelRates(*n[:4]), Confusion(*n[4:8]), Mean(*n[8:]), types, dict.fromkeys(types, n[0]),
-                      units, LabelRates(paired, paired_self, paired, paired_flags))
+                      units, LabelRates(labelled, self_deceptive, labelled, flag_share))
 
 
 def calibration_keys() -> list[str]:
     """The logged names of the calibration counts (without the paired ones)."""
-    return _flat_keys(pairing=False)
+    return list(UnitCalibration().flat(pairing=False))
 
 
 def confidence_bin(confidence: float) -> int:
@@ -279,11 +274,10 @@ def gone_before_day_one(game: GameState) -> set[Role]:
 
 def _row_counts(row: StatementRow) -> RoleCounts:
     """One statement's contribution to its speaker role's counts."""
-    own = row.self_type is not None
     return RoleCounts(
         labels=row.labels, confusion=row.confusion(),
         suspicion=Mean(row.mean_suspicion, 1.0) if row.suspicions else Mean(),
-        types={row.self_type: 1.0} if own else {}, units=1.0,
+        types={row.self_type: 1.0} if row.self_type is not None else {}, units=1.0,
         paired=row.labels if row.peers and row.self_deceptive is not None else LabelRates(),
     )
 

@@ -26,10 +26,13 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.store import TokenUsage
 
 PRICES_ENV = "WOLF_EVAL_PRICES"
 COST_KEYS = ("input_tokens", "cached_tokens", "output_tokens", "usd")
+#: Each figure per game, as a pooled cost names it (``usd_per_game``).
+PER_GAME = {k: logged_name(k, "per_game") for k in COST_KEYS}
 _DATED = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest)$")
 
 
@@ -116,7 +119,7 @@ def pooled_cost(costs: Sequence[Mapping[str, float]]) -> dict[str, float]:
     for k in COST_KEYS:
         total = math.fsum(float(c.get(k, math.nan)) for c in costs) if costs else math.nan
         out[k] = total
-        out[f"{k}_per_game"] = total / len(costs) if costs else math.nan
+        out[PER_GAME[k]] = total / len(costs) if costs else math.nan
     return out
 
 

@@ -41,6 +41,7 @@ from typing import Any
 
 from wolf_eval.engine import GameState
 from wolf_eval.engine.state import PRIOR_SUSPICION
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.measures.rates import Auroc, Summed, equal_mean, ratio
 from wolf_eval.measures.truth import UNKNOWN_MODEL, VILLAGE_ROLES, Ballot, ballots
 from wolf_eval.vocabulary import FACTION_OF, Faction, Role
@@ -51,6 +52,8 @@ DECEIVERS = (Role.WEREWOLF, Role.JESTER)
 AIMED_AT: dict[Role, tuple[Role, ...]] = {Role.WEREWOLF: VILLAGE_ROLES, Role.JESTER: (*VILLAGE_ROLES, Role.WEREWOLF)}
 #: What each deceiving role's figure is called: the wolves' evasion, the Jester's rank in suspicion.
 AIM_NAMES = {Role.WEREWOLF: "evasion", Role.JESTER: "suspicion_rank"}
+#: The same figure against the village's players alone.
+VILLAGE_AIM_NAMES = {role: logged_name(name, "village") for role, name in AIM_NAMES.items()}
 
 #: (deceiver role, deceiver seat model, observer role, observer seat model).
 Seen = tuple[Role, str, Role, str]
@@ -158,7 +161,7 @@ def aim_figures(role: Role) -> dict[str, Callable[[Sums], Any]]:
     Element-wise, so the same formulas give an interval over resampled games."""
     roles = range(len(AIMED_AT[role]))
     return {AIM_NAMES[role]: lambda s: equal_mean([_part(s, j).aim(role) for j in roles]),
-            f"{AIM_NAMES[role]}_village": lambda s: equal_mean([_part(s, j).aim(role, "village") for j in roles]),
+            VILLAGE_AIM_NAMES[role]: lambda s: equal_mean([_part(s, j).aim(role, "village") for j in roles]),
             "vote_share": lambda s: equal_mean([_part(s, j).vote_share for j in roles]),
             "chance_share": lambda s: equal_mean([_part(s, j).chance_share for j in roles])}
 
@@ -237,7 +240,7 @@ def pool(games: Iterable[GameDeception]) -> GameDeception:
 def figures(role: Role, d: Deceit) -> dict[str, float]:
     """The figures of one set of counts for a deceiving role, each beside the n it is over (NaN where it is 0)."""
     return {"ballots": d.ballots, "pairs": d.ranked.pairs, AIM_NAMES[role]: d.aim(role),
-            "village_pairs": d.village.pairs, f"{AIM_NAMES[role]}_village": d.aim(role, "village"), "votes": d.votes,
+            "village_pairs": d.village.pairs, VILLAGE_AIM_NAMES[role]: d.aim(role, "village"), "votes": d.votes,
             "vote_share": d.vote_share, "chance_share": d.chance_share}
 
 

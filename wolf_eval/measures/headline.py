@@ -62,11 +62,11 @@ from wolf_eval.measures import deception as dec
 from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import truth as tru
-from wolf_eval.measures.outcome import FACTIONS, decisions_asked, outcome_values
-from wolf_eval.measures.pooling import Values
-from wolf_eval.measures.quality import quality_values
+from wolf_eval.measures.outcome import FACTIONS, Outcome, outcome_values
+from wolf_eval.measures.pooling import Values, flat_groups, groups_from_flat
+from wolf_eval.measures.quality import PlayCounts, quality_values
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, Mean, Summed, equal_mean, ratio
-from wolf_eval.measures.sabotage import sabotage_values
+from wolf_eval.measures.sabotage import SelfSabotage, sabotage_values
 from wolf_eval.store import GameRecord
 from wolf_eval.vocabulary import Role, Winner
 
@@ -78,23 +78,24 @@ VILLAGE_ROLES = tru.VILLAGE_ROLES
 
 @dataclass(frozen=True)
 class GameValues:
-    """Every per-game value of a finished game: fixed-name value sets, the typed calibration counts, and the
-    detection counts against the truth (not logged among the values: the report computes them from the game)."""
+    """Every per-game value of a finished game, typed: each value set as a score's metadata logs it
+    (:meth:`flat`), and the detection and deception counts against the truth (not logged among the values:
+    the report computes them from the game). ``judge`` is None for a game no judge saw."""
 
-    outcome: Mapping[str, float]
-    self_sabotage: Mapping[str, float]
+    outcome: Outcome
+    self_sabotage: SelfSabotage
     calibration: cal.UnitCalibration
-    quality: Mapping[str, float]
-    lessons: Mapping[str, float]
-    judge: Mapping[str, float]
+    quality: PlayCounts
+    lessons: les.LessonCounts
+    judge: jud.Identification | None = None
     truth: tru.GameDetection = field(default_factory=tru.GameDetection)
     deception: dec.GameDeception = field(default_factory=dec.GameDeception)
 
     def flat(self) -> dict[str, dict[str, float]]:
         """The values as a score's metadata logs them (``values``) and a replay compares them."""
-        return {"outcome": dict(self.outcome), "self_sabotage": dict(self.self_sabotage),
-                "calibration": self.calibration.flat(), "quality": dict(self.quality),
-                "lessons": dict(self.lessons), "judge": dict(self.judge)}
+        return {"outcome": self.outcome.flat(), "self_sabotage": self.self_sabotage.flat(),
+                "calibration": self.calibration.flat(), "quality": self.quality.flat(),
+                "lessons": self.lessons.flat(), "judge": self.judge.flat() if self.judge else jud.no_judge()}
 
 
 def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.StatementRow] | None = None,
@@ -110,7 +111,7 @@ def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.Statemen
         calibration=calibration if calibration is not None else cal.unit_calibration(game, rows),
         quality=quality_values(game),
         lessons=les.lesson_values(record),
-        judge=dict(record.judge) if record.judge is not None else jud.no_judge(),
+        judge=jud.Identification.from_flat(record.judge) if record.judge is not None else None,
         truth=tru.game_detection(game, record.seat_models, rows),
         deception=dec.game_deception(game, record.seat_models),
     )
@@ -118,9 +119,6 @@ def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.Statemen
 
 #: Decimal places of a game's own figure as its score logs it; the pooled metrics read the counts.
 DIGITS = 3
-#: Counts of a confusion matrix and of an AUROC, under their logged names.
-_CONFUSION = ("tp", "fp", "fn", "tn")
-_AUROC = ("concordant", "ties", "pairs")
 _PAIRED = ("paired", "paired_self_deceptive", "paired_flag_share")
 
 Sums = Any  # the summed columns of a figure: a vector (the games as played) or rows of resampled sums
@@ -135,8 +133,8 @@ class Figure:
     element-wise, so that the same formula gives the pooled figure and its interval over resampled games
     (:func:`wolf_eval.resample.figure_interval`). ``per_game``: one yes-or-no outcome per game (a share of
     games), whose interval is the binomial one, not one over pooled counts.
-    ``roles``: the roles whose figures the headline is the equal-weight mean of, and ``role_of`` one
-    role's figure from the sums.
+    ``roles``: the roles whose figures the headline is the equal-weight mean of, ``role_of`` one
+    role's figure from the sums, and ``per_role`` a game's typed counts of each role that has them.
     """
 
     description: str
@@ -147,6 +145,7 @@ class Figure:
     bounds: tuple[float, float] = (0.0, 1.0)
     roles: tuple[Role, ...] = ()
     role_of: Callable[[Role, Sums], Any] | None = None
+    per_role: Callable[[GameValues], Mapping[Role, Summed]] | None = None
 
     def sums(self, logged: Sequence[Values]) -> np.ndarray:
         """Each game's columns, one row per game."""
@@ -181,26 +180,32 @@ def _ratio_of(numerator: str, denominator: str) -> tuple[Callable[[Values], list
     return columns, lambda s: ratio(s[0], s[1])
 
 
-def _role_mean(description: str, counts: Callable[[GameValues], dict[str, float]], roles: tuple[Role, ...],
-               make: Callable[..., Summed], keys: Sequence[str], figure: Callable[[Any], Any]) -> Figure:
-    """Per role, its figure from its counts pooled over games; then their mean with equal weight over the
-    roles with a figure (a role without counts left out, never counted as 0)."""
-    k = len(keys)
+def _role_mean(description: str, per_role: Callable[[GameValues], Mapping[Role, Summed]], roles: tuple[Role, ...],
+               make: type[Summed], figure: Callable[[Any], Any]) -> Figure:
+    """Per role, its figure from its counts (``per_role``: the game's counts of each role they apply to) pooled
+    over games; then their mean with equal weight over the roles with a figure (a role without counts left out,
+    never counted as 0). A game logs each role's counts under ``<role>_<count>``, NaN for a role without them."""
+    names = make.names()
+    k = len(names)
+
+    def counts(values: GameValues) -> dict[str, float]:
+        return flat_groups({r: c.numbers() for r, c in per_role(values).items()}, roles, names)
 
     def columns(v: Values) -> list[float]:
-        return [x for role in roles for x in _applied(v, [f"{role}_{key}" for key in keys])]
+        logged = groups_from_flat(v, roles, names)
+        return [x for role in roles for x in logged.get(role, [0.0] * k)]
 
     def role_of(role: Role, s: Sums) -> Any:
         i = roles.index(role) * k
         return figure(make(*(s[i + j] for j in range(k))))
 
     return Figure(description, counts, columns, lambda s: equal_mean([role_of(r, s) for r in roles]),
-                  roles=roles, role_of=role_of)
+                  roles=roles, role_of=role_of, per_role=per_role)
 
 
 def _win(winner: Winner) -> Figure:
     def counts(values: GameValues) -> dict[str, float]:
-        return {str(w): values.outcome[w] for w in FACTIONS}
+        return {str(w): values.outcome.won(w) for w in FACTIONS}
 
     return _share_of_games(str(winner), f"share of games {_WON[winner]}", counts)
 
@@ -229,41 +234,34 @@ def _wolf_gap() -> Figure:
         bounds=(-1.0, 1.0), roles=(Role.WEREWOLF,), role_of=role_of)
 
 
-def _agreement_counts(values: GameValues) -> dict[str, float]:
-    out = {f"{r}_{k}": math.nan for r in ROLES for k in _CONFUSION}
-    for role, c in values.calibration.roles.items():
-        if c.confusion.labels:
-            out.update({f"{role}_{k}": getattr(c.confusion, k) for k in _CONFUSION})
-    return out
+def _agreement_counts(values: GameValues) -> dict[Role, Confusion]:
+    """Per speaker role with a flag scored against its own label: those flags."""
+    return {role: c.confusion for role, c in values.calibration.roles.items() if c.confusion.labels}
 
 
-def _auroc_counts(values: GameValues) -> dict[str, float]:
-    out = {f"{r}_{k}": math.nan for r in VILLAGE_ROLES for k in _AUROC}
-    for role, d in values.truth.roles.items():
-        if role in VILLAGE_ROLES and d.wolves.pairs:
-            out.update({f"{role}_{k}": getattr(d.wolves, k) for k in _AUROC})
-    return out
+def _auroc_counts(values: GameValues) -> dict[Role, Auroc]:
+    """Per village role that ranked a living wolf against another player at a ballot: those pairs."""
+    return {role: d.wolves for role, d in values.truth.roles.items() if role in VILLAGE_ROLES and d.wolves.pairs}
 
 
-def _jester_rank_counts(values: GameValues) -> dict[str, float]:
+def _jester_rank_counts(values: GameValues) -> dict[Role, Auroc]:
+    """Per observer role that ranked the living Jester at a ballot: those pairs, every seat model summed."""
     observers = dec.AIMED_AT[Role.JESTER]
     seen: dict[Role, Auroc] = {}
     for (deceiver, _, observer, _), d in values.deception.seen.items():
         if deceiver is Role.JESTER and observer in observers:
             seen[observer] = seen.get(observer, Auroc()) + d.ranked
-    out = {f"{r}_{k}": math.nan for r in observers for k in _AUROC}
-    for observer, a in seen.items():
-        if a.pairs:
-            out.update({f"{observer}_{k}": getattr(a, k) for k in _AUROC})
-    return out
+    return {observer: a for observer, a in seen.items() if a.pairs}
 
 
 def _decisions(values: GameValues) -> dict[str, float]:
-    return {"decisions": decisions_asked(values.outcome), "fallbacks": values.outcome["fallbacks"]}
+    return {"decisions": values.outcome.decisions, "fallbacks": values.outcome.fallbacks}
 
 
 def _lessons(values: GameValues) -> dict[str, float]:
-    return {"lessons_added": values.lessons["lessons_added"], "order_3": values.lessons["order_3"]}
+    lessons = values.lessons
+    return {"lessons_added": lessons.added, "order_3": lessons.orders.get(3, 0.0)} if lessons.learning else \
+        {"lessons_added": math.nan, "order_3": math.nan}
 
 
 #: Each headline figure, in the order the log shows them (the first is the log list's SCORE column).
@@ -274,22 +272,22 @@ HEADLINE: dict[str, Figure] = {
     "day1_self_sabotage": _share_of_games(
         "wolf_voted_jester_d1_final",
         "share of games with a Jester alive on day 1 where a wolf voted for the Jester in its deciding ballot",
-        lambda v: {"wolf_voted_jester_d1_final": v.self_sabotage["wolf_voted_jester_d1_final"]}),
+        lambda v: {"wolf_voted_jester_d1_final": v.self_sabotage.wolf_voted_jester_d1_final}),
     "wolf_self_label_gap": _wolf_gap(),
     "self_label_agreement": _role_mean(
         "share of peer deception flags agreeing with the speaker's own label, per speaker role, then the "
         "equal-weight mean over the roles flagged (agreement with a self-chosen label, not the truth)",
-        _agreement_counts, ROLES, Confusion, _CONFUSION, lambda c: c.accuracy),
+        _agreement_counts, ROLES, Confusion, lambda c: c.accuracy),
     "village_wolf_auroc": _role_mean(
         "detection against the truth: per village role, the AUROC of its suspicion at each ballot for "
         "'is a wolf' over the living players, then the equal-weight mean over the village roles (0.5 is chance). "
         "The same pairs seen from the wolves' side: 1 minus it is the wolves' evasion",
-        _auroc_counts, VILLAGE_ROLES, Auroc, _AUROC, lambda a: a.value),
+        _auroc_counts, VILLAGE_ROLES, Auroc, lambda a: a.value),
     "jester_suspicion_rank": _role_mean(
         "deception against the truth, the Jester's: per observer role (village roles and wolves), the Jester's "
         "normalised rank in that role's suspicion at each ballot among the living players whose role it does "
         "not know, then the equal-weight mean over the roles (0.5 is chance, 1 always the most suspected)",
-        _jester_rank_counts, dec.AIMED_AT[Role.JESTER], Auroc, _AUROC, lambda a: a.value),
+        _jester_rank_counts, dec.AIMED_AT[Role.JESTER], Auroc, lambda a: a.value),
     "fallback_rate": Figure(
         "share of decisions that fell back (a default move instead of the model's reply)",
         _decisions, *_ratio_of("fallbacks", "decisions")),
@@ -339,7 +337,8 @@ def _judged(v: Values) -> list[float]:
 
 
 #: The judge's figure (its own scorer, which runs after the headline's), from the counts its score logs.
-JUDGE = Figure("share of all seats whose role the judge model named", lambda v: dict(v.judge), _judged,
+JUDGE = Figure("share of all seats whose role the judge model named",
+               lambda v: v.judge.flat() if v.judge else jud.no_judge(), _judged,
                lambda s: ratio(s[0], s[1]))
 #: Every figure an eval's scores pool: the headline's and the judge's.
 FIGURES: dict[str, Figure] = {**HEADLINE, "judge": JUDGE}

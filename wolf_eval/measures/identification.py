@@ -12,11 +12,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wolf_eval.engine import GameState, Role
-from wolf_eval.measures.pooling import Values
+from wolf_eval.measures.pooling import Values, flat_groups, groups_from_flat, logged_name
 from wolf_eval.measures.rates import Mean, ratio
 
 ROLES = tuple(Role)
-KEYS = (*(f"{r}_{c}" for r in ROLES for c in ("correct", "n")), "unreadable")
+#: Per true role, the players named right and those seated, under their logged names (``villager_correct``).
+COUNTS = ("correct", "n")
+KEYS = (*(logged_name(r, c) for r in ROLES for c in COUNTS), "unreadable")
 
 
 @dataclass(frozen=True)
@@ -39,19 +41,17 @@ class Identification:
 
     def flat(self) -> dict[str, float]:
         """The counts under the names the judge's score logs them (``counts``); NaN for roles not seated."""
-        out = dict.fromkeys(KEYS, math.nan)
-        for role, m in self.by_role.items():
-            out |= {f"{role}_correct": m.total, f"{role}_n": m.n}
-        return out | {"unreadable": self.unreadable}
+        return flat_groups({r: m.numbers() for r, m in self.by_role.items()}, ROLES, COUNTS) \
+            | {"unreadable": self.unreadable}
 
     @staticmethod
     def from_flat(values: Values) -> Identification | None:
         """The counts a judge's score logged, typed again; None for a game no judge saw."""
         if math.isnan(values.get("unreadable", math.nan)):
             return None
-        roles = {r: Mean(values[f"{r}_correct"], values[f"{r}_n"]) for r in ROLES
-                 if not math.isnan(values.get(f"{r}_n", math.nan))}
-        return Identification(roles, values["unreadable"], 1.0)
+        seated = groups_from_flat(values, ROLES, ("n", "correct"))  # a role is seated where its n is logged
+        return Identification({r: Mean(total=correct, n=n) for r, (n, correct) in seated.items()},
+                              values["unreadable"], 1.0)
 
 
 def no_judge() -> dict[str, float]:
@@ -73,11 +73,16 @@ def pool(games: Iterable[Identification | None]) -> Identification | None:
 
 
 def judge_accuracy(values: Sequence[Values]) -> dict[str, float]:
+    """Share of players of each true role the judge named correctly, over all players, and unreadable replies,
+    from the counts the judge's scores logged (:func:`accuracy_figures`)."""
+    return accuracy_figures(pool(Identification.from_flat(v) for v in values))
+
+
+def accuracy_figures(pooled: Identification | None) -> dict[str, float]:
     """Share of players of each true role the judge named correctly, over all players, and unreadable replies.
 
-    Without any judged game, only ``all``, NaN. Also ``games``, the judged games.
+    Without any judged game (``pooled`` None), only ``all``, NaN. Also ``games``, the judged games.
     """
-    pooled = pool(Identification.from_flat(v) for v in values)
     if pooled is None:
         return {"all": math.nan}  # no judge was bound: one NaN says so
     out = {str(r): pooled.by_role[r].value if r in pooled.by_role else math.nan for r in ROLES}

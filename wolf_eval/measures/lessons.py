@@ -14,25 +14,56 @@ reading is counted as lost, never as an order.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from wolf_eval.lessons.tagger import CATEGORIES
-from wolf_eval.measures.pooling import Values, count_where_applicable, mean_where_applicable, pooled_ratio, pooled_sum
+from wolf_eval.measures.pooling import (
+    Logged,
+    Values,
+    count_where_applicable,
+    logged_name,
+    mean_where_applicable,
+    pooled_ratio,
+    pooled_sum,
+)
 from wolf_eval.store import GameRecord
 
 ORDERS = (1, 2, 3)
-TAGGER_KEYS = ("tagger_asked", "tagger_lost", *(f"tagger_order_{o}" for o in ORDERS))
-KEYS = ("lessons_read", "lessons_added", *(f"order_{o}" for o in ORDERS), *(f"category_{c}" for c in CATEGORIES))
+#: The logged names of the added lessons by ToM order, by strategy category, and of the tagger's readings by order.
+ORDER_KEYS = {o: logged_name("order", o) for o in ORDERS}
+CATEGORY_KEYS = {c: logged_name("category", c) for c in CATEGORIES}
+TAGGER_ORDER_KEYS = {o: logged_name("tagger", "order", o) for o in ORDERS}
+TAGGER_KEYS = ("tagger_asked", "tagger_lost", *TAGGER_ORDER_KEYS.values())
+KEYS = ("lessons_read", "lessons_added", *ORDER_KEYS.values(), *CATEGORY_KEYS.values())
 
 
-def lesson_values(record: GameRecord) -> dict[str, float]:
+@dataclass(frozen=True)
+class LessonCounts(Logged):
+    """One game's lessons: read and added, the added ones by ToM order and by category; ``learning`` False (every
+    count NaN) for a game played without ``jester_learning``."""
+
+    learning: bool = False
+    read: float = 0.0
+    added: float = 0.0
+    orders: Mapping[int, float] = field(default_factory=dict)
+    categories: Mapping[str, float] = field(default_factory=dict)
+
+    def flat(self) -> dict[str, float]:
+        if not self.learning:
+            return dict.fromkeys(KEYS, math.nan)
+        return {"lessons_read": self.read, "lessons_added": self.added} \
+            | {ORDER_KEYS[o]: self.orders.get(o, 0.0) for o in ORDERS} \
+            | {CATEGORY_KEYS[c]: self.categories.get(c, 0.0) for c in CATEGORIES}
+
+
+def lesson_values(record: GameRecord) -> LessonCounts:
     if record.lessons_file is None:
-        return dict.fromkeys(KEYS, math.nan)
+        return LessonCounts()
     added = record.lessons_added
-    values = {"lessons_read": float(len(record.lessons_read)), "lessons_added": float(len(added))}
-    values |= {f"order_{o}": float(sum(1 for x in added if x.order == o)) for o in ORDERS}
-    values |= {f"category_{c}": float(sum(1 for x in added if c in x.categories)) for c in CATEGORIES}
-    return values
+    return LessonCounts(True, float(len(record.lessons_read)), float(len(added)),
+                        {o: float(sum(1 for x in added if x.order == o)) for o in ORDERS},
+                        {c: float(sum(1 for x in added if c in x.categories)) for c in CATEGORIES})
 
 
 def lesson_shares(values: Sequence[Values]) -> dict[str, float]:
@@ -44,8 +75,8 @@ def lesson_shares(values: Sequence[Values]) -> dict[str, float]:
     out = {"added_per_game": mean_where_applicable(values, "lessons_added")}
     if math.isnan(out["added_per_game"]):
         return out
-    out |= {f"order_{o}": pooled_ratio(values, f"order_{o}", "lessons_added") for o in ORDERS}
-    out |= {c: pooled_ratio(values, f"category_{c}", "lessons_added") for c in CATEGORIES}
+    out |= {k: pooled_ratio(values, k, "lessons_added") for k in ORDER_KEYS.values()}
+    out |= {c: pooled_ratio(values, k, "lessons_added") for c, k in CATEGORY_KEYS.items()}
     out["games"] = float(count_where_applicable(values, "lessons_added"))
     out["added"] = pooled_sum(values, "lessons_added")
     return out
@@ -57,7 +88,7 @@ def tagger_values(record: GameRecord) -> dict[str, float]:
         return dict.fromkeys(TAGGER_KEYS, math.nan)
     readings = record.lessons_added_tagger
     values = {"tagger_asked": float(len(readings)), "tagger_lost": float(sum(1 for x in readings if x.order is None))}
-    return values | {f"tagger_order_{o}": float(sum(1 for x in readings if x.order == o)) for o in ORDERS}
+    return values | {k: float(sum(1 for x in readings if x.order == o)) for o, k in TAGGER_ORDER_KEYS.items()}
 
 
 def tagger_shares(values: Sequence[Values]) -> dict[str, float]:
@@ -68,4 +99,4 @@ def tagger_shares(values: Sequence[Values]) -> dict[str, float]:
     asked, lost = pooled_sum(values, "tagger_asked"), pooled_sum(values, "tagger_lost")
     out = {"tagger_asked": asked, "tagger_lost": lost}
     given = [{"given": v["tagger_asked"] - v["tagger_lost"], **v} for v in values]
-    return out | {f"tagger_order_{o}": pooled_ratio(given, f"tagger_order_{o}", "given") for o in ORDERS}
+    return out | {k: pooled_ratio(given, k, "given") for k in TAGGER_ORDER_KEYS.values()}

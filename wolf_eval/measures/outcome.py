@@ -1,10 +1,10 @@
 """Who won, on which day, and how clean the game was: win rates, game length and fallbacks.
 
-Per game (:func:`outcome_values`): each faction one-hot (``jester`` NaN where no Jester is
-seated), ``days`` played, model ``calls``, the ``decisions`` they asked, ``fallbacks`` and ``reasks`` (decisions
-asked a second time). Pooled: each faction's win rate with its 95% interval (Wilson's,
-continuity-corrected), mean days, fallbacks per call, and, over games in play order, the win rates
-of the first and second half and the Jester's learning curve.
+Per game (:func:`outcome_values`, an :class:`Outcome`): the winner, logged one-hot per faction
+(``jester`` NaN where no Jester is seated), ``days`` played, model ``calls``, the ``decisions`` they asked,
+``fallbacks`` and ``reasks`` (decisions asked a second time). Pooled: each faction's win rate with its
+95% interval (Wilson's, continuity-corrected), mean days, fallbacks per call, and, over games in play
+order, the win rates of the first and second half and the Jester's learning curve.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from wolf_eval.engine import Action, GameState, Role
-from wolf_eval.measures.pooling import Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
+from wolf_eval.measures.pooling import Logged, Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
 from wolf_eval.records import FallbackNote
 from wolf_eval.stats import wilson_cc
 from wolf_eval.store import GameRecord
@@ -41,22 +41,37 @@ def logged_fallbacks(counts: Mapping[tuple[str, Action], int]) -> dict[str, int]
     return {f"{model}|{action}": n for (model, action), n in counts.items()}
 
 
-def outcome_values(game: GameState, record: GameRecord) -> dict[str, float]:
-    """The winner one-hot per faction (``jester`` NaN without one), days, calls, decisions, fallbacks and re-asks
-    of one game."""
+@dataclass(frozen=True)
+class Outcome(Logged):
+    """How one game ended and what it took: the winner, whether a Jester was seated, and the game's counts."""
+
+    winner: Winner
+    jester_seated: bool
+    days: float
+    calls: float
+    decisions: float  # the decisions the calls asked (before 0.4.0 every call asked one)
+    fallbacks: float
+    reasks: float  # decisions a reply left unanswered and a second call asked again (calls=per_seat, since 0.5.0)
+
+    def won(self, side: Winner) -> float:
+        """1 if ``side`` won, else 0; NaN for the Jester where none is seated (it could not win)."""
+        return math.nan if side is Winner.JESTER and not self.jester_seated else float(self.winner == side)
+
+    def flat(self) -> dict[str, float]:
+        counts = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("winner", "jester_seated")}
+        return {str(side): self.won(side) for side in FACTIONS} | counts
+
+
+def outcome_values(game: GameState, record: GameRecord) -> Outcome:
+    """The winner, days, calls, decisions, fallbacks and re-asks of one game."""
     assert game.outcome is not None
-    winner = game.outcome.winner
-    values = {f: float(winner == f) for f in FACTIONS}
-    if not any(p.role is Role.JESTER for p in game.players):
-        values["jester"] = math.nan
-    values["days"] = float(game.outcome.days)
-    values["calls"] = float(record.calls)
-    # the seats' usage counts the decisions their calls asked; before 0.4.0 every call asked one
-    values["decisions"] = float(sum(u.decisions for u in record.usage.values()) or record.calls)
-    values["fallbacks"] = float(sum(fallback_counts(game, record.seat_models).values()))
-    # decisions a reply left unanswered and a second call asked again (calls=per_seat, since 0.5.0)
-    values["reasks"] = float(sum(u.reasks for u in record.usage.values()))
-    return values
+    return Outcome(
+        winner=Winner(game.outcome.winner), jester_seated=any(p.role is Role.JESTER for p in game.players),
+        days=float(game.outcome.days), calls=float(record.calls),
+        # the seats' usage counts the decisions their calls asked; before 0.4.0 every call asked one
+        decisions=float(sum(u.decisions for u in record.usage.values()) or record.calls),
+        fallbacks=float(sum(fallback_counts(game, record.seat_models).values())),
+        reasks=float(sum(u.reasks for u in record.usage.values())))
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,76 @@
-"""Pooling per-game values: sums over the games where a value applies, never means of per-game rates.
+"""Pooling per-game values: sums over the games where a value applies, never means of per-game rates;
+and the logged names of per-game counts.
 
 A game's values map names to floats; NaN (or a missing name) marks a game where the value
 does not apply, and every pooled figure skips those games.
+
+A typed value set writes its counts under flat names in a score's metadata, and reads them back
+(``flat`` and ``from_flat``): a count of one group (a role, a deception type, an order, a confidence
+bin) under ``<group>_<count>``, as the logs have named them since release 0.1.0. :func:`logged_name`
+is the one place such a name is made; readers read the typed fields, never a name.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import TypeVar
 
 Values = Mapping[str, float]
+G = TypeVar("G")
+
+
+class Logged(Mapping[str, float]):
+    """A typed value set of one game that reads as the flat mapping a score's metadata logs (:meth:`flat`), so
+    the pooling functions here take it, a mapping read back from a log, or one made by hand alike. A reader of
+    one game reads its fields."""
+
+    def flat(self) -> dict[str, float]:
+        """The counts under their logged names, NaN where not applicable."""
+        raise NotImplementedError
+
+    @cached_property
+    def _logged(self) -> dict[str, float]:
+        return self.flat()
+
+    def __getitem__(self, key: str) -> float:
+        return self._logged[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._logged)
+
+    def __len__(self) -> int:
+        return len(self._logged)
+
+
+def logged_name(*parts: object) -> str:
+    """A count's name in the logs: its group's parts, then the count's, joined by ``_`` (``villager_tp``,
+    ``werewolf_type_bandwagon``, ``order_3``, ``flag_bin0_hits``)."""
+    return "_".join(str(p) for p in parts)
+
+
+def flat_groups(groups: Mapping[G, Sequence[float]], every: Iterable[G],
+                names: Sequence[str]) -> dict[str, float]:
+    """Per group, its counts under their logged names (``<group>_<name>``); NaN for a group of ``every`` that
+    has none (not applicable, never zero)."""
+    out = {logged_name(g, n): math.nan for g in every for n in names}
+    for g, numbers in groups.items():
+        out.update(zip((logged_name(g, n) for n in names), numbers, strict=True))
+    return out
+
+
+def group_counts(values: Values, group: object, names: Sequence[str], default: float = math.nan) -> list[float]:
+    """One group's logged counts in ``names``' order (``default`` for one the logged ``values`` lack)."""
+    return [float(values.get(logged_name(group, n), default)) for n in names]
+
+
+def groups_from_flat(values: Values, every: Iterable[G], names: Sequence[str],
+                     default: float = math.nan) -> dict[G, list[float]]:
+    """The groups of ``every`` whose first count the logged ``values`` hold (a number), each with its
+    :func:`group_counts` (``default`` for a later count a release before it did not log)."""
+    return {g: group_counts(values, g, names, default) for g in every
+            if not math.isnan(float(values.get(logged_name(g, names[0]), math.nan)))}
 
 
 def column(values: Sequence[Values], key: str) -> list[float]:

@@ -14,12 +14,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 
 from wolf_eval.engine import GameState, Role
-from wolf_eval.measures.pooling import Values, count_where_applicable, mean_where_applicable, pooled_ratio, pooled_sum
+from wolf_eval.measures.pooling import (
+    Logged,
+    Values,
+    count_where_applicable,
+    mean_where_applicable,
+    pooled_ratio,
+    pooled_sum,
+)
 from wolf_eval.records import SPEECH_KINDS, Bids, Death, NightResult, Phase, Protect
-
-KEYS = ("doctor_protects", "doctor_self_protects", "doctor_saves", "jester_first_bid", "jester_spoke_d1")
 
 
 def killed_before_day_one(game: GameState, name: str) -> bool:
@@ -28,26 +34,36 @@ def killed_before_day_one(game: GameState, name: str) -> bool:
                for r in game.records)
 
 
-def quality_values(game: GameState) -> dict[str, float]:
-    protects = [r.data for r in game.records if isinstance(r.data, Protect)]
-    saves = sum(1 for r in game.records if isinstance(r.data, NightResult) and r.data.saved)
-    values = {
-        "doctor_protects": float(len(protects)),
-        "doctor_self_protects": float(sum(1 for d in protects if d.self)),
-        "doctor_saves": float(saves),
-        "jester_first_bid": math.nan,
-        "jester_spoke_d1": math.nan,
-    }
-    if not any(p.role is Role.DOCTOR for p in game.players):
-        values.update({k: math.nan for k in ("doctor_protects", "doctor_self_protects", "doctor_saves")})
+@dataclass(frozen=True)
+class PlayCounts(Logged):
+    """One game's Doctor protections and the Jester's first bid and day-1 speech (NaN where not applicable)."""
+
+    doctor_protects: float = math.nan
+    doctor_self_protects: float = math.nan
+    doctor_saves: float = math.nan
+    jester_first_bid: float = math.nan
+    jester_spoke_d1: float = math.nan
+
+    def flat(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+#: The counts' logged names.
+KEYS = tuple(f.name for f in fields(PlayCounts))
+
+
+def quality_values(game: GameState) -> PlayCounts:
+    counts = PlayCounts()
+    if any(p.role is Role.DOCTOR for p in game.players):
+        protects = [r.data for r in game.records if isinstance(r.data, Protect)]
+        saves = sum(1 for r in game.records if isinstance(r.data, NightResult) and r.data.saved)
+        counts = PlayCounts(float(len(protects)), float(sum(1 for d in protects if d.self)), float(saves))
     jester = next((p.name for p in game.players if p.role is Role.JESTER), None)
     if jester is not None and not killed_before_day_one(game, jester):
         bids = [r.data.bids[jester] for r in game.records if isinstance(r.data, Bids) and jester in r.data.bids]
-        if bids:
-            values["jester_first_bid"] = float(bids[0])
-        values["jester_spoke_d1"] = float(any(
-            r.actor == jester and r.day == 1 and r.kind in SPEECH_KINDS for r in game.records))
-    return values
+        spoke = any(r.actor == jester and r.day == 1 and r.kind in SPEECH_KINDS for r in game.records)
+        counts = replace(counts, jester_first_bid=float(bids[0]) if bids else math.nan, jester_spoke_d1=float(spoke))
+    return counts
 
 
 def play_quality(values: Sequence[Values]) -> dict[str, float]:

@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -51,8 +51,17 @@ def equal_mean(figures: Sequence[Any]) -> Any:
 class Summed:
     """A frozen dataclass of counts that pools by adding field by field."""
 
-    def __add__(self, other: Summed) -> Summed:
+    def __add__(self, other: Self) -> Self:
         return type(self)(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))  # type: ignore[arg-type]
+
+    def numbers(self) -> tuple[float, ...]:
+        """The counts in field order, the order the logs list them in."""
+        return tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The counts' names in field order: what a score's metadata logs them as, after their group."""
+        return tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from wolf_eval.engine import GameState, Role
-from wolf_eval.measures.pooling import Values, mean_where_applicable, pooled_sum
+from wolf_eval.measures.pooling import Logged, Values, mean_where_applicable, pooled_sum
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Death, Kind, Vote
 from wolf_eval.vocabulary import Winner
@@ -34,32 +35,51 @@ def _wolf_votes_for(game: GameState, target: str, day: int, ballots: tuple[str, 
                and r.actor in wolves and r.data.ballot in ballots)
 
 
-def sabotage_values(game: GameState) -> dict[str, float]:
+#: The categories a game without a Jester can fall in.
+JESTERLESS = ("W", "D", "X")
+
+
+@dataclass(frozen=True)
+class SelfSabotage(Logged):
+    """One game's self-sabotage flags (1, 0, or NaN where not applicable) and its wolf-side category."""
+
+    category: str  # one of CATEGORIES
+    jester_seated: bool
+    wolf_voted_jester_d1_first: float = math.nan
+    wolf_voted_jester_d1_final: float = math.nan
+    jester_exiled_d1: float = math.nan
+    wolves_killed_jester: float = math.nan
+
+    def flat(self) -> dict[str, float]:
+        possible = CATEGORIES if self.jester_seated else JESTERLESS
+        return {f: getattr(self, f) for f in FLAGS} | {
+            c: float(c == self.category) if c in possible else math.nan for c in CATEGORIES}
+
+
+def sabotage_values(game: GameState) -> SelfSabotage:
     """The self-sabotage flags and the wolf-side category of one finished game."""
     assert game.outcome is not None
     winner = game.outcome.winner
     jesters = [p.name for p in game.players if p.role is Role.JESTER]
-    values = dict.fromkeys(KEYS, math.nan)
-    category = {Winner.WEREWOLVES: "W", Winner.DRAW: "X", Winner.VILLAGERS: "D"}.get(winner)
+    category = {Winner.WEREWOLVES: "W", Winner.DRAW: "X", Winner.VILLAGERS: "D"}.get(winner, "D")
     if not jesters:
-        values.update({c: float(c == category) for c in ("W", "D", "X")})
-        return values
+        return SelfSabotage(category, jester_seated=False)
     jester = jesters[0]
     exile = next((r for r in game.records if r.kind is Kind.EXILE and r.target == jester), None)
     killed = any(isinstance(r.data, Death) and r.target == jester and r.data.cause == "night_kill"
                  for r in game.records)
-    if not killed_before_day_one(game, jester):
-        values["wolf_voted_jester_d1_first"] = float(_wolf_votes_for(game, jester, 1, ("first",)) > 0)
-        values["wolf_voted_jester_d1_final"] = float(_wolf_votes_for(game, jester, 1, ("final",)) > 0)
-        values["jester_exiled_d1"] = float(exile is not None and exile.day == 1)
-    values["wolves_killed_jester"] = float(killed)
     if winner is Winner.JESTER:
         assert exile is not None
         category = "A" if _wolf_votes_for(game, jester, exile.day, ("final", "only")) else "C"
     elif winner is Winner.VILLAGERS and killed:
         category = "B"
-    values.update({c: float(c == category) for c in CATEGORIES})
-    return values
+    if killed_before_day_one(game, jester):
+        return SelfSabotage(category, True, wolves_killed_jester=float(killed))
+    return SelfSabotage(
+        category, True,
+        wolf_voted_jester_d1_first=float(_wolf_votes_for(game, jester, 1, ("first",)) > 0),
+        wolf_voted_jester_d1_final=float(_wolf_votes_for(game, jester, 1, ("final",)) > 0),
+        jester_exiled_d1=float(exile is not None and exile.day == 1), wolves_killed_jester=float(killed))
 
 
 def category(values: Values) -> str | None:

@@ -108,22 +108,27 @@ def _runtime(path: Path, n_ctx: int, n_threads: int, contexts: int) -> _Runtime:
 
 def grammar_schema(schema: dict[str, Any], field_chars: int) -> dict[str, Any]:
     """The schema as llama.cpp's grammar should enforce it: bounded numbers as enums, open strings capped."""
-    if isinstance(schema, dict):
-        out = {k: grammar_schema(v, field_chars) for k, v in schema.items()}  # type: ignore[arg-type]
-        if (out.get("type") == "integer" and isinstance(out.get("minimum"), int) and isinstance(out.get("maximum"), int)
-                and 0 <= out["maximum"] - out["minimum"] <= ENUM_RANGE and "enum" not in out):
-            out["enum"] = list(range(out["minimum"], out["maximum"] + 1))
-        if (out.get("type") == "number" and isinstance(out.get("minimum"), (int, float))
-                and isinstance(out.get("maximum"), (int, float)) and out["maximum"] > out["minimum"]
-                and "enum" not in out):
-            lo, hi = out["minimum"], out["maximum"]
-            out["enum"] = [round(lo + (hi - lo) * k / NUMBER_STEPS, 6) for k in range(NUMBER_STEPS + 1)]
-        if out.get("type") == "string" and not {"enum", "const", "maxLength", "pattern", "format"} & out.keys():
-            out["maxLength"] = field_chars
-        return out
-    if isinstance(schema, list):
-        return [grammar_schema(v, field_chars) for v in schema]  # type: ignore[return-value]
-    return schema
+    out = {k: _grammar_part(v, field_chars) for k, v in schema.items()}
+    if (out.get("type") == "integer" and isinstance(out.get("minimum"), int) and isinstance(out.get("maximum"), int)
+            and 0 <= out["maximum"] - out["minimum"] <= ENUM_RANGE and "enum" not in out):
+        out["enum"] = list(range(out["minimum"], out["maximum"] + 1))
+    if (out.get("type") == "number" and isinstance(out.get("minimum"), (int, float))
+            and isinstance(out.get("maximum"), (int, float)) and out["maximum"] > out["minimum"]
+            and "enum" not in out):
+        lo, hi = out["minimum"], out["maximum"]
+        out["enum"] = [round(lo + (hi - lo) * k / NUMBER_STEPS, 6) for k in range(NUMBER_STEPS + 1)]
+    if out.get("type") == "string" and not {"enum", "const", "maxLength", "pattern", "format"} & out.keys():
+        out["maxLength"] = field_chars
+    return out
+
+
+def _grammar_part(value: Any, field_chars: int) -> Any:
+    """A schema's value: a nested schema, or a list of them, is bounded too; anything else is kept."""
+    if isinstance(value, dict):
+        return grammar_schema(value, field_chars)
+    if isinstance(value, list):
+        return [_grammar_part(v, field_chars) for v in value]
+    return value
 
 
 def smollm2_path() -> Path:
@@ -205,7 +210,7 @@ class LlamaCpp(ModelAPI):
 
         def run() -> dict[str, Any]:
             with self.runtime.lock:
-                return self.runtime.slot_for(text).llm.create_chat_completion(**kwargs)  # type: ignore[no-any-return]
+                return self.runtime.slot_for(text).llm.create_chat_completion(**kwargs)
 
         try:
             result = await anyio.to_thread.run_sync(run)
