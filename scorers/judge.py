@@ -13,13 +13,15 @@ from inspect_ai.model import GenerateConfig, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, eval_config, stage
-from wolf_eval.agents.role_guesses import JUDGE_ROLE, judge_messages, judge_view, parse_guesses
+from wolf_eval.agents.call import MAX_RAW_CHARS, Caller, ask, call_seed, stage
+from wolf_eval.agents.role_guesses import judge_messages, judge_view, parse_guesses
+from wolf_eval.bindings import Bindings
 from wolf_eval.measures import identification as m
 from wolf_eval.measures.headline import rounded
 from wolf_eval.scorers.game_scores import figure_metrics
 from wolf_eval.store import current_record, finished_game
 from wolf_eval.text import clean_text
+from wolf_eval.vocabulary import JUDGE_ROLE
 
 #: What the judge's score means (the scorer's ``description`` in the log's results).
 JUDGE_MEANS = ("share of all seats whose role the judge model named from the public record, every seat "
@@ -31,16 +33,17 @@ def judge() -> Scorer:
     """Ask the judge model, if one is bound, to name every role from the public record."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        if JUDGE_ROLE not in model_roles():
+        eval_model = get_model()
+        if Bindings.of(eval_model, model_roles()).judge is None:
             return Score(value=math.nan, explanation="**judge**: not applicable: no judge (bind one with "
                                                      "--model-role judge=...)",
                          metadata={"counts": m.no_judge()})
         stage("observe")
         game = finished_game()
-        model = get_model(role=JUDGE_ROLE)
+        model = get_model(role=JUDGE_ROLE, required=True)  # never the model under evaluation
         jv = judge_view(game)
         stage("config")
-        config = GenerateConfig(seed=call_seed(game.seed, JUDGE_ROLE, eval_config().seed))
+        config = GenerateConfig(seed=call_seed(game.seed, JUDGE_ROLE, eval_model.config.seed))
         caller = Caller(f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})", "judging", game.day,
                         role=JUDGE_ROLE)
         stage("prompt")

@@ -10,14 +10,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import ModelOutput, get_model
+from inspect_ai.model import ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
-from wolf_eval.agents.bindings import check_sample_seating
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.honoured import ignored_settings, warn_once
-from wolf_eval.agents.player import Agent, Seat, resolve_temperature, seat_model
+from wolf_eval.agents.player import Agent, Seat, resolve_temperature
+from wolf_eval.bindings import Bindings
 from wolf_eval.engine import GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.model_tagger import bound_tagger_readings
@@ -29,6 +29,7 @@ from wolf_eval.solvers.outline import Outline
 from wolf_eval.solvers.transcript import public_chat
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
+from wolf_eval.vocabulary import TAGGER_ROLE
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -50,9 +51,18 @@ def seating(game: GameState, seats: dict[str, Seat]) -> list[dict[str, Any]]:
     return rows
 
 
-def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, TokenUsage]) -> dict[str, Any]:
+def record_seating(state: TaskState, game: GameState, seats: dict[str, Seat]) -> None:
+    """Who sat where, with which model and sampling, in the game's record and the sample's metadata."""
+    record = current_record()
+    record.seat_models = {n: s.model_name for n, s in seats.items()}
+    record.seat_temperatures = {n: s.temperature for n, s in seats.items()}
+    state.metadata["seats"] = seating(game, seats)
+    record.ignored = ignored_by_model(state.metadata["seats"])
+
+
+def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, TokenUsage], model: str) -> dict[str, Any]:
     """The finished game as short, flat sample metadata, so ``samples_df`` has each as a plain column
-    (``metadata_<key>``, never dropped from the summary as longer values are): the eval's model, each
+    (``metadata_<key>``, never dropped from the summary as longer values are): the eval's ``model``, each
     faction's model (models joined by " + " if its seats differ) and seats of each role, the winner,
     the day it ended, and the cost in US dollars (NaN for a model without a known price)."""
     factions: dict[str, set[str]] = {}
@@ -61,7 +71,7 @@ def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, Token
         factions.setdefault(p.faction.value, set()).add(seats[p.name].model_name)
         roles.setdefault(p.role.value, []).append(p.name)
     assert game.outcome is not None
-    return {"model": str(get_model()),
+    return {"model": model,
             **{f"{faction}_model": " + ".join(sorted(models)) for faction, models in factions.items()},
             **{f"{role}_seats": ", ".join(names) for role, names in roles.items()},
             "winner": game.outcome.winner, "days": game.outcome.day, "ended": game.outcome.reason,
@@ -70,34 +80,42 @@ def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, Token
 
 @solver
 def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
-    """Play one complete game per sample and keep its record in the sample's store.
+    """Play one complete game per sample, kept in its store; with ``learning`` the Jester reads and adds lessons.
 
-    With ``learning`` the Jester reads its model's lessons before the game and adds new ones
-    after it; the Task's dataset plays the run's games one at a time (``LearningRun``).
+    Built with the task, the eval's models set, it refuses here, before any game or log, seats it could not play as
+    asked (:class:`Bindings`) and a lessons file it could not use; a game seated otherwise is checked as it starts.
     """
+    try:
+        building = Bindings.of(get_model(), model_roles())
+    except Exception:  # built outside an eval, no INSPECT_EVAL_MODEL: each game checks as it starts
+        building = None
+    if building is not None:
+        building.check(settings.rules, learning is not None)
+        if learning is not None:
+            learning.check(building.seat(Role.JESTER))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        # what the task function could not see: a Task's own bindings
-        check_sample_seating(settings.rules, learning is not None)
+        eval_model = get_model()
+        bindings = Bindings.of(eval_model, model_roles())
+        if bindings != building:  # not the table checked as the task was built: a Task's own, or built outside
+            bindings.check(settings.rules, learning is not None)
+        # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
+        # the roles of the faction it swaps, and the eval's model plays every other seat
+        models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
-        seats: dict[str, Seat] = {}
-        for p in game.players:
-            model = seat_model(p.role)
-            seats[p.name] = Seat(name=p.name, role=p.role, model=model,
-                                 temperature=resolve_temperature(model, settings.temperature))
+        seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
+                              temperature=resolve_temperature(models[p.role], eval_model.config, settings.temperature))
+                 for p in game.players}
+        record_seating(state, game, seats)
         record = current_record()
-        record.seat_models = {n: s.model_name for n, s in seats.items()}
-        record.seat_temperatures = {n: s.temperature for n, s in seats.items()}
-        state.metadata["seats"] = seating(game, seats)
-        record.ignored = ignored_by_model(state.metadata["seats"])
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
-                      call_plan=settings.calls,
+                      call_plan=settings.calls, eval_seed=eval_model.config.seed,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or key is None or jester is None:
             game = await _play(game, agent, state)
-            state.metadata.update(game_columns(game, seats, agent.usage))
+            state.metadata.update(game_columns(game, seats, agent.usage, bindings.model))
             return state
         known = learning.read(jester.model_name, key, settings.lessons_shown)
         record.lessons_file = str(learning.path(jester.model_name))
@@ -107,16 +125,16 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         game = await _play(game, agent, state)
         async with span("lessons", type="phase"):
             added, raw, problem = await keep_lessons(game, jester, known, learning, settings.structured_output,
-                                                     agent.usage, key, agent.game)
+                                                     agent.usage, key, agent.game, agent.eval_seed)
         record.usage = agent.usage
         record.calls += 1
         record.lessons_added = describe_lessons(added)
-        read = await bound_tagger_readings([x.text for x in added], game.seed)
-        if read is not None:
-            record.tagger_model, record.lessons_added_tagger = read
+        if bindings.tagger is not None:  # required: the tagger never reads as the model under evaluation
+            record.tagger_model, record.lessons_added_tagger = await bound_tagger_readings(
+                get_model(role=TAGGER_ROLE, required=True), [x.text for x in added], game.seed, agent.eval_seed)
         record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
         record.lessons_problem = problem
-        state.metadata.update(game_columns(game, seats, agent.usage))
+        state.metadata.update(game_columns(game, seats, agent.usage, bindings.model))
         return state
 
     return solve

@@ -17,9 +17,8 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 
-from wolf_eval.agents.bindings import check_eval_seating, eval_role_model, faction_models
 from wolf_eval.engine.variants import VARIANTS
-from wolf_eval.lessons.book import check_lessons_file, check_writable, default_lessons_dir
+from wolf_eval.lessons.book import check_writable, default_lessons_dir
 from wolf_eval.lessons.remote import is_remote
 from wolf_eval.lessons.turnstile import Learning, LearningRun
 from wolf_eval.scorers.game_scores import LEAD, cost_scorer, headline_scorers
@@ -52,9 +51,9 @@ def game_task(settings: Settings) -> Task:
     With ``jester_learning`` the dataset is a ``LearningRun``, which adds each game once the one
     before it is logged, so the games are played in order, across ``eval-retry`` too.
     An eval that could not seat its players as asked (no model, a role no seat takes), or whose
-    Jester's lessons folder or file cannot be used, is refused first, before any game or log.
+    Jester's lessons folder or file cannot be used, is refused here (the seats and the file by
+    ``play_game`` as it is built), before any game or log.
     """
-    check_eval_seating(settings.rules, settings.jester_learning)
     learning = None
     if settings.jester_learning:
         folder: Path | str = default_lessons_dir()
@@ -63,9 +62,6 @@ def game_task(settings: Settings) -> Task:
         elif settings.lessons_dir:
             folder = Path(settings.lessons_dir).expanduser()
         check_writable(folder)
-        jester = eval_role_model("jester")
-        if jester is not None:
-            check_lessons_file(folder, jester)
         learning = Learning(folder)
     variant = settings.variant
     recorded = settings.model_dump(mode="json")
@@ -79,7 +75,7 @@ def game_task(settings: Settings) -> Task:
         solver=play_game(settings=settings, learning=learning),
         scorer=game_scorers(),
         **headline(),
-        metadata={"variant": variant, "settings": recorded, **faction_models(settings.rules)},
+        metadata={"variant": variant, "settings": recorded},
         tags=[HEADLINE_TAG],
     )
 

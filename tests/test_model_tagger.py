@@ -13,7 +13,7 @@ import pytest
 from helpers import run, store_field
 from inspect_ai.util import Store
 
-from wolf_eval.agents.bindings import SeatingRefused, check_roles
+from wolf_eval.bindings import Bindings, SeatingRefused
 from wolf_eval.cli import main
 from wolf_eval.lessons.book import append_lessons, lessons_path
 from wolf_eval.lessons.tagger import tag
@@ -48,11 +48,11 @@ def by_length(lesson: str) -> str:
 
 def test_the_tagger_role_is_accepted_with_learning_and_a_misspelt_one_is_still_refused() -> None:
     triadic = Settings.from_task_args("triadic").rules
-    check_roles(["jester", "judge", "tagger"], triadic)
+    Bindings.of("wolfbot/cue", dict.fromkeys(["jester", "judge", "tagger"], "wolfbot/tom")).check(triadic)
     with pytest.raises(SeatingRefused, match=r"--model-role taggr=\.\.\.: no such role \(did you mean tagger\?\)"):
-        check_roles(["taggr"], triadic)
+        Bindings.of("wolfbot/cue", {"taggr": "wolfbot/tom"}).check(triadic)
     with pytest.raises(SeatingRefused, match="would tag nothing .*jester_learning=true"):
-        check_roles(["tagger"], triadic, learning=False)
+        Bindings.of("wolfbot/cue", {"tagger": "wolfbot/tom"}).check(triadic, learning=False)
 
 
 def test_a_games_readings_are_counted_and_a_lost_one_is_no_order() -> None:

@@ -16,6 +16,7 @@ from inspect_ai import task_with
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from wolf_eval.analysis.corpus import load
+from wolf_eval.bindings import Bindings, SeatingRefused
 from wolf_eval.engine import Role, new_game
 from wolf_eval.settings import Settings
 from wolf_eval.tasks.werewolf import triadic
@@ -28,6 +29,15 @@ def rules(task: str, **params: object):  # type: ignore[no-untyped-def]
     return Settings.from_task_args(task, **params).rules
 
 
+def check_roles(bound: list[str], game_rules) -> None:  # type: ignore[no-untyped-def]
+    """The eval's bindings of ``bound`` checked, each to one model, the eval's model set."""
+    Bindings("wolfbot/cue", dict.fromkeys(bound, "wolfbot/tom")).check(game_rules)
+
+
+def check_model(model: str, bound: list[str], game_rules) -> None:  # type: ignore[no-untyped-def]
+    Bindings(model, dict.fromkeys(bound, "wolfbot/tom")).check(game_rules)
+
+
 @pytest.mark.parametrize(("task", "params"), [("wolf", {}), ("triadic", {}), ("dyadic", {}),
                                               ("triadic", {"roles": "villager:7,werewolf:2,jester:1"})])
 def test_the_roles_a_binding_may_name_are_the_roles_the_game_deals(task: str, params: dict[str, str]) -> None:
@@ -38,8 +48,6 @@ def test_the_roles_a_binding_may_name_are_the_roles_the_game_deals(task: str, pa
 
 
 def test_a_role_no_seat_takes_is_refused_naming_the_valid_roles() -> None:
-    from wolf_eval.agents.bindings import SeatingRefused, check_roles
-
     with pytest.raises(SeatingRefused) as wolf:
         check_roles(["werewolf", "wolf"], rules("triadic"))
     assert str(wolf.value).startswith("--model-role wolf=...: not a role's name (did you mean werewolf?).")
@@ -59,8 +67,6 @@ def test_a_role_no_seat_takes_is_refused_naming_the_valid_roles() -> None:
 
 
 def test_an_eval_with_no_model_is_refused_unless_every_seat_has_its_own() -> None:
-    from wolf_eval.agents.bindings import SeatingRefused, check_model
-
     with pytest.raises(SeatingRefused, match="^wolf_eval/wolf: no model to play the villager, werewolf, seer, doctor "
                                              "seats: name one with --model"):
         check_model("none/none", [], rules("wolf"))

@@ -49,6 +49,8 @@ FACTION_OF: dict[Role, Faction] = {
 
 #: The ``--model-role`` that binds the model lesson tagger (a role that seats no player).
 TAGGER_ROLE = "tagger"
+#: The ``--model-role`` that binds the post-game judge (a role that seats no player).
+JUDGE_ROLE = "judge"
 
 
 class Phase(StrEnum):

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 from inspect_ai.util import LimitExceededError, subtask
 
 from wolf_eval.agents.parse import InvalidReply
@@ -101,15 +101,6 @@ class Answer(Generic[T]):
     value: T
     raw: str
     problem: str | None = None
-
-
-def eval_config() -> GenerateConfig:
-    """The eval's own generation settings (``--temperature``, ``--seed``, ...).
-
-    Inspect builds the eval's model with them, and models bound with ``--model-role`` without
-    them, so the eval's model's config is where they are to be read.
-    """
-    return get_model().config
 
 
 def call_seed(game_seed: int, key: str, eval_seed: int | None) -> int:

@@ -9,19 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, ResponseSchema, get_model
+from inspect_ai.model import GenerateConfig, Model, ResponseSchema
 
-from wolf_eval.agents.call import Caller, ask, call_seed, eval_config, stage
+from wolf_eval.agents.call import Caller, ask, call_seed, stage
 from wolf_eval.agents.observation import Observation, RecordViews, in_flight, observe
 from wolf_eval.agents.seat_call import SeatCall, call_messages, layout_of, plan
 from wolf_eval.engine import Decision, GameState, Request, Role
 from wolf_eval.engine.seating import fixed_key
 from wolf_eval.store import TokenUsage
-
-#: ``Agent.eval_seed`` before the first call: read the eval's --seed from its model then.
-FROM_EVAL: Any = object()
 
 
 @dataclass
@@ -38,18 +34,12 @@ class Seat:
         return str(self.model)
 
 
-def seat_model(role: Role) -> Model:
-    """The model bound to this game role with ``--model-role``, else the eval's model."""
-    return get_model(role=role.value)
-
-
-def resolve_temperature(model: Model, task_temperature: float | None) -> float | None:
-    """A role's own config wins, then the eval's --temperature, then the task's ``temperature``."""
+def resolve_temperature(model: Model, eval_config: GenerateConfig, task_temperature: float | None) -> float | None:
+    """A role's own config wins, then the eval's --temperature (``eval_config``, its model's), then the task's."""
     if model.config.temperature is not None:
         return model.config.temperature
-    eval_level = eval_config().temperature
-    if eval_level is not None:
-        return eval_level
+    if eval_config.temperature is not None:
+        return eval_config.temperature
     return task_temperature
 
 
@@ -65,7 +55,7 @@ class Agent:
     game: str = ""  # how a failure names the game, e.g. "game 3 (seed 1234)"
     usage: dict[str, TokenUsage] = field(default_factory=dict)  # by seat model
     views: RecordViews = field(default_factory=RecordViews)  # each seat's records so far, extended call by call
-    eval_seed: Any = field(default=FROM_EVAL, repr=False)  # the eval's --seed, read at the first call
+    eval_seed: int | None = None  # the eval's --seed
     call_plan: str = "per_seat"  # "per_decision": one call per decision (wolf_eval.agents.seat_call)
 
     def plan(self, requests: list[Request]) -> list[list[int]]:
@@ -80,8 +70,6 @@ class Agent:
         return obs
 
     def _seed(self, state: GameState, request: Request, again: bool = False) -> int:
-        if self.eval_seed is FROM_EVAL:
-            self.eval_seed = eval_config().seed
         key = fixed_key(state, request) + (":again" if again else "")  # not keyed by a drawn name
         return call_seed(state.seed, key, self.eval_seed)
 

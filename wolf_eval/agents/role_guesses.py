@@ -19,7 +19,6 @@ from wolf_eval.engine import GameState, Role
 from wolf_eval.engine.roles import role_named
 from wolf_eval.records import PUBLIC, Kind, ViewRecord, view
 
-JUDGE_ROLE = "judge"
 JUDGE_METADATA_KEY = "wolf_eval_judge"
 HIDDEN_KINDS = (Kind.GAME_OVER,)  # names the winner, which would give the Jester away
 

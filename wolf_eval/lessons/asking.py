@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_ai.model import GenerateConfig
 
-from wolf_eval.agents.call import Answer, Caller, ask, call_seed, eval_config, stage
+from wolf_eval.agents.call import Answer, Caller, ask, call_seed, stage
 from wolf_eval.agents.observation import Observation, in_flight, observe
 from wolf_eval.agents.parse import InvalidReply, first_json_object, pick
 from wolf_eval.agents.seat_call import call_messages, call_of
@@ -68,13 +68,14 @@ def parse_lessons(raw: str) -> list[tuple[str, str]]:
 
 async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], structured_output: bool = True,
                           usage: dict[str, TokenUsage] | None = None,
-                          game_name: str = "") -> Answer[list[tuple[str, str]]]:
-    """One call to the Jester's model for its lessons; an unreadable reply proposes none and says why."""
+                          game_name: str = "", eval_seed: int | None = None) -> Answer[list[tuple[str, str]]]:
+    """One call to the Jester's model for its lessons (seeded with the eval's ``--seed``, ``eval_seed``, as every
+    call is); an unreadable reply proposes none and says why."""
     stage("observe")
     obs = lessons_view(game, seat.name, known)
     stage("config")
     call = call_of([obs])
-    seed = call_seed(game.seed, "lessons", eval_config().seed)
+    seed = call_seed(game.seed, "lessons", eval_seed)
     config = GenerateConfig(temperature=seat.temperature, seed=seed,
                             response_schema=call.schema(game, [obs]) if structured_output else None)
     caller = Caller(game_name or f"the game of seed {game.seed}", "lessons", game.day, seat.name, seat.role.value)

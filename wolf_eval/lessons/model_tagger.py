@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ResponseSchema, get_model, model_roles
+from inspect_ai.model import ChatMessageUser, GenerateConfig, Model, ResponseSchema
 from inspect_ai.util import json_schema
 from pydantic import BaseModel, ConfigDict
 
-from wolf_eval.agents.call import Answer, Caller, ask, call_seed, eval_config
+from wolf_eval.agents.call import Answer, Caller, ask, call_seed
 from wolf_eval.agents.parse import InvalidReply, first_json_object
 from wolf_eval.agents.prompts import template
 from wolf_eval.lessons.tagger import CATEGORIES, Tags
@@ -75,14 +75,12 @@ async def tagger_readings(model: Model, lessons: Sequence[str], seeds: Sequence[
     return out
 
 
-async def bound_tagger_readings(lessons: Sequence[str], game_seed: int) -> tuple[str, list[TaggerReading]] | None:
-    """The bound tagger's name and its readings of a game's added lessons; None when no tagger is bound.
+async def bound_tagger_readings(model: Model, lessons: Sequence[str], game_seed: int,
+                                eval_seed: int | None) -> tuple[str, list[TaggerReading]]:
+    """The bound tagger's name and its readings of a game's added lessons (the solver resolves the tagger).
 
     Each call's seed comes from the game's seed and the lesson's place (plus the eval's ``--seed``),
     as every other call's does, so a game asks the same way whenever it is played again.
     """
-    if TAGGER_ROLE not in model_roles():
-        return None
-    model = get_model(role=TAGGER_ROLE)
-    seeds = [call_seed(game_seed, f"{TAGGER_ROLE} {i}", eval_config().seed) for i in range(len(lessons))]
+    seeds = [call_seed(game_seed, f"{TAGGER_ROLE} {i}", eval_seed) for i in range(len(lessons))]
     return str(model), await tagger_readings(model, lessons, seeds)

@@ -41,7 +41,8 @@ from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.player import Seat
-from wolf_eval.engine import GameState
+from wolf_eval.bindings import Bindings
+from wolf_eval.engine import GameState, Role
 from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list, most_recent
 from wolf_eval.lessons.book import (
     GameKey,
@@ -49,6 +50,7 @@ from wolf_eval.lessons.book import (
     LessonsNotSaved,
     Location,
     append_lessons,
+    check_lessons_file,
     drop_game,
     lessons_path,
     read_lessons,
@@ -84,14 +86,6 @@ def _spec_of(sample_uuid: str | None) -> EvalSpec | None:
     return _SPECS.get(_EVAL_OF.get(sample_uuid or "", ""))
 
 
-def jester_model(spec: EvalSpec) -> str:
-    """The model that plays the Jester: its ``--model-role jester=`` binding, else the eval's model."""
-    bound = (spec.model_roles or {}).get("jester")
-    if isinstance(bound, list):
-        bound = bound[0] if bound else None
-    return str(bound.model) if bound is not None else spec.model
-
-
 @dataclass
 class Learning:
     """Where the Jester's model keeps its lessons: ``lessons_dir``, a local folder or an ``s3://`` URL."""
@@ -100,6 +94,10 @@ class Learning:
 
     def path(self, model: str) -> Location:
         return lessons_path(self.lessons_dir, model)
+
+    def check(self, model: str) -> None:
+        """Refuse, before the first game, a lessons file of ``model``'s that cannot be used as it is."""
+        check_lessons_file(self.lessons_dir, model)
 
     def begin(self, state: TaskState) -> GameKey:
         """The game the sample plays, and a note in its transcript of the earlier games it goes on without."""
@@ -168,7 +166,7 @@ class LearningRun(SampleSource):
         spec = _spec_of(sample.uuid)
         if spec is None:
             return
-        model = jester_model(spec)
+        model = Bindings.from_spec(spec).seat(Role.JESTER)
         # Not in a worker thread: a short, rare file change, made before the next game is added.
         drop_game(self.learning.path(model), model,
                   GameKey(task=spec.task_id, sample=sample.id, epoch=sample.epoch, step=int(sample.id)))
@@ -185,10 +183,10 @@ def describe_lessons(lessons: list[Lesson]) -> list[dict[str, Any]]:
 
 async def keep_lessons(game: GameState, seat: Seat, known: list[Lesson], learning: Learning,
                        structured_output: bool, usage: dict[str, TokenUsage], game_key: GameKey,
-                       game_name: str) -> tuple[list[Lesson], str, str | None]:
+                       game_name: str, eval_seed: int | None = None) -> tuple[list[Lesson], str, str | None]:
     """Ask the Jester's model for lessons and append them, replacing any an earlier attempt of the game
     wrote; returns the lessons added, the raw reply and why nothing was read, if so."""
-    answer = await ask_for_lessons(game, seat, known, structured_output, usage, game_name)
+    answer = await ask_for_lessons(game, seat, known, structured_output, usage, game_name, eval_seed)
     candidates, raw, problem = answer.value, answer.raw, answer.problem
     source = {"sample_uuid": game_key.attempt, "sample": game_key.sample, "epoch": game_key.epoch, "seed": game.seed,
               "winner": game.outcome.winner if game.outcome else None, "eval_id": game_key.eval,
@@ -203,5 +201,4 @@ async def keep_lessons(game: GameState, seat: Seat, known: list[Lesson], learnin
     return added, raw, problem
 
 
-__all__ = ["FAILED", "Learning", "LearningIds", "LearningRun", "describe_lessons", "jester_model", "keep_lessons",
-           "lessons_by_list"]
+__all__ = ["FAILED", "Learning", "LearningIds", "LearningRun", "describe_lessons", "keep_lessons", "lessons_by_list"]
