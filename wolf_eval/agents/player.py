@@ -76,9 +76,9 @@ class Agent:
     def _config(self, state: GameState, seat: Seat, seed: int, schema: ResponseSchema | None) -> GenerateConfig:
         # a seat's calls share its rules, role and record so far: Anthropic caches them (cache_prompt), and an
         # OpenAI server routes them by their cache key to the machine that holds the seat's prefix
-        key = {"extra_body": {"prompt_cache_key": cache_key(state, seat)}} if keyed(seat.model_name) else {}
+        body = {"prompt_cache_key": cache_key(state, seat)} if keyed(seat.model_name) else None
         return GenerateConfig(temperature=seat.temperature, seed=seed, cache_prompt=True,
-                              response_schema=schema if self.structured_output else None, **key)
+                              response_schema=schema if self.structured_output else None, extra_body=body)
 
     def _caller(self, state: GameState, request: Request, decision: str) -> Caller:
         seat = self.seats[request.seat]

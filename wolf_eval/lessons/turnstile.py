@@ -30,7 +30,6 @@ game reads their lessons too, as they stand when it starts; ``book`` keeps concu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import anyio
 from inspect_ai import SampleSource
@@ -57,7 +56,7 @@ from wolf_eval.lessons.book import (
     visible_to,
 )
 from wolf_eval.lessons.tagger import tag
-from wolf_eval.store import TokenUsage
+from wolf_eval.store import LessonRow, TokenUsage
 
 #: Sample metadata: the earlier games of the run whose samples failed, so whose lessons a game goes without.
 FAILED = "learning_failed"
@@ -172,12 +171,12 @@ class LearningRun(SampleSource):
                   GameKey(task=spec.task_id, sample=sample.id, epoch=sample.epoch, step=int(sample.id)))
 
 
-def describe_lessons(lessons: list[Lesson]) -> list[dict[str, Any]]:
+def describe_lessons(lessons: list[Lesson]) -> list[LessonRow]:
     """Lessons as the sample records them: list, text and their tags."""
     out = []
     for lesson in lessons:
         tags = tag(lesson.text)
-        out.append({"list": lesson.list, "text": lesson.text, "order": tags.order, "categories": list(tags.categories)})
+        out.append(LessonRow(list=lesson.list, text=lesson.text, order=tags.order, categories=list(tags.categories)))
     return out
 
 
