@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
@@ -62,8 +63,11 @@ def values_of(game: GameState, record: GameRecord) -> GameValues:
     return values
 
 
-def _logged(scores: list[SampleScore]) -> list[dict[str, float]]:
-    return [s.score.metadata["counts"] for s in scores]  # type: ignore[index]
+def _logged(scores: list[SampleScore], key: str = "counts") -> list[Any]:
+    """What each game's score logged under ``key`` (its counts, or its cost); a score without it is an error."""
+    if any(s.score.metadata is None or key not in s.score.metadata for s in scores):
+        raise ValueError(f"a game's score carries no {key!r} in its metadata: was it scored by wolf_eval's scorers?")
+    return [s.score.metadata[key] for s in scores if s.score.metadata is not None]
 
 
 def _pooled(figure: str) -> Callable[[], Metric]:
@@ -157,7 +161,7 @@ def cost_metric() -> Metric:
     """The eval's tokens and dollars, per game and in total, pooled from each game's logged cost."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        pooled = cost_.pooled_cost([s.score.metadata["cost"] for s in scores])  # type: ignore[index]
+        pooled = cost_.pooled_cost(_logged(scores, "cost"))
         total = cost_.tokens(pooled)
         per_game = total / pooled["games"] if pooled["games"] else math.nan
         return dict(zip(COST_FIGURES, (pooled["usd_per_game"], pooled["usd"], per_game, total), strict=True))

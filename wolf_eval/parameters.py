@@ -15,9 +15,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
-from wolf_eval.engine.variants import VARIANTS
+from wolf_eval.engine.variants import VariantName
 from wolf_eval.settings import PARAMETERS, Settings, task_signature
 
 BEGIN = "<!-- Parameters: Automatically Generated -->"
@@ -34,9 +34,9 @@ def _shown(value: Any) -> str:
 def _default(name: str) -> str:
     """The default each task's signature gives, or each task's where they differ (``wolf: 20; triadic, dyadic: 50``)."""
     by_value: dict[str, list[str]] = {}
-    for variant in VARIANTS:
+    for variant in get_args(VariantName):
         value = task_signature(variant).parameters[name].default
-        applies = value is not None or getattr(Settings.defaults(variant), name) is None  # type: ignore[arg-type]
+        applies = value is not None or getattr(Settings.defaults(variant), name) is None
         by_value.setdefault(f"`{_shown(value)}`" if applies else "does not apply", []).append(variant)
     if len(by_value) == 1:
         return next(iter(by_value))

@@ -346,13 +346,13 @@ def _unread_learning(logged: dict[str, Any]) -> None:
         logged.pop("lessons_dir", None)
 
 
-def task_signature(variant: str) -> inspect.Signature:
+def task_signature(variant: VariantName) -> inspect.Signature:
     """A task function's signature, derived from the parameter table: each parameter with the variant's default.
 
     Inspect reads it to list a task's parameters and to log their values; a name it does not list
     still reaches ``Settings`` through ``**unknown``, which refuses it with a suggestion.
     """
-    defaults = Settings.defaults(variant)  # type: ignore[arg-type]
+    defaults = Settings.defaults(variant)
     params = []
     for name, row in PARAMETERS.items():
         value: Any = getattr(defaults, name)
@@ -366,11 +366,12 @@ def task_signature(variant: str) -> inspect.Signature:
     return inspect.Signature(params, return_annotation="Task")
 
 
-def task_parameters(variant: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def task_parameters(variant: VariantName) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Give a ``@task`` function of ``**params`` the variant's signature (:func:`task_signature`), so that
     Inspect lists, defaults and logs every parameter of the table; put it under ``@task``."""
 
     def sign(function: Callable[..., Any]) -> Callable[..., Any]:
+        # inspect.signature reads __signature__, an attribute a function object does not declare
         function.__signature__ = task_signature(variant)  # type: ignore[attr-defined]
         return function
 

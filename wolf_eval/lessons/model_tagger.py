@@ -32,6 +32,7 @@ class TagReply(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     order: Literal[1, 2, 3]
+    # the tagger's categories as a Literal built from their list, which a type checker cannot read
     categories: list[Literal[tuple(CATEGORIES)]]  # type: ignore[valid-type]
 
 

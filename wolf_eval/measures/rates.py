@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Self
+from dataclasses import Field, dataclass, fields
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -51,17 +51,19 @@ def equal_mean(figures: Sequence[Any]) -> Any:
 class Summed:
     """A frozen dataclass of counts that pools by adding field by field."""
 
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # what @dataclass gives each subclass: fields() reads it
+
     def __add__(self, other: Self) -> Self:
-        return type(self)(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))  # type: ignore[arg-type]
+        return type(self)(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
     def numbers(self) -> tuple[float, ...]:
         """The counts in field order, the order the logs list them in."""
-        return tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
+        return tuple(getattr(self, f.name) for f in fields(self))
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """The counts' names in field order: what a score's metadata logs them as, after their group."""
-        return tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+        return tuple(f.name for f in fields(cls))
 
 
 @dataclass(frozen=True)
