@@ -1,3 +1,3 @@
 """wolf-eval: Werewolf deception and detection evaluations for Inspect AI."""
 
-__version__ = "0.4.2"
+__version__ = "0.5.0"
