@@ -65,6 +65,7 @@ import speed as speed_bench  # noqa: E402
 from harness import logged_games, play  # noqa: E402
 
 import wolf_eval  # noqa: E402
+from wolf_eval.measures import caching  # noqa: E402
 
 #: 0.3.0's protocol: one call per decision, every prompt the seat's whole record.
 OLD = {"calls": "per_decision", "history": "full"}
@@ -359,15 +360,31 @@ def cost_block() -> str:
               "gpt-4.1 uncached", "gpt-4.1 cached", "sonnet-4-5 uncached", "sonnet-4-5 cached"]
     cue = cue_triadic()
     sec = sections(cue)
-    names = {"record": "the record", "schema": "the response schemas", "rules": "the rules",
+    names = {"record": "the record", "schema": "the response schema", "rules": "the rules",
              "instruction": "the instruction", "role": "the role", "reply in words": "the reply in words"}
     order = sorted((s for s in prompts_bench.SECTIONS if sec[f"share {s}"] >= 0.005), key=lambda s: -sec[f"share {s}"])
     parts = [f"{names[s]} {sec[f'share {s}']:.0%}" for s in order]
-    big, statements = cue.schema_max
-    where = (f"Where {VERSION}'s tokens go, in the cue games: " + ", ".join(parts) + ". The largest response "
-             f"schema is {n(big)} tokens, a joint call of {statements} decisions (its schema repeats the "
-             "analysis shape once per statement).")
-    return table(header, rows) + "\n\n" + where
+    schemas = statistics.fmean(g["schemas"] for g in cue.games)
+    where = (f"Where {VERSION}'s tokens go, in the cue games: " + ", ".join(parts) + f". A seat keeps one "
+             f"response schema all game ({schemas:.0f} distinct schemas a game, one a seat; the largest "
+             f"{n(cue.schema_max[0])} tokens), so its calls share one prefix. By kind of call, in the random games:")
+    return table(header, rows) + "\n\n" + where + "\n\n" + kinds_table(random_triadic())
+
+
+def kinds_table(run: Run) -> str:
+    """Calls a game and prompt tokens by what a call asks (``analyses + bid``: a ballot's labels and the next bid)."""
+    kinds: dict[str, Counter[str]] = {}
+    for g in run.games:
+        for kind, c in g["by_kind"].items():
+            kinds.setdefault(kind, Counter()).update(c)
+    games = len(run.games)
+    rows = []
+    for kind, c in sorted(kinds.items(), key=lambda kc: -sum(kc[1][s] for s in prompts_bench.SECTIONS)):
+        total = sum(c[s] for s in prompts_bench.SECTIONS)
+        rows.append([kind, n(c["calls"] / games), n(total / games), n(total / c["calls"]),
+                     n(c["record"] / c["calls"]), n(c["instruction"] / c["calls"])])
+    return table(["call kind", "calls a game", "prompt tokens a game", "a call", "of it the record",
+                  "of it the instruction"], rows)
 
 
 #: The OpenAI cache models of ``cost_floor``, each by its name in ``prompts.CACHES`` (``all``: every token read).
@@ -388,48 +405,41 @@ HALF_TURNS_T = " ".join(f"-T {k}={v}" for k, v in HALF_TURNS.items())
 @block("cost_floor", [PROMPTS_RANDOM, f"{PROMPTS_RANDOM} -T deception_analysis=false",
                       f"{PROMPTS_RANDOM} {HALF_TURNS_T}", "python benchmarks/by_day.py"])
 def cost_floor() -> str:
-    """What a game costs under ever kinder caches, at the papers' protocol and two cheaper settings,
-    against issue 29's $0.60 a game."""
+    """What a game costs under ever kinder caches, down to every prompt token read from the cache, at the
+    papers' protocol and two cheaper settings, and what the tail no cache serves is made of."""
     rnd, bare, short = random_triadic(), random_triadic(deception_analysis=False), random_triadic(**HALF_TURNS)
     runs = [(f"defaults ({days_label(rnd)})", rnd), (f"`-T deception_analysis=false` ({days_label(bare)})", bare),
             (f"`{HALF_TURNS_T}` ({days_label(short)})", short)]
     costs = {label: {s: cost_under(run, s) for s in SERVED} for label, run in runs}
     rows = [[label, *map(dollars, c.values())] for label, c in costs.items()]
-    header = ["`random` games, gpt-4.1", "cache as documented (no cache key)",
+    header = ["`random` games, gpt-4.1", "cache as documented, a key per seat",
               "cache keeping every earlier call", "every prompt token from the cache"]
     sent, out = prompt_tokens(rnd), statistics.fmean(g["completion"] for g in rnd.games)
-    bids = sum(g["asks"]["bid"] for g in rnd.games) / sum(rnd.game_days)
     waves = [v["waves"] for v in rnd.days.values() if v["played"]]
-    every = {label: c["every earlier call"] for label, c in costs.items()}
+    sec = sections(rnd)
+    reply = caching.price([], out, GPT)  # the completion tokens alone
     return f"""\
-**How far a default game can come down, and what $0.60 would take.** Issue 29 asks for $0.60 a
-default triadic game on gpt-4.1 with caching. The `random` games of the `cost` table, at the papers'
+**What a default game costs at the least.** The `random` games of the `cost` table, at the papers'
 protocol (a bid from every living seat before every turn, a label of every public statement from its
-speaker and every other living seat), send {n(sent)} prompt tokens a game and get {n(out)} back ({n(bids)} of a
-game-day's {n(calls_per_day(rnd))} calls ask a seat's bid, each with its record). What a game costs depends on
-how much of its prompt a cache serves:
+speaker and every other living seat), send {n(sent)} prompt tokens a game and get {n(out)} back. What a
+game costs on gpt-4.1 depends on how much of its prompt a cache serves:
 
 {table(header, rows)}
 
-The last column is out of reach. OpenAI serves a prefix that begins with the call's response schema, so a
-seat's vote, a ballot's analyses or a defence, each with a schema of its own (a decision's schema admits
-only its legal actions), is never served from the prefix of its bids, and no call's instruction, its tail, is
-ever served. Even a cache that kept every prefix of a seat all game leaves a default game at
-{dollars(every[runs[0][0]])}, half the turns at {dollars(every[runs[2][0]])}, and a game with no deception
-label at all at {dollars(every[runs[1][0]])}. So $0.60 on gpt-4.1 needs the default to ask less than the
-papers do, in more than one way (fewer turns, bids not asked of every seat at every turn, labels from fewer
-observers): a choice of what the benchmark measures, not built here. Trimming the prompt's text does not
-close the gap: the deception types, once at the tail of every analysis, are in the rules since 0.4.2, and
-what is left at the tail is the instruction itself and the statements it quotes. At the same protocol, a
-cheaper model is what costs less: gpt-4.1-mini, {dollars(per_game(rnd, MINI, True))} a game cached on the same
-tokens (a different model plays differently).
+A seat's calls share one prefix, its schema (the same all game), the rules, its role and its record so
+far, and each carries the seat's cache key, so the cache serves {shares(rnd)['openai']:.2f} of the prompt. What it
+cannot serve is each call's tail: the instruction ({n(sec['instruction'])} tokens a call, naming the statements to
+label by number), what the record gained since the seat's last call, and the rest of the 128-token step
+OpenAI caches by. Even with every prompt token read from the cache a default game costs
+{dollars(costs[runs[0][0]]['all'])}, of which the reply is {dollars(reply)}: asking less than the papers ask
+(half the turns, or no deception labels) is what costs less, or a cheaper model at the same protocol
+(gpt-4.1-mini, {dollars(per_game(rnd, MINI, True))} a game cached).
 
-The waves per triadic game-day (block `by_day`, {min(waves):.0f}–{max(waves):.0f}) stand against the issue's 20
-for a like reason: the default 12 debate turns are up to 24 waves on their own (a bid must see the
-statement before it, and the speech waits for the bids; a debate ends early only if every bid is 0),
-before the ballots, the defences and the explanation turns. A bid and a drafted speech asked in one call
-would make a turn one wave, but would leave 20–25 (the ballots, their analyses and the defences stay),
-and every seat would write a statement that only one of them gets to say."""
+Every figure here is modelled, none is a bill seen on a provider: the calls are those the baseline
+players' games send, counted in o200k tokens, priced at list prices (`wolf_eval/data/prices.json`) and
+served by a model of each provider's documented cache ([cost-model.md](cost-model.md)). A triadic
+game-day takes {min(waves):.0f}–{max(waves):.0f} waves of calls (block `by_day`): the 12 debate turns are up to 24
+on their own, as a bid must see the statement before it and the speech waits for the bids."""
 
 
 @block("memory", ["cd benchmarks && python memory.py --games 1,4",
