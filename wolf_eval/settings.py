@@ -330,6 +330,11 @@ PARAMETERS: dict[str, Parameter] = {
     for name, field in Settings.model_fields.items() if name != "variant"
 }
 
+#: The papers' protocol, as logs written before ``history`` and ``calls`` were played: what a seat's view
+#: built without naming them shows (``agents.observation.observe``).
+PAPERS_HISTORY: History = PARAMETERS["history"].before
+PAPERS_CALLS: Calls = PARAMETERS["calls"].before
+
 
 def _before(logged: dict[str, Any], task_args: bool = False) -> None:
     """Give a logged eval's settings (or its task arguments) the value each parameter it predates was played with."""

@@ -22,6 +22,7 @@ from wolf_eval.engine import Action, GameState, Phase, Record, Request, Role
 from wolf_eval.engine.seating import decision_lists, players_order
 from wolf_eval.engine.variants import VariantName
 from wolf_eval.records import ViewRecord, view
+from wolf_eval.settings import PAPERS_CALLS, PAPERS_HISTORY, Calls, History
 
 
 class Observation(BaseModel):
@@ -45,8 +46,8 @@ class Observation(BaseModel):
     max_days: int
     reveal_roles: bool
     taxonomy: tuple[str, ...]  # the deception types statements are judged by; () in a game that asks no analyses
-    history: str = "full"  # "compact": the prompt shows earlier days in brief (the records are all here either way)
-    calls: str = "per_decision"  # "per_seat": the seat's one reply shape, statements numbered (agents/seat_call.py)
+    history: History = PAPERS_HISTORY  # "compact": the prompt shows earlier days in brief (the records are all here)
+    calls: Calls = PAPERS_CALLS  # "per_seat": the seat's one reply shape, statements numbered (agents/seat_call.py)
     subject: int | None = None  # the statement record under analysis
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
     lessons: dict[str, tuple[str, ...]] = {}  # the Jester's lessons from earlier games, with jester_learning
@@ -93,8 +94,8 @@ class RecordViews:
         return tuple(mine)
 
 
-def observe(state: GameState, request: Request, history: str = "full", views: RecordViews | None = None,
-            calls: str = "per_decision") -> Observation:
+def observe(state: GameState, request: Request, history: History = PAPERS_HISTORY, views: RecordViews | None = None,
+            calls: Calls = PAPERS_CALLS) -> Observation:
     """What ``request``'s seat may know now, with prompts to show earlier days in ``history`` form and to
     ask in the reply shape of ``calls``.
 

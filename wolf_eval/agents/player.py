@@ -17,6 +17,7 @@ from wolf_eval.agents.observation import Observation, RecordViews, in_flight, ob
 from wolf_eval.agents.seat_call import SeatCall, call_messages, layout_of, plan
 from wolf_eval.engine import Decision, GameState, Request, Role
 from wolf_eval.engine.seating import fixed_key
+from wolf_eval.settings import Calls, History
 from wolf_eval.store import TokenUsage
 
 
@@ -48,15 +49,15 @@ class Agent:
     """Plays every seat of one game and counts its model calls."""
 
     seats: dict[str, Seat]
+    history: History  # as the eval's settings give it (their one default)
+    call_plan: Calls  # "per_decision": one call per decision (wolf_eval.agents.seat_call)
     structured_output: bool = True
-    history: str = "compact"
     calls: int = 0
     jester_lessons: dict[str, tuple[str, ...]] = field(default_factory=dict)
     game: str = ""  # how a failure names the game, e.g. "game 3 (seed 1234)"
     usage: dict[str, TokenUsage] = field(default_factory=dict)  # by seat model
     views: RecordViews = field(default_factory=RecordViews)  # each seat's records so far, extended call by call
     eval_seed: int | None = None  # the eval's --seed
-    call_plan: str = "per_seat"  # "per_decision": one call per decision (wolf_eval.agents.seat_call)
 
     def plan(self, requests: list[Request]) -> list[list[int]]:
         """Which of a wave's requests each call answers (indices)."""
