@@ -40,7 +40,6 @@ from inspect_ai.analysis import (
 from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
 from wolf_eval.analysis.logread import sample_stores
-from wolf_eval.analysis.rating import faction_seats
 from wolf_eval.engine import GameState
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.logfiles import inspect_logs, sample_error
@@ -49,10 +48,12 @@ from wolf_eval.measures import features as feat
 from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
+from wolf_eval.measures import truth
 from wolf_eval.measures.ballot_order import ballot_orders
 from wolf_eval.measures.headline import HEADLINE, game_values
 from wolf_eval.settings import Settings, condition
 from wolf_eval.store import GameRecord, logged_record
+from wolf_eval.vocabulary import FACTION_OF
 
 LEAD = next(iter(HEADLINE))
 
@@ -194,6 +195,16 @@ def _games(samples: pd.DataFrame, skipped: list[str]) -> list[dict[str, Any]]:
         games.append(_game_row(s, record))
     return games
 
+
+
+def faction_seats(game: GameState, seat_models: Mapping[str, str]) -> dict[str, dict[str, int]]:
+    """Per faction seated, how many of its seats each model played (``?`` for a seat of unknown model)."""
+    out: dict[str, dict[str, int]] = {}
+    for p in game.players:
+        models = out.setdefault(str(FACTION_OF[p.role]), {})
+        model = seat_models.get(p.name, truth.UNKNOWN_MODEL)
+        models[model] = models.get(model, 0) + 1
+    return out
 
 def _game_row(s: Mapping[Hashable, Any], record: GameRecord) -> dict[str, Any]:
     """One game's row: where it was logged, its cell, its repeat key and its per-game values by source."""

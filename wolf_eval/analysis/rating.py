@@ -55,11 +55,11 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.special import logsumexp
 
 from wolf_eval import resample
-from wolf_eval.engine import GameState
+from wolf_eval.analysis.tables import aimed_row
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import deception as dec
 from wolf_eval.measures import truth
-from wolf_eval.vocabulary import FACTION_OF, Faction, Role, Winner
+from wolf_eval.vocabulary import Faction, Role, Winner
 
 #: The factions in their order in the fit (the village's advantage is the fixed 0) and their labels.
 FACTIONS = (Faction.VILLAGERS, Faction.WEREWOLVES, Faction.JESTER)
@@ -83,22 +83,12 @@ TRUTH_FIGURES = ("auroc_wolves", "auroc_jester", "brier", "vote_wolves")
 DECEPTION_FIGURES = {Role.WEREWOLF: "evasion", Role.JESTER: "suspicion_rank"}
 
 
-#: One game as the fit reads it: its setting (task and condition), :func:`faction_seats`, and the winner.
+#: One game as the fit reads it: its setting (task and condition), ``corpus.faction_seats``, and the winner.
 GameRow = tuple[str, Mapping[str, Mapping[str, int]], str]
 
 
 class NothingToRate(ValueError):
     """The games rate no model against another: none, or a single model in every seat."""
-
-
-def faction_seats(game: GameState, seat_models: Mapping[str, str]) -> dict[str, dict[str, int]]:
-    """Per faction seated, how many of its seats each model played (``?`` for a seat of unknown model)."""
-    out: dict[str, dict[str, int]] = {}
-    for p in game.players:
-        models = out.setdefault(str(FACTION_OF[p.role]), {})
-        model = seat_models.get(p.name, truth.UNKNOWN_MODEL)
-        models[model] = models.get(model, 0) + 1
-    return out
 
 
 # --------------------------------------------------------------------------- the games as arrays
@@ -120,7 +110,7 @@ class Games:
 
 
 def games_of(rows: Iterable[GameRow]) -> tuple[Games, int]:
-    """(setting, :func:`faction_seats`, winner) per game as :class:`Games`, and how many draws were left out."""
+    """(setting, ``corpus.faction_seats``, winner) per game as :class:`Games`, and how many draws were left out."""
     kept = []
     draws = 0
     for setting, seats, winner in rows:
@@ -560,8 +550,6 @@ def deceived(games: Sequence[dec.GameDeception], model: str) -> dict[str, float]
     """A model's deception against the truth over the games it deceived in: its wolves' evasion and its
     Jester's rank in suspicion, each seen by every observer of those games (equal weight over the observer
     roles it aims at), with its 95% interval over the games (NaN where its seats never played the role)."""
-    from wolf_eval.analysis.tables import aimed_row  # tables reads the corpus, which reads this module
-
     out: dict[str, float] = {}
     for role, name in DECEPTION_FIGURES.items():
         seen = [dec.seen_by(g, role, model) for g in games if (role, model) in g.deceivers()]
