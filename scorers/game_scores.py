@@ -76,6 +76,8 @@ def _pooled(figure: str) -> Callable[[], Metric]:
 
     def pooled() -> Metric:
         def compute(scores: list[SampleScore]) -> float:
+            if not scores:  # no game scored (Inspect asks so, to know the metric's empty value)
+                return math.nan
             return pooled_from_log(figure, _logged(scores))
 
         return compute
@@ -95,6 +97,8 @@ def _end(figure: str, end: str) -> Callable[[], Metric]:
 
     def interval() -> Metric:
         def compute(scores: list[SampleScore]) -> float:
+            if not scores:  # no game scored: no interval (Inspect asks so, to know the metric's empty value)
+                return math.nan
             f = FIGURES[figure]
             iv = figure_interval(f.sums(_logged(scores)), f.of_sums, seed_of(figure, len(scores)), f.per_game,
                                  f.bounds)
