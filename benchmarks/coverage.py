@@ -123,6 +123,40 @@ def game_length(figs: list[Figure], long: np.ndarray, sizes: list[int]) -> None:
         print(f"| {f.name} | {short:.3f} | {longer:.3f} | {weight[long].sum() / max(weight.sum(), 1e-12):.2f} |")
 
 
+def by_long_games(figs: list[Figure], long: np.ndarray, n: int, samples: int, seed: int,
+                  target: float = 0.93) -> None:
+    """Today's interval's coverage at ``n`` games by how many of the draw's games went past day 1, for each figure
+    that falls short of ``target`` overall: where the long games carry most of a figure's weight, a draw with
+    few of them has as few games that count, and no interval over games can know the figure from those."""
+    rng = np.random.default_rng(seed)
+    draws = [rng.integers(0, len(long), n) for _ in range(samples)]
+    rows = []
+    for f in (x for x in figs if not x.per_game):
+        strata: dict[int, list[int]] = {}
+        for i, picks in enumerate(draws):
+            counts = f.matrix[picks]
+            defined = np.sum(~np.isnan(np.asarray(f.of_sums(counts.T), dtype=float)))
+            if defined < 2 or math.isnan(float(f.of_sums(counts.sum(axis=0)))):
+                continue
+            low, high = after(counts, f, i)
+            cell = strata.setdefault(int(long[picks].sum()), [0, 0])
+            cell[0] += 1
+            cell[1] += low <= f.truth <= high
+        drawn = sum(c[0] for c in strata.values())
+        if drawn and sum(c[1] for c in strata.values()) / drawn < target:
+            rows.append((f.name, strata, drawn))
+    if not rows:
+        return
+    ks = sorted({k for _, strata, _ in rows for k in strata})
+    print(f"\nToday's interval at {n} games, for the figures below {target}, by the draw's games past day 1 "
+          "(coverage; the share of draws):\n")
+    print("| figure | " + " | ".join(f"{k} long" for k in ks) + " |")
+    print("|---|" + "---|" * len(ks))
+    for name, strata, drawn in rows:
+        cells = [f"{strata[k][1] / strata[k][0]:.2f} ({strata[k][0] / drawn:.2f})" if k in strata else "–" for k in ks]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
 # --------------------------------------------------------------------------- the intervals weighed
 
 
@@ -275,6 +309,7 @@ def main() -> None:
                 print(f"| {f.name} | {f.truth:.3f} | {n}{f' ({none} none)' if none else ''} | " + " | ".join(cells)
                       + f" | {got[f.name]['after'][4]:.3f} |", flush=True)
         game_length(figs, long, sizes)
+        by_long_games(figs, long, min(sizes), args.samples, args.seed)
         print(f"\n{time.perf_counter() - started:.0f} s")
 
 
