@@ -66,7 +66,7 @@ class Bindings:
     def of(cls, model: Any, roles: Mapping[str, Any]) -> Bindings:
         """The running eval's table, from Inspect's ``get_model()`` and ``model_roles()`` (models or names; a role
         bound to a list of models is played by its first, as Inspect's ``get_model(role=...)`` plays it)."""
-        return cls(str(model), {name: str(m[0] if isinstance(m, list) else m) for name, m in roles.items() if m})
+        return cls(str(model), _named(roles))
 
     @classmethod
     def from_spec(cls, spec: Any) -> Bindings:
@@ -74,12 +74,7 @@ class Bindings:
 
         A role some releases logged as a list of models is read as its first, as Inspect plays it.
         """
-        roles = {}
-        for name, bound in (spec.model_roles or {}).items():
-            first = (bound[0] if bound else None) if isinstance(bound, list) else bound
-            if first is not None:
-                roles[str(name)] = str(first.model if hasattr(first, "model") else first)
-        return cls(str(spec.model), roles)
+        return cls(str(spec.model), _named(spec.model_roles or {}))
 
     def seat(self, role: Role | str) -> str:
         """The model that plays ``role``'s seats: its binding, else the eval's model."""
@@ -129,6 +124,17 @@ class Bindings:
                                  "name one with --model (e.g. --model openai/gpt-4.1, or --model wolfbot/cue to "
                                  "play offline) or set INSPECT_EVAL_MODEL")
         return self
+
+
+def _named(roles: Mapping[str, Any]) -> dict[str, str]:
+    """Each bound role's model name: a role bound to a list of models is played by its first, as Inspect plays
+    it; a model, a spec's model config (its ``model``) or a name alike."""
+    out = {}
+    for name, bound in roles.items():
+        first = (bound[0] if bound else None) if isinstance(bound, list) else bound
+        if first:
+            out[str(name)] = str(first.model if hasattr(first, "model") else first)
+    return out
 
 
 def valid_roles(rules: GameConfig) -> str:
