@@ -42,25 +42,26 @@ from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
 from wolf_eval.measures.pooling import logged_name
 from wolf_eval.resample import figure_interval, seed_of
 from wolf_eval.scorers.explain import figure_explanation, game_summary
-from wolf_eval.store import GameRecord, current_record
+from wolf_eval.store import current_record
 
 LEAD = next(iter(HEADLINE))
-#: The last few games' values, each kept with its game so that its id is not reused while held: the
-#: headline scorers score the same game one after another, and :func:`game_values` walks all of it.
-_VALUES: dict[int, tuple[GameState, GameValues]] = {}
+#: The finished game of each sample being scored and its values, by the sample's uuid (one attempt of one game,
+#: never reused): the headline scorers score the same game one after another, and validating the game and walking
+#: all of it (:func:`game_values`) once is enough. The last few samples' are kept (samples are scored concurrently).
+_SCORED: dict[str, tuple[GameState, GameValues]] = {}
 _HELD = 16
 
 
-def values_of(game: GameState, record: GameRecord) -> GameValues:
-    """The game's :func:`game_values`, computed once for all the headline scorers."""
-    held = _VALUES.get(id(game))
-    if held is not None and held[0] is game:
-        return held[1]
-    values = game_values(game, record)
-    _VALUES[id(game)] = (game, values)
-    while len(_VALUES) > _HELD:
-        del _VALUES[next(iter(_VALUES))]
-    return values
+def scored_game(state: TaskState) -> tuple[GameState, GameValues]:
+    """The sample's finished game and its :func:`game_values`, worked out once for all the game's scorers."""
+    held = _SCORED.get(state.uuid)
+    if held is None:
+        record = current_record()
+        game = record.game()
+        held = _SCORED[state.uuid] = (game, game_values(game, record))
+        while len(_SCORED) > _HELD:
+            del _SCORED[next(iter(_SCORED))]
+    return held
 
 
 def _logged(scores: list[SampleScore], key: str = "counts") -> list[Any]:
@@ -125,15 +126,14 @@ def headline_scorer(figure: str) -> Scorer:
     @scorer(metrics=figure_metrics(figure), name=figure, description=HEADLINE[figure].description)
     def make() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
-            record = current_record()
-            game = record.game()
+            game, values = scored_game(state)
             assert game.outcome is not None
-            values = values_of(game, record)
             counts = HEADLINE[figure].counts(values)
             value, winner = rounded(HEADLINE[figure].pool([counts])), str(game.outcome.winner)
             if figure != LEAD:
                 return Score(value=value, answer=winner, explanation=figure_explanation(figure, values, value),
                              metadata={"counts": counts})
+            record = current_record()
             fallbacks = logged_fallbacks(fallback_counts(game, record.seat_models))
             return Score(value=value, answer=winner, explanation=game_summary(game, values),
                          metadata={"counts": counts, "values": {k: v for k, v in values.flat().items() if k != "judge"},

@@ -18,8 +18,8 @@ from wolf_eval.agents.role_guesses import judge_messages, judge_view, parse_gues
 from wolf_eval.bindings import Bindings
 from wolf_eval.measures import identification as m
 from wolf_eval.measures.headline import rounded
-from wolf_eval.scorers.game_scores import figure_metrics
-from wolf_eval.store import current_record, finished_game
+from wolf_eval.scorers.game_scores import figure_metrics, scored_game
+from wolf_eval.store import current_record
 from wolf_eval.text import clean_text
 from wolf_eval.vocabulary import JUDGE_ROLE
 
@@ -39,7 +39,7 @@ def judge() -> Scorer:
                                                      "--model-role judge=...)",
                          metadata={"counts": m.no_judge()})
         stage("observe")
-        game = finished_game()
+        game, _ = scored_game(state)
         model = get_model(role=JUDGE_ROLE, required=True)  # never the model under evaluation
         jv = judge_view(game)
         stage("config")

@@ -70,40 +70,15 @@ class GameRecord(StoreModel):
     ignored: dict[str, list[str]] = Field(default_factory=dict)  # settings each seat model's provider ignored
 
     def game(self) -> GameState:
-        """The finished game; refuses a sample whose game never ended.
-
-        Every scorer asks for it, so a game validated once is kept (the last few): reading the store
-        copies its dict but not the values in it, so the same values, one by one, are the same game.
-        """
-        state = self.state
-        if state is None:
+        """The finished game; refuses a sample whose game never ended."""
+        if self.state is None:
             raise ValueError("no finished wolf-eval game in this sample (did it fail?)")
-        key = id(state.get("records"))
-        held = _GAMES.get(key)
-        if (held is not None and len(held[0]) == len(state)
-                and all(held[0].get(k, _GAMES) is v for k, v in state.items())):
-            return held[1]
-        game = GameState.model_validate(state)
-        _GAMES[key] = (dict(state), game)  # the values are held, so their ids are not reused while kept
-        while len(_GAMES) > _KEEP_GAMES:
-            del _GAMES[next(iter(_GAMES))]
-        return game
-
-
-#: The games ``GameRecord.game`` validated last, by the id of their record list, with the values
-#: they were validated from (oldest first).
-_GAMES: dict[int, tuple[dict[str, Any], GameState]] = {}
-_KEEP_GAMES = 8
+        return GameState.model_validate(self.state)
 
 
 def current_record() -> GameRecord:
     """The running sample's record (solver and scorers)."""
     return store_as(GameRecord)
-
-
-def finished_game() -> GameState:
-    """The running sample's finished game, for scorers."""
-    return current_record().game()
 
 
 def logged_record(store: dict[str, Any]) -> GameRecord:

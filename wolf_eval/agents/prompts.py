@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from string import Template
 from typing import Any
@@ -133,46 +133,35 @@ def _lessons_block(obs: Observation) -> str:
     return "\n".join(parts)
 
 
-#: Each record's line, kept while its view lives: a seat's views last the whole game (``RecordViews``),
-#: so a call renders only the records written since the seat's last call. Keyed by the view's id,
-#: with the view held so the id cannot be reused while its line is kept.
-_LINES: dict[int, tuple[ViewRecord, str]] = {}
-_KEEP_LINES = 50_000
-
-
 def render_record(r: ViewRecord) -> str:
     """The line a seat reads for one record."""
-    held = _LINES.get(id(r))
-    if held is not None and held[0] is r:
-        return held[1]
-    line = _line(r)
-    _LINES[id(r)] = (r, line)
-    if len(_LINES) > _KEEP_LINES:
-        del _LINES[next(iter(_LINES))]
-    return line
+    return _line(r.kind, r.actor, r.target, r.text)
 
 
-def _line(r: ViewRecord) -> str:
-    if r.kind in SPEECH_KINDS:
-        verb = "said in their defence" if r.kind is Kind.DEFENCE else "said"
-        return f"{r.actor} {verb}: {quote(r.text or '')}"
-    if r.kind is Kind.VOTE:
-        if r.target is None:
-            return f"{r.actor} abstained."
-        return f"{r.actor} voted for {r.target}" + (f": {quote(r.text)}" if r.text else ".")
-    if r.kind is Kind.WOLF_PROPOSAL:
-        return f"[Wolves' channel] {r.actor} proposed killing {r.target}" + (f": {quote(r.text)}" if r.text else ".")
-    if r.kind is Kind.WOLF_CHOICE:
-        return f"[Wolves' channel] Moderator: {r.text}"
-    if r.kind is Kind.NOTE:
-        return f"[Your private note] {quote(r.text or '')}"
-    if r.kind is Kind.PROTECT:
-        return f"[Private] Moderator: you protected {r.target} tonight."
-    if r.kind is Kind.INVESTIGATE:
-        return f"[Private] Moderator: your investigation shows that {r.text}"
-    if r.kind is Kind.ROLE:
-        return f"[Private] Moderator: {r.text}"
-    return f"Moderator: {r.text}"
+@lru_cache(maxsize=50_000)
+def _line(kind: Kind, actor: str | None, target: str | None, text: str | None) -> str:
+    """A record's line, from the four fields it is made of: kept for the records of the games in play, whose
+    every line each seat's every later call sends again."""
+    if kind in SPEECH_KINDS:
+        verb = "said in their defence" if kind == Kind.DEFENCE else "said"
+        return f"{actor} {verb}: {quote(text or '')}"
+    if kind == Kind.VOTE:
+        if target is None:
+            return f"{actor} abstained."
+        return f"{actor} voted for {target}" + (f": {quote(text)}" if text else ".")
+    if kind == Kind.WOLF_PROPOSAL:
+        return f"[Wolves' channel] {actor} proposed killing {target}" + (f": {quote(text)}" if text else ".")
+    if kind == Kind.WOLF_CHOICE:
+        return f"[Wolves' channel] Moderator: {text}"
+    if kind == Kind.NOTE:
+        return f"[Your private note] {quote(text or '')}"
+    if kind == Kind.PROTECT:
+        return f"[Private] Moderator: you protected {target} tonight."
+    if kind == Kind.INVESTIGATE:
+        return f"[Private] Moderator: your investigation shows that {text}"
+    if kind == Kind.ROLE:
+        return f"[Private] Moderator: {text}"
+    return f"Moderator: {text}"
 
 
 def record_text(obs: Observation) -> str:
