@@ -41,8 +41,9 @@ from wolf_eval.measures.headline import FIGURES, HEADLINE, GameValues, game_valu
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
 from wolf_eval.measures.pooling import logged_name
 from wolf_eval.resample import figure_interval, seed_of
-from wolf_eval.scorers.explain import figure_explanation, game_summary
 from wolf_eval.store import current_record
+
+from .explain import figure_explanation, game_summary
 
 LEAD = next(iter(HEADLINE))
 #: The finished game of each sample being scored and its values, by the sample's uuid (one attempt of one game,

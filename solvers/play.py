@@ -25,11 +25,12 @@ from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
-from wolf_eval.solvers.outline import Outline
-from wolf_eval.solvers.transcript import public_chat
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
 from wolf_eval.vocabulary import TAGGER_ROLE
+
+from .outline import Outline
+from .transcript import public_chat
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
