@@ -232,7 +232,7 @@ def test_a_prompt_block_condensed_for_the_log_is_one_copy_written_as_a_plain_tex
     from inspect_ai.log._condense import WalkContext, walk_content
     from inspect_ai.model import ContentText
 
-    from wolf_eval.agents.prompts import text_block
+    from wolf_eval.agents.blocks import text_block
 
     block = text_block("The game so far, as you have seen it: " * 4)
     attach: dict[str, str] = {}

@@ -17,10 +17,11 @@ import pytest
 from helpers import final_state, run
 from strict_openai import random_instance, strict_violations
 
+from wolf_eval.agents.blocks import CACHE_MARKS
 from wolf_eval.agents.observation import observe
 from wolf_eval.agents.parse import InvalidReply
 from wolf_eval.agents.player import cache_key, keyed
-from wolf_eval.agents.prompts import CACHE_MARKS, rules_text
+from wolf_eval.agents.prompts import rules_text
 from wolf_eval.agents.schemas import seat_fields
 from wolf_eval.agents.seat_call import SeatCall, call_messages, layout_of, logged_parts, plan
 from wolf_eval.engine import Action, Decision, Phase, Request, advance, new_game, pending

@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Content, ResponseSchema
 
+from wolf_eval.agents.blocks import text_block
 from wolf_eval.agents.call import call_seed, read_reply
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import (
@@ -64,7 +65,6 @@ from wolf_eval.agents.prompts import (
     sections,
     system_prompt,
     template,
-    text_block,
 )
 from wolf_eval.agents.schemas import DECISION_FIELDS, SEAT_FIELDS, response_schema, seat_fields, seat_schema
 from wolf_eval.engine import Action, Decision, GameState, Request, fallback_decision
