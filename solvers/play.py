@@ -61,19 +61,16 @@ def record_seating(state: TaskState, game: GameState, seats: dict[str, Seat]) ->
     record.ignored = ignored_by_model(state.metadata["seats"])
 
 
-def game_columns(game: GameState, seats: dict[str, Seat], usage: dict[str, TokenUsage], model: str) -> dict[str, Any]:
+def game_columns(game: GameState, bindings: Bindings, usage: dict[str, TokenUsage]) -> dict[str, Any]:
     """The finished game as short, flat sample metadata, so ``samples_df`` has each as a plain column
     (``metadata_<key>``, never dropped from the summary as longer values are): the eval's ``model``, each
-    faction's model (models joined by " + " if its seats differ) and seats of each role, the winner,
-    the day it ended, and the cost in US dollars (NaN for a model without a known price)."""
-    factions: dict[str, set[str]] = {}
+    faction's model (:meth:`Bindings.faction_models`) and seats of each role, the winner, the day it ended, and
+    the cost in US dollars (NaN for a model without a known price)."""
     roles: dict[str, list[str]] = {}
     for p in game.players:
-        factions.setdefault(p.faction.value, set()).add(seats[p.name].model_name)
         roles.setdefault(p.role.value, []).append(p.name)
     assert game.outcome is not None
-    return {"model": model,
-            **{f"{faction}_model": " + ".join(sorted(models)) for faction, models in factions.items()},
+    return {"model": bindings.model, **bindings.faction_models(game.config),
             **{f"{role}_seats": ", ".join(names) for role, names in roles.items()},
             "winner": game.outcome.winner, "days": game.outcome.day, "ended": game.outcome.reason,
             "cost_usd": game_cost(usage)["usd"]}
@@ -116,7 +113,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or key is None or jester is None:
             game = await _play(game, agent, state)
-            state.metadata.update(game_columns(game, seats, agent.usage, bindings.model))
+            state.metadata.update(game_columns(game, bindings, agent.usage))
             return state
         known = learning.read(jester.model_name, key, settings.lessons_shown)
         record.lessons_file = str(learning.path(jester.model_name))
@@ -135,7 +132,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
                 get_model(role=TAGGER_ROLE, required=True), [x.text for x in added], game.seed, agent.eval_seed)
         record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
         record.lessons_problem = problem
-        state.metadata.update(game_columns(game, seats, agent.usage, bindings.model))
+        state.metadata.update(game_columns(game, bindings, agent.usage))
         return state
 
     return solve

@@ -75,6 +75,28 @@ def test_a_spec_reads_as_the_live_eval_reads() -> None:
     assert Bindings.from_spec(logged).seat(Role.JESTER) == "x"
 
 
+def test_every_reader_of_a_logged_binding_reads_a_role_bound_to_a_list_by_its_first_model() -> None:
+    """The report's model label (the samples' JSON) and compare's record of a played eval (the spec) read
+    through the table's one reader, which some releases' list-valued roles do not trip."""
+    from types import SimpleNamespace
+
+    from wolf_eval.analysis.compare import _logged_eval
+    from wolf_eval.analysis.corpus import model_label
+    from wolf_eval.engine import new_game
+
+    as_json = '{"jester": [{"model": "x", "config": {}}], "judge": {"model": "j", "config": {}}}'
+    assert Bindings.of("m", __import__("json").loads(as_json)) == Bindings("m", {"jester": "x", "judge": "j"})
+    game = new_game(rules("triadic"), 0)
+    seat_models = {p.name: ("x" if p.role is Role.JESTER else "m") for p in game.players}
+    assert model_label("m", as_json, game, seat_models) == "m (jester=x)"
+    roles = {"jester": [ModelConfig(model="x")], "werewolf": ModelConfig(model="w")}
+    header = SimpleNamespace(eval=spec("wolf_eval/triadic", "m", roles).model_copy(
+        update={"dataset": SimpleNamespace(sample_ids=[1]), "config": SimpleNamespace(epochs=1)}))
+    key, games, name = _logged_eval(header)
+    assert key == ("m", (("jester", "x"), ("werewolf", "w")), "0") and games == [("1", 1)]
+    assert name.startswith("w + x as ")
+
+
 def test_the_faction_columns_read_the_logs_own_spec() -> None:
     assert [c.name for c in FACTION_COLUMNS] == [f"{f.value}_model" for f in Faction]
     dyadic = EvalLog.model_construct(eval=spec("wolf_eval/dyadic", "a", {"werewolf": ModelConfig(model="b")}))

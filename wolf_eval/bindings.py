@@ -128,10 +128,12 @@ class Bindings:
 
 def _named(roles: Mapping[str, Any]) -> dict[str, str]:
     """Each bound role's model name: a role bound to a list of models is played by its first, as Inspect plays
-    it; a model, a spec's model config (its ``model``) or a name alike."""
+    it; a model, a spec's model config (its ``model``), that config as a log's JSON keeps it, or a name alike."""
     out = {}
     for name, bound in roles.items():
         first = (bound[0] if bound else None) if isinstance(bound, list) else bound
+        if isinstance(first, Mapping):
+            first = first.get("model")
         if first:
             out[str(name)] = str(first.model if hasattr(first, "model") else first)
     return out

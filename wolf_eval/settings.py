@@ -27,7 +27,7 @@ from wolf_eval.refusal import ValueRefused
 from wolf_eval.vocabulary import Role
 
 History = Literal["full", "compact"]
-#: How a seat's decisions reach its model (``wolf_eval.agents.joint``): a seat's decisions of one wave
+#: How a seat's decisions reach its model (``wolf_eval.agents.seat_call``): a seat's decisions of one wave
 #: in one call, or one call per decision as the papers asked them.
 Calls = Literal["per_seat", "per_decision"]
 SEATINGS: tuple[Seating, ...] = get_args(Seating)

@@ -49,6 +49,7 @@ import pandas as pd
 
 from wolf_eval.analysis.corpus import seated_games
 from wolf_eval.analysis.questions import QUESTIONS, WIN, Question, asked, game_counts
+from wolf_eval.bindings import Bindings
 from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.calibration import statement_rows
@@ -477,7 +478,7 @@ def planned_evals(plan: Sequence[Pairing], task: str, task_args: dict[str, Any])
 
 def _logged_eval(header: Any) -> tuple[tuple[str, tuple[tuple[str, str], ...], str], list[tuple[str, int]], str]:
     """A log's eval as a :attr:`PlannedEval.key`, the (sample, epoch) games its dataset plans, and a name for it."""
-    roles = tuple(sorted((str(k), v.model) for k, v in (header.eval.model_roles or {}).items()))
+    roles = tuple(sorted(Bindings.from_spec(header.eval).roles.items()))
     seed = str((header.eval.task_args or {}).get("seed", 0))
     epochs = header.eval.config.epochs or 1
     games = [(str(i), e) for i in (header.eval.dataset.sample_ids or []) for e in range(1, epochs + 1)]

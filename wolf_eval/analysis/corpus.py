@@ -40,6 +40,7 @@ from inspect_ai.analysis import (
 from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
 from wolf_eval.analysis.logread import sample_stores
+from wolf_eval.bindings import Bindings
 from wolf_eval.engine import GameState
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.logfiles import inspect_logs, sample_error
@@ -124,8 +125,7 @@ def model_label(model: str, roles_json: Any, game: GameState, seat_models: Mappi
     nothing, and naming it would file a one-model game as a comparison.
     """
     played = {(p.role.value, seat_models.get(p.name)) for p in game.players}
-    seats = [f"{r}={spec['model']}" for r, spec in sorted(_json(roles_json).items())
-             if (r, spec.get("model")) in played]
+    seats = [f"{r}={m}" for r, m in sorted(Bindings.of(model, _json(roles_json)).roles.items()) if (r, m) in played]
     return model + (f" ({', '.join(seats)})" if seats else "")
 
 

@@ -17,6 +17,7 @@ from wolf_eval.agents.parse import InvalidReply, first_json_object, pick
 from wolf_eval.agents.seat_call import call_messages, call_of
 from wolf_eval.engine import Action, GameState, Request
 from wolf_eval.lessons.book import LISTS, Lesson
+from wolf_eval.settings import PAPERS_CALLS, PAPERS_HISTORY
 from wolf_eval.store import TokenUsage
 
 if TYPE_CHECKING:
@@ -45,7 +46,10 @@ def lessons_by_list(lessons: list[Lesson]) -> dict[str, tuple[str, ...]]:
 def lessons_view(state: GameState, seat: str, lessons: list[Lesson]) -> Observation:
     """The Jester's view of the finished game, asking for lessons."""
     request = Request(seat=seat, action=Action.LESSONS, day=state.day, phase=state.phase, turn=0)
-    return observe(state, request).model_copy(update={"lessons": lessons_by_list(lessons)})
+    # the whole record in full and a call of its own, whatever the eval's -T history and -T calls: the one call
+    # after the game, from which the Jester learns, reads every day's words (docs/learning.md)
+    obs = observe(state, request, history=PAPERS_HISTORY, calls=PAPERS_CALLS)
+    return obs.model_copy(update={"lessons": lessons_by_list(lessons)})
 
 
 def parse_lessons(raw: str) -> list[tuple[str, str]]:
