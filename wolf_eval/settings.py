@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from wolf_eval.engine.config import GameConfig, Seating
+from wolf_eval.engine.config import SEATING_BEFORE, GameConfig, Seating
 from wolf_eval.engine.roles import parse_roster, validate_roster
 from wolf_eval.engine.variants import VARIANTS, VariantName
 from wolf_eval.refusal import ValueRefused
@@ -162,7 +162,7 @@ class Settings(BaseModel):
     seating: Annotated[Seating, Parameter(
         "'shuffled' (names drawn per game, lists rotated) or 'fixed' (seat i is always the same name)",
         "shuffled: names drawn per game and lists rotated (bias controls); fixed: the papers' layout. "
-        "The same deal and rules either way.", condition=False, before="fixed",
+        "The same deal and rules either way.", condition=False, before=SEATING_BEFORE,
         given_as=str)] = "shuffled"
     calls: Annotated[Calls, Parameter(
         "'per_seat' (a seat's decisions of one wave in one call) or 'per_decision' (one call each, as the papers)",

@@ -16,6 +16,8 @@ from wolf_eval.vocabulary import Role
 
 #: Who sits where and how prompts list the players (``wolf_eval.engine.seating``).
 Seating = Literal["shuffled", "fixed"]
+#: The layout every game logged before ``seating`` existed was played on (the task parameter's legacy value too).
+SEATING_BEFORE: Seating = "fixed"
 
 
 class GameConfig(BaseModel):
@@ -39,7 +41,7 @@ class GameConfig(BaseModel):
     def _recorded_before_seating(cls, data: Any) -> Any:
         """A game logged before ``seating`` existed was played on the fixed layout, and replays on it."""
         if isinstance(data, dict) and "seating" not in data:
-            return {**data, "seating": "fixed"}
+            return {**data, "seating": SEATING_BEFORE}
         return data
 
     @property
