@@ -21,7 +21,8 @@ The file (``LessonsFile``)::
 Inspect ``eval`` and ``run`` ids; the sample id and epoch; ``step``, the game's place in its eval;
 and ``attempt``, the sample's uuid, new for every attempt of a game. ``games`` lists every game
 whose lessons call finished, with how many lessons it added (often none, once the file has
-them all), so a retried run knows which of its games an earlier attempt completed.
+them all): the file's own account of which games taught it, for a reader (no game reads it; a
+retry's order is its log's).
 
 A game counts as completed once it has been played to the end and its lessons call returned:
 its lessons are its last act, and what Inspect does after (scoring) only reads the finished game.
