@@ -30,6 +30,7 @@ import numpy as np
 from wolf_eval.engine import GameState
 from wolf_eval.measures import deception as dec
 from wolf_eval.measures import truth
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.measures.rates import Auroc, ratio
 from wolf_eval.vocabulary import Faction, Role
 
@@ -83,7 +84,7 @@ def _deceived(role: Role) -> Callable[[GameState, Faction, frozenset[str]], list
 
 def _aimed(role: Role, faction: Faction, label: str) -> Question:
     """A deceiving role's own figure against the truth as a question of its faction."""
-    names = tuple(f"{dec.AIM_NAMES[role]}_{o.value}_{c}" for o in dec.AIMED_AT[role] for c in dec.COLUMNS)
+    names = tuple(logged_name(dec.AIM_NAMES[role], o.value, c) for o in dec.AIMED_AT[role] for c in dec.COLUMNS)
     return Question(dec.AIM_NAMES[role], label, frozenset({faction}), names, _deceived(role),
                     dec.aim_figures(role)[dec.AIM_NAMES[role]])
 
