@@ -100,6 +100,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
         models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
+        bindings.confirm(models)
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
