@@ -8,7 +8,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample
 
 from wolf_eval.analysis.questions import QUESTIONS, WIN
-from wolf_eval.engine import GameState
+from wolf_eval.engine import Decision, GameState, Request
 from wolf_eval.store import logged_record
 
 #: A made-up comparison row's counts of every question but the win rate, undefined: a row that records who won.
@@ -66,3 +66,13 @@ def scripted_model(rewrite: Any = None, policy: str = "cue", whole: bool = False
 def game_scores(sample: EvalSample) -> dict[str, dict[str, float]]:
     """Every per-game value the log holds for a game (the headline score's metadata)."""
     return sample.scores["village_win"].metadata["values"]  # type: ignore[index,no-any-return]
+
+
+def interpret(raw: str, request: Request, players: tuple[str, ...], taxonomy: tuple[str, ...] = ()) -> Decision:
+    """One decision read from a raw reply as a call reads each of its parts (``SeatCall.read``): the reply's
+    first JSON object, then ``interpret_object``; an empty reply is an ``InvalidReply``."""
+    from wolf_eval.agents.parse import InvalidReply, first_json_object, interpret_object
+
+    if not raw or not raw.strip():
+        raise InvalidReply("empty reply")
+    return interpret_object(first_json_object(raw), request, players, taxonomy)

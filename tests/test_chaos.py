@@ -62,7 +62,7 @@ def refused_parts(raw, views, game, last: bool = True) -> list[Any]:  # type: ig
     decision the reply left unanswered is asked again, not refused."""
     call = call_of(views)
     try:
-        decided = call.read(raw, game, last or call.layout != "seat")
+        decided = call.read(raw, game, last)
     except Exception:
         return list(views)
     return [v for v, d in zip(views, decided, strict=True) if d is not None and d.fallback is not None]

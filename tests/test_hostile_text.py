@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run, scripted_model
+from helpers import interpret, run, scripted_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from inspect_ai.log import EvalSample, resolve_sample_attachments
 
-from wolf_eval.agents.parse import InvalidReply, first_json_object, interpret, match_name
+from wolf_eval.agents.parse import InvalidReply, first_json_object, match_name
 from wolf_eval.agents.role_guesses import parse_guesses
 from wolf_eval.engine import Action, Phase, Request
 from wolf_eval.lessons.asking import parse_lessons

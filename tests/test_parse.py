@@ -13,12 +13,12 @@ import json
 import time
 
 import pytest
+from helpers import interpret
 
 from wolf_eval.agents.parse import (
     MAX_NOTE_WORDS,
     InvalidReply,
     first_json_object,
-    interpret,
     match_name,
     parse_bid,
     pick,

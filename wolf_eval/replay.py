@@ -128,7 +128,7 @@ def recorded_decisions(state: GameState, requests: list[Request], replies: dict[
             continue
         got = replies[request.key]
         asked = [r for r in requests if r.key in got.keys]
-        first = decisions_from_reply(state, asked, got.raw, got.layout, last=got.layout != "seat")
+        first = decisions_from_reply(state, asked, got.raw, got.layout, last=False)
         unanswered = [r for r, d in zip(asked, first, strict=True) if d is None]
         if unanswered and got.again is None:
             raise MissingReply(f"no recorded reply asking again for {unanswered[0].key}: the log is missing a call")

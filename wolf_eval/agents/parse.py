@@ -1,7 +1,8 @@
 """Read a model's reply defensively: fences, prose around JSON, near-miss keys and names.
 
-``interpret`` either returns a Decision or raises ``InvalidReply`` with a reason
-a person can read; the caller turns that into the rules' fallback.
+``interpret_object`` reads one decision from the reply's JSON object (``first_json_object``): a
+Decision, or ``InvalidReply`` with a reason a person can read, which the call
+(``wolf_eval.agents.seat_call``) turns into the rules' fallback.
 """
 
 from __future__ import annotations
@@ -241,13 +242,6 @@ def interpret_analysis(obj: dict[str, Any], request: Request, taxonomy: tuple[st
         reasoning=_optional_text(pick(obj, "reasoning"), MAX_NOTE_WORDS),
     )
     return Decision(seat=request.seat, action=request.action, subject=request.subject, analysis=analysis)
-
-
-def interpret(raw: str, request: Request, players: tuple[str, ...], taxonomy: tuple[str, ...] = ()) -> Decision:
-    """A legal Decision for ``request`` from the model's raw reply, or InvalidReply."""
-    if not raw or not raw.strip():
-        raise InvalidReply("empty reply")
-    return interpret_object(first_json_object(raw), request, players, taxonomy)
 
 
 def interpret_object(obj: dict[str, Any], request: Request, players: tuple[str, ...],

@@ -117,7 +117,7 @@ class Agent:
             stage("prompt")
             messages = call_messages(views, refs, seeds, self.structured_output, again=last, layout=call.layout)
             reply = await ask(seat.model, messages, config, self._caller(state, call.requests[0], call.decision),
-                              read=lambda raw: call.read(raw, state, last or call.layout != "seat"),
+                              read=lambda raw: call.read(raw, state, last),
                               fallback=lambda reason, raw: call.fall_back(state, reason, raw),
                               usage=self.usage)
         self._count(seat, 0 if last else len(call.requests))

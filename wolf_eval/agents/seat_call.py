@@ -221,11 +221,20 @@ class SeatCall:
             return reply_format(self.requests[0].action)
         return SEAT_REPLY_IN_WORDS
 
+    @property
+    def asks_again(self) -> bool:
+        """Whether a decision this call leaves unanswered (or answers with a name it may not use) is asked once
+        more, in a call of its own: a seat's call of the one reply shape does (0.5.0 on); a call of the papers'
+        shapes falls back at once, as they did."""
+        return self.layout == "seat"
+
     def read(self, raw: str, state: GameState, last: bool = True) -> list[Decision | None]:
         """Each decision from the reply, in ``requests`` order; a part that cannot be used falls back alone,
         its reason naming the part in a reply of several. A part left unanswered is None, to be asked again,
-        unless this is the ``last`` asking: then it falls back. A reply with no JSON object raises
-        ``InvalidReply`` (every part then falls back with that reason, :meth:`fall_back`)."""
+        unless this is the ``last`` asking or a call that does not ask again (:attr:`asks_again`): then it falls
+        back. A reply with no JSON object raises ``InvalidReply`` (every part then falls back with that reason,
+        :meth:`fall_back`)."""
+        last = last or not self.asks_again
         if not raw or not raw.strip():
             raise InvalidReply("empty reply")
         obj = first_json_object(raw)
@@ -237,11 +246,11 @@ class SeatCall:
                     raise part
                 out.append(interpret_object(part, request, state.names, state.config.taxonomy))
             except InvalidReply as err:
-                again = isinstance(err, Unanswered) or (isinstance(err, NotLegal) and self.layout == "seat")
+                again = isinstance(err, Unanswered) or (isinstance(err, NotLegal) and self.asks_again)
                 if again and not last:
                     out.append(None)
                     continue
-                why = f"{err}, asked twice" if again and self.layout == "seat" else str(err)
+                why = f"{err}, asked twice" if again and self.asks_again else str(err)
                 out.append(fallback_decision(state, request, f"{label}: {why}" if label else why, cut))
         return out
 
