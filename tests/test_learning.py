@@ -322,3 +322,16 @@ def test_a_game_reads_at_most_lessons_shown_and_the_file_keeps_the_rest(tmp_path
     assert [x["text"] for x in store_field(sample, "lessons_read")] == [x.text for x in stored[-20:]]
     after = read_lessons(path)
     assert after is not None and after.lessons[:10_000] == stored
+
+
+def test_the_learning_hook_is_off_until_a_learning_run_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed with wolf-eval, the hook would otherwise be listed by, and fed from, every eval of the environment."""
+    from inspect_ai.dataset import Sample
+
+    from wolf_eval.lessons.turnstile import Learning, LearningIds, LearningRun
+
+    monkeypatch.setattr(LearningIds, "on", False)
+    assert not LearningIds().enabled()
+    LearningRun([Sample(id=1, input="game 1")], Learning("unused"))
+    assert LearningIds().enabled()
+

@@ -69,6 +69,13 @@ _EVAL_OF: dict[str, str] = {}  # sample uuid -> its eval id, while the eval runs
 class LearningIds(Hooks):
     """Note each eval's spec as it starts and each sample's eval as it starts (a solver is told neither)."""
 
+    #: Whether this process has built a learning run: until it has, the hook is off, so the evals of an
+    #: environment that has wolf-eval installed neither list it as they start nor feed it.
+    on = False
+
+    def enabled(self) -> bool:
+        return LearningIds.on
+
     async def on_task_start(self, data: TaskStart) -> None:
         _SPECS[data.eval_id] = data.spec
 
@@ -136,6 +143,7 @@ class LearningRun(SampleSource):
         self.games = games
         self.learning = learning
         self.started = False
+        LearningIds.on = True
 
     def initial_samples(self) -> list[Sample]:
         return self.games[:1]
