@@ -85,15 +85,16 @@ def logged_metrics(log: EvalLog) -> dict[str, dict[str, float]]:
         return metrics(log)  # release 0.1.0 logged these metrics itself
     games = [s.scores["village_win"].metadata["values"] for s in log.samples]
     per = {k: [g[k] for g in games] for k in games[0]}
+    ends = [outcome.Outcome.from_flat(v) for v in per["outcome"]]
     return {
-        "outcome": {**{k: v for f, r in outcome.win_rates(per["outcome"]).items()
+        "outcome": {**{k: v for f, r in outcome.win_rates(ends).items()
                        for k, v in ((f"{f}", r.rate), (f"{f}_ci_low", r.low), (f"{f}_ci_high", r.high))},
-                    "game_length": outcome.mean_days(per["outcome"]),
-                    "fallback_rate": outcome.fallback_rate(per["outcome"])},
-        "quality": quality.play_quality(per["quality"]),
-        "self_sabotage": sabotage.sabotage_rates(per["self_sabotage"]),
+                    "game_length": outcome.mean_days(ends),
+                    "fallback_rate": outcome.fallback_rate(ends)},
+        "quality": quality.play_quality([quality.PlayCounts.from_flat(v) for v in per["quality"]]),
+        "self_sabotage": sabotage.sabotage_rates([sabotage.SelfSabotage.from_flat(v) for v in per["self_sabotage"]]),
         "calibration": calibration_figures(cal.pool(cal.UnitCalibration.from_flat(v) for v in per["calibration"])),
-        "lessons": lessons.lesson_shares(per["lessons"]),
+        "lessons": lessons.lesson_shares([lessons.LessonCounts.from_flat(v) for v in per["lessons"]]),
         "judge": judge.judge_accuracy([s.scores["judge"].metadata["counts"] for s in log.samples]),
     }
 

@@ -8,7 +8,7 @@ import pytest
 from helpers import game_scores, run
 
 from wolf_eval.engine import Action, Decision, Role, advance, new_game, pending
-from wolf_eval.measures.quality import KEYS, play_quality, quality_values
+from wolf_eval.measures.quality import KEYS, PlayCounts, play_quality, quality_values
 from wolf_eval.settings import rules_for
 
 
@@ -53,7 +53,7 @@ def test_counts_of_a_scripted_game():
 
 def test_rates_pool_counts_not_per_game_rates():
     def score(**kw):
-        return {k: kw.get(k, math.nan) for k in KEYS}
+        return PlayCounts.from_flat({k: kw.get(k, math.nan) for k in KEYS})
 
     scores = [
         score(doctor_protects=4, doctor_self_protects=4, doctor_saves=1, jester_first_bid=9, jester_spoke_d1=1),

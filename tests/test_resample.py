@@ -12,10 +12,16 @@ from scipy.special import expit
 
 from wolf_eval.analysis import tables
 from wolf_eval.measures.identification import Identification
+from wolf_eval.measures.outcome import Outcome
 from wolf_eval.measures.quality import PlayCounts
 from wolf_eval.measures.rates import Auroc, Mean
 from wolf_eval.resample import UNBOUNDED, UNIT, game_weights, intervals, jackknife_se, ratio_interval, seed_of
 from wolf_eval.stats import wilson
+from wolf_eval.vocabulary import Winner
+
+#: A game of ten calls, each one decision, none fallen back (the tables here read only those).
+TEN_CALLS = Outcome(Winner.VILLAGERS, jester_seated=True, days=1.0, calls=10.0, decisions=10.0, fallbacks=0.0,
+                    reasks=0.0)
 
 
 def test_the_jackknife_standard_error_by_hand() -> None:
@@ -128,7 +134,7 @@ def _cell(**parts: list[Any]) -> pd.DataFrame:
     """Games of one cell with the given per-game values (``quality``, ``judge``)."""
     n = len(next(iter(parts.values())))
     return pd.DataFrame([{"model": "m", "task": "triadic", "condition": "default",
-                          "outcome": {"calls": 10.0, "fallbacks": 0.0}} | {k: v[i] for k, v in parts.items()}
+                          "outcome": TEN_CALLS} | {k: v[i] for k, v in parts.items()}
                          for i in range(n)])
 
 

@@ -8,7 +8,7 @@ import pytest
 from helpers import game_scores, run
 
 from wolf_eval.engine import Action, Decision, Role, advance, new_game, pending
-from wolf_eval.measures.sabotage import CATEGORIES, FLAGS, sabotage_rates, sabotage_values
+from wolf_eval.measures.sabotage import CATEGORIES, FLAGS, SelfSabotage, sabotage_rates, sabotage_values
 from wolf_eval.settings import rules_for
 
 
@@ -107,7 +107,7 @@ def test_rates_pool_over_games_where_they_apply():
     def score(**kw):
         value = {k: math.nan for k in (*FLAGS, *CATEGORIES)}
         value.update(kw)
-        return value
+        return SelfSabotage.from_flat(value)
 
     scores = [
         score(wolf_voted_jester_d1_first=1.0, A=1.0, W=0.0, D=0.0, X=0.0, B=0.0, C=0.0),

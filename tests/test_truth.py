@@ -16,8 +16,13 @@ import pytest
 
 from wolf_eval.analysis import markdown, tables
 from wolf_eval.measures import truth
+from wolf_eval.measures.outcome import Outcome
 from wolf_eval.measures.rates import Auroc, Brier
-from wolf_eval.vocabulary import Role
+from wolf_eval.vocabulary import Role, Winner
+
+#: A game of ten calls, each one decision, none fallen back (the tables here read only those).
+TEN_CALLS = Outcome(Winner.VILLAGERS, jester_seated=True, days=1.0, calls=10.0, decisions=10.0, fallbacks=0.0,
+                    reasks=0.0)
 
 
 def test_auroc_counts_concordant_pairs_and_half_the_ties() -> None:
@@ -142,7 +147,7 @@ def test_pooled_roles_keep_seat_role_order() -> None:
 def test_the_report_table_pools_a_cells_games_and_says_what_it_scores() -> None:
     models = {n: "m" for n in hm.TRIADIC_SEATS}
     games = pd.DataFrame([{"model": "m", "task": "triadic", "condition": "default",
-                           "outcome": {"calls": 10.0, "fallbacks": 0.0}, "truth": truth.game_detection(g, models)}
+                           "outcome": TEN_CALLS, "truth": truth.game_detection(g, models)}
                           for g in (hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed())])
     by_role, by_model = tables.detection_by_role(games), tables.detection_by_model(games)
     assert list(by_role["observer"]) == ["villager", "doctor", "jester", tables.VILLAGE]

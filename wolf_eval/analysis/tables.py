@@ -35,6 +35,7 @@ from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
 from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
+from wolf_eval.measures.pooling import column as pool_column
 from wolf_eval.measures.pooling import count_where_applicable, logged_name
 from wolf_eval.measures.rates import Mean
 from wolf_eval.resample import (
@@ -184,7 +185,7 @@ def coordination(games: pd.DataFrame) -> pd.DataFrame:
         features = values(df, "features")
         c = feat.coordination(features)
         voted = [v for v in features if v.get("d1_ballot") == 1.0]
-        yield c | {"games": int(c["games"]), "jester_games": count_where_applicable(voted, "voted_jester"),
+        yield c | {"games": int(c["games"]), "jester_games": count_where_applicable(pool_column(voted, "voted_jester")),
                    "abstained": int(c["abstained"])}
 
     return per_cell(games, rows)

@@ -13,7 +13,7 @@ from scipy import stats as sps
 
 from wolf_eval.engine import GameState, Record, Role
 from wolf_eval.measures.calibration import StatementRow, statement_rows
-from wolf_eval.measures.pooling import Values, mean_where_applicable
+from wolf_eval.measures.pooling import Values, column, mean_where_applicable
 from wolf_eval.measures.quality import killed_before_day_one
 from wolf_eval.records import Deception, Kind, Vote
 from wolf_eval.stats import stratified_permutation_p, within_strata_pearson
@@ -121,7 +121,7 @@ def coordination(values: Sequence[Values]) -> dict[str, float]:
     voted for the Jester or for a partner, and won; ``abstained`` the games an abstention left out."""
     voted = [v for v in values if v.get("d1_ballot") == 1.0]
     return {"games": float(len(voted)), "abstained": float(sum(v.get("d1_abstained") == 1.0 for v in values)),
-            **{k: mean_where_applicable(voted, k)
+            **{k: mean_where_applicable(column(voted, k))
                for k in ("unanimous", "voted_jester", "voted_partner", "wolves_won")}}
 
 

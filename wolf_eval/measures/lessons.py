@@ -21,7 +21,7 @@ from wolf_eval.lessons.tagger import CATEGORIES
 from wolf_eval.measures.pooling import (
     Logged,
     Values,
-    count_where_applicable,
+    column,
     logged_name,
     mean_where_applicable,
     pooled_ratio,
@@ -56,6 +56,16 @@ class LessonCounts(Logged):
             | {ORDER_KEYS[o]: self.orders.get(o, 0.0) for o in ORDERS} \
             | {CATEGORY_KEYS[c]: self.categories.get(c, 0.0) for c in CATEGORIES}
 
+    @classmethod
+    def from_flat(cls, values: Values) -> LessonCounts:
+        """The counts a score's metadata logged (:meth:`flat`): a game without lessons logged every count NaN."""
+        added = float(values.get("lessons_added", math.nan))
+        if math.isnan(added):
+            return cls()
+        return cls(True, float(values["lessons_read"]), added,
+                   {o: float(values.get(ORDER_KEYS[o], 0.0)) for o in ORDERS},
+                   {c: float(values.get(CATEGORY_KEYS[c], 0.0)) for c in CATEGORIES})
+
 
 def lesson_values(record: GameRecord) -> LessonCounts:
     if record.lessons_file is None:
@@ -66,19 +76,21 @@ def lesson_values(record: GameRecord) -> LessonCounts:
                         {c: float(sum(1 for x in added if c in x.categories)) for c in CATEGORIES})
 
 
-def lesson_shares(values: Sequence[Values]) -> dict[str, float]:
+def lesson_shares(counts: Sequence[LessonCounts]) -> dict[str, float]:
     """Lessons added per game; the added lessons' shares by ToM order and by category, pooled over games.
 
-    Without any learning game, only ``added_per_game``, NaN. Also ``games`` (learning games) and
+    Over the learning games. Without any, only ``added_per_game``, NaN. Also ``games`` (learning games) and
     ``added`` (lessons added in all).
     """
-    out = {"added_per_game": mean_where_applicable(values, "lessons_added")}
-    if math.isnan(out["added_per_game"]):
+    learned = [c for c in counts if c.learning]
+    added = [c.added for c in learned]
+    out = {"added_per_game": mean_where_applicable(added)}
+    if not learned:
         return out
-    out |= {k: pooled_ratio(values, k, "lessons_added") for k in ORDER_KEYS.values()}
-    out |= {c: pooled_ratio(values, k, "lessons_added") for c, k in CATEGORY_KEYS.items()}
-    out["games"] = float(count_where_applicable(values, "lessons_added"))
-    out["added"] = pooled_sum(values, "lessons_added")
+    out |= {ORDER_KEYS[o]: pooled_ratio([c.orders.get(o, 0.0) for c in learned], added) for o in ORDERS}
+    out |= {k: pooled_ratio([c.categories.get(k, 0.0) for c in learned], added) for k in CATEGORIES}
+    out["games"] = float(len(learned))
+    out["added"] = pooled_sum(added)
     return out
 
 
@@ -96,7 +108,7 @@ def tagger_shares(values: Sequence[Values]) -> dict[str, float]:
 
     Shares are over the readings given (asked minus lost); all NaN when no game had a tagger.
     """
-    asked, lost = pooled_sum(values, "tagger_asked"), pooled_sum(values, "tagger_lost")
-    out = {"tagger_asked": asked, "tagger_lost": lost}
-    given = [{"given": v["tagger_asked"] - v["tagger_lost"], **v} for v in values]
-    return out | {k: pooled_ratio(given, k, "given") for k in TAGGER_ORDER_KEYS.values()}
+    asked, lost = column(values, "tagger_asked"), column(values, "tagger_lost")
+    out = {"tagger_asked": pooled_sum(asked), "tagger_lost": pooled_sum(lost)}
+    given = [a - x for a, x in zip(asked, lost, strict=True)]
+    return out | {k: pooled_ratio(column(values, k), given) for k in TAGGER_ORDER_KEYS.values()}

@@ -61,6 +61,17 @@ class Outcome(Logged):
         counts = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("winner", "jester_seated")}
         return {str(side): self.won(side) for side in FACTIONS} | counts
 
+    @classmethod
+    def from_flat(cls, values: Values) -> Outcome:
+        """The outcome a score's metadata logged (:meth:`flat`: the winner one-hot). A release whose every call
+        asked one decision logged no decisions: its calls are its decisions; one before re-asks logged none."""
+        winner = next(side for side in FACTIONS if values.get(str(side)) == 1.0)
+        calls = float(values.get("calls", math.nan))
+        return cls(winner, jester_seated=not math.isnan(float(values.get(str(Winner.JESTER), math.nan))),
+                   days=float(values.get("days", math.nan)), calls=calls,
+                   decisions=float(values.get("decisions", calls)), fallbacks=float(values.get("fallbacks", math.nan)),
+                   reasks=float(values.get("reasks", 0.0)))
+
 
 def outcome_values(game: GameState, record: GameRecord) -> Outcome:
     """The winner, days, calls, decisions, fallbacks and re-asks of one game."""
@@ -84,35 +95,30 @@ class WinRate:
     wins: float
 
 
-def win_rates(values: Sequence[Values]) -> dict[Winner, WinRate]:
+def win_rates(games: Sequence[Outcome]) -> dict[Winner, WinRate]:
     """Each way a game can end: its rate over the games where it can happen, interval and count."""
     out: dict[Winner, WinRate] = {}
     for winner in FACTIONS:
-        played = applying(values, winner)
-        out[winner] = WinRate(*wilson_cc(sum(played), len(played)), pooled_sum(values, winner))
+        won = [g.won(winner) for g in games]
+        played = applying(won)
+        out[winner] = WinRate(*wilson_cc(sum(played), len(played)), pooled_sum(won))
     return out
 
 
-def mean_days(values: Sequence[Values]) -> float:
+def mean_days(games: Sequence[Outcome]) -> float:
     """Mean days per game."""
-    return mean_where_applicable(values, "days")
+    return mean_where_applicable([g.days for g in games])
 
 
-def calls_per_game(values: Sequence[Values]) -> float:
+def calls_per_game(games: Sequence[Outcome]) -> float:
     """Mean model calls per game."""
-    return mean_where_applicable(values, "calls")
+    return mean_where_applicable([g.calls for g in games])
 
 
-def decisions_asked(outcome: Values) -> float:
-    """A game's decisions asked, from its outcome values; values made without them (per-game values built
-    by hand, as from a release whose every call asked one decision) count their calls."""
-    return outcome.get("decisions", outcome.get("calls", math.nan))
-
-
-def fallback_rate(values: Sequence[Values]) -> float:
+def fallback_rate(games: Sequence[Outcome]) -> float:
     """Fallbacks per decision asked (sum of fallbacks / sum of decisions): a joint call's parts fall back
     one by one, so its decisions, not its calls, are what can fall back."""
-    return pooled_ratio([{**v, "decisions": decisions_asked(v)} for v in values], "fallbacks", "decisions")
+    return pooled_ratio([g.fallbacks for g in games], [g.decisions for g in games])
 
 
 def fallbacks_by_model_action(
@@ -136,22 +142,22 @@ class Halves:
         return self.second - self.first
 
 
-def halves(values: Sequence[Values]) -> dict[Winner, Halves]:
+def halves(games: Sequence[Outcome]) -> dict[Winner, Halves]:
     """Each faction's win rate over the first and the second half of the games (in play order)."""
-    half = len(values) // 2
-    first, second = values[:half], values[half:]
-    return {w: Halves(mean_where_applicable(first, w), mean_where_applicable(second, w))
+    half = len(games) // 2
+    first, second = games[:half], games[half:]
+    return {w: Halves(*(mean_where_applicable([g.won(w) for g in part]) for part in (first, second)))
             for w in (Winner.VILLAGERS, Winner.WEREWOLVES, Winner.JESTER)}
 
 
-def learning_curve(values: Sequence[Values]) -> dict[str, Any]:
+def learning_curve(games: Sequence[Outcome]) -> dict[str, Any]:
     """The Jester's win rate over consecutive blocks of games in play order, and cumulatively after each game.
 
     Empty when no game seats a Jester.
     """
-    if not applying(values, "jester"):
+    wins = [g.won(Winner.JESTER) for g in games]
+    if not applying(wins):
         return {}
-    wins = [float(v.get("jester", math.nan)) for v in values]
     out: dict[str, Any] = {"games": len(wins), "cumulative": [sum(wins[: i + 1]) / (i + 1) for i in range(len(wins))]}
     for start in range(0, len(wins), CURVE_BLOCK):
         block = wins[start:start + CURVE_BLOCK]

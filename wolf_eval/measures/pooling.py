@@ -1,8 +1,8 @@
 """Pooling per-game values: sums over the games where a value applies, never means of per-game rates;
 and the logged names of per-game counts.
 
-A game's values map names to floats; NaN (or a missing name) marks a game where the value
-does not apply, and every pooled figure skips those games.
+A pooled figure reads one number per game, a column (NaN where the value does not apply to a game,
+which every pooled figure skips): a typed value set's reader makes it from the field it pools.
 
 A typed value set writes its counts under flat names in a score's metadata, and reads them back
 (``flat`` and ``from_flat``): a count of one group (a role, a deception type, an order, a confidence
@@ -74,36 +74,36 @@ def groups_from_flat(values: Values, every: Iterable[G], names: Sequence[str],
 
 
 def column(values: Sequence[Values], key: str) -> list[float]:
-    """``key`` of every game, NaN where a game lacks it."""
+    """``key`` of every game of a logged mapping (a release's, or a value set with no typed class), NaN where a
+    game lacks it: the column the pooling functions below take. A typed value set's reader reads its fields."""
     return [float(v.get(key, math.nan)) for v in values]
 
 
-def applying(values: Sequence[Values], key: str) -> list[float]:
-    """``key`` over the games where it applies."""
-    return [x for x in column(values, key) if not math.isnan(x)]
+def applying(column: Iterable[float]) -> list[float]:
+    """A per-game column's values over the games where it applies (not NaN)."""
+    return [x for x in column if not math.isnan(x)]
 
 
-def count_where_applicable(values: Sequence[Values], key: str) -> int:
-    """How many games ``key`` applies to."""
-    return len(applying(values, key))
+def count_where_applicable(column: Iterable[float]) -> int:
+    """How many games a per-game column applies to."""
+    return len(applying(column))
 
 
-def mean_where_applicable(values: Sequence[Values], key: str) -> float:
-    """Mean of ``key`` over the games where it applies; NaN if none does."""
-    played = applying(values, key)
+def mean_where_applicable(column: Iterable[float]) -> float:
+    """The mean of a per-game column over the games where it applies; NaN if none does."""
+    played = applying(column)
     return sum(played) / len(played) if played else math.nan
 
 
-def pooled_sum(values: Sequence[Values], key: str) -> float:
-    """Sum of ``key`` over the games where it applies; NaN if none does."""
-    played = applying(values, key)
+def pooled_sum(column: Iterable[float]) -> float:
+    """The sum of a per-game column over the games where it applies; NaN if none does."""
+    played = applying(column)
     return sum(played) if played else math.nan
 
 
-def pooled_ratio(values: Sequence[Values], numerator: str, denominator: str) -> float:
+def pooled_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> float:
     """Sum of numerators over sum of denominators, over the games where both apply; NaN on a zero total."""
-    pairs = [(n, d) for n, d in zip(column(values, numerator), column(values, denominator), strict=True)
-             if not (math.isnan(n) or math.isnan(d))]
+    pairs = [(n, d) for n, d in zip(numerators, denominators, strict=True) if not (math.isnan(n) or math.isnan(d))]
     total = sum(d for _, d in pairs)
     return sum(n for n, _ in pairs) / total if total else math.nan
 

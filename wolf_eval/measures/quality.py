@@ -47,6 +47,11 @@ class PlayCounts(Logged):
     def flat(self) -> dict[str, float]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
+    @classmethod
+    def from_flat(cls, values: Values) -> PlayCounts:
+        """The counts a score's metadata logged (:meth:`flat`); NaN for one it lacks."""
+        return cls(**{f.name: float(values.get(f.name, math.nan)) for f in fields(cls)})
+
 
 #: The counts' logged names.
 KEYS = tuple(f.name for f in fields(PlayCounts))
@@ -66,18 +71,20 @@ def quality_values(game: GameState) -> PlayCounts:
     return counts
 
 
-def play_quality(values: Sequence[Values]) -> dict[str, float]:
+def play_quality(counts: Sequence[PlayCounts]) -> dict[str, float]:
     """Doctor self-protect and save rates per protection; the Jester's mean first bid and day-1 speaking rate.
 
     Each with its n (``_n``): the protections the Doctor rates are over, the games the Jester's figures
     apply to (a Jester killed on night 1 is left out, not counted as silent).
     """
+    protects = [c.doctor_protects for c in counts]
+    bids, spoke = [c.jester_first_bid for c in counts], [c.jester_spoke_d1 for c in counts]
     return {
-        "doctor_self_protect_rate": pooled_ratio(values, "doctor_self_protects", "doctor_protects"),
-        "doctor_save_rate": pooled_ratio(values, "doctor_saves", "doctor_protects"),
-        "doctor_protects_n": pooled_sum(values, "doctor_protects"),
-        "jester_first_bid": mean_where_applicable(values, "jester_first_bid"),
-        "jester_first_bid_n": float(count_where_applicable(values, "jester_first_bid")),
-        "jester_spoke_d1": mean_where_applicable(values, "jester_spoke_d1"),
-        "jester_spoke_d1_n": float(count_where_applicable(values, "jester_spoke_d1")),
+        "doctor_self_protect_rate": pooled_ratio([c.doctor_self_protects for c in counts], protects),
+        "doctor_save_rate": pooled_ratio([c.doctor_saves for c in counts], protects),
+        "doctor_protects_n": pooled_sum(protects),
+        "jester_first_bid": mean_where_applicable(bids),
+        "jester_first_bid_n": float(count_where_applicable(bids)),
+        "jester_spoke_d1": mean_where_applicable(spoke),
+        "jester_spoke_d1_n": float(count_where_applicable(spoke)),
     }

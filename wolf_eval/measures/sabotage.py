@@ -50,10 +50,19 @@ class SelfSabotage(Logged):
     jester_exiled_d1: float = math.nan
     wolves_killed_jester: float = math.nan
 
+    def in_category(self, category: str) -> float:
+        """1 if the game falls in ``category``, else 0; NaN for one a game without a Jester cannot fall in."""
+        return float(category == self.category) if self.jester_seated or category in JESTERLESS else math.nan
+
     def flat(self) -> dict[str, float]:
-        possible = CATEGORIES if self.jester_seated else JESTERLESS
-        return {f: getattr(self, f) for f in FLAGS} | {
-            c: float(c == self.category) if c in possible else math.nan for c in CATEGORIES}
+        return {f: getattr(self, f) for f in FLAGS} | {c: self.in_category(c) for c in CATEGORIES}
+
+    @classmethod
+    def from_flat(cls, values: Values) -> SelfSabotage:
+        """The flags and category a score's metadata logged (:meth:`flat`: the category one-hot)."""
+        category = next(c for c in CATEGORIES if values.get(c) == 1.0)
+        return cls(category, jester_seated=not math.isnan(float(values.get("A", math.nan))),
+                   **{f: float(values.get(f, math.nan)) for f in FLAGS})
 
 
 def sabotage_values(game: GameState) -> SelfSabotage:
@@ -82,16 +91,12 @@ def sabotage_values(game: GameState) -> SelfSabotage:
         jester_exiled_d1=float(exile is not None and exile.day == 1), wolves_killed_jester=float(killed))
 
 
-def category(values: Values) -> str | None:
-    """The wolf-side category of one game's values."""
-    return next((c for c in CATEGORIES if values[c] == 1.0), None)
-
-
-def sabotage_rates(values: Sequence[Values]) -> dict[str, float]:
+def sabotage_rates(games: Sequence[SelfSabotage]) -> dict[str, float]:
     """Each flag and category: its share of the games where it applies (NaN where none does)."""
-    return {key: mean_where_applicable(values, key) for key in KEYS}
+    return {f: mean_where_applicable([getattr(g, f) for g in games]) for f in FLAGS} \
+        | {c: mean_where_applicable([g.in_category(c) for g in games]) for c in CATEGORIES}
 
 
-def wolf_side_counts(values: Sequence[Values]) -> dict[str, float]:
+def wolf_side_counts(games: Sequence[SelfSabotage]) -> dict[str, float]:
     """Each wolf-side category's number of games (NaN where it applies to none)."""
-    return {c: pooled_sum(values, c) for c in CATEGORIES}
+    return {c: pooled_sum([g.in_category(c) for g in games]) for c in CATEGORIES}
