@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
@@ -41,27 +42,24 @@ from wolf_eval.measures.headline import FIGURES, HEADLINE, GameValues, game_valu
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
 from wolf_eval.measures.pooling import logged_name
 from wolf_eval.resample import figure_interval, seed_of
-from wolf_eval.store import current_record
-
-from .explain import figure_explanation, game_summary
+from wolf_eval.scorers.explain import figure_explanation, game_summary
+from wolf_eval.store import GameRecord, current_record
 
 LEAD = next(iter(HEADLINE))
-#: The finished game of each sample being scored and its values, by the sample's uuid (one attempt of one game,
-#: never reused): the headline scorers score the same game one after another, and validating the game and walking
-#: all of it (:func:`game_values`) once is enough. The last few samples' are kept (samples are scored concurrently).
-_SCORED: dict[str, tuple[GameState, GameValues]] = {}
-_HELD = 16
+#: The finished game of each attempt being scored and its values, kept with the attempt's own ``TaskState`` for as
+#: long as it lives: the headline scorers score the same game one after another, and validating the game and
+#: walking all of it (:func:`game_values`) once is enough. Not by the sample's uuid: Inspect keeps it when it retries
+#: a sample (``--retry-on-error``), and the retry plays another game.
+_SCORED: WeakKeyDictionary[TaskState, tuple[GameState, GameValues]] = WeakKeyDictionary()
 
 
 def scored_game(state: TaskState) -> tuple[GameState, GameValues]:
-    """The sample's finished game and its :func:`game_values`, worked out once for all the game's scorers."""
-    held = _SCORED.get(state.uuid)
+    """The attempt's finished game and its :func:`game_values`, worked out once for all the game's scorers."""
+    held = _SCORED.get(state)
     if held is None:
-        record = current_record()
+        record = GameRecord(store=state.store)
         game = record.game()
-        held = _SCORED[state.uuid] = (game, game_values(game, record))
-        while len(_SCORED) > _HELD:
-            del _SCORED[next(iter(_SCORED))]
+        held = _SCORED[state] = (game, game_values(game, record))
     return held
 
 

@@ -189,3 +189,24 @@ def test_every_figure_metric_of_no_games_is_nan_not_an_error() -> None:
     for figure, makers in METRICS.items():
         for make in makers:
             assert math.isnan(make()([])), figure
+
+
+def test_a_retried_attempt_is_scored_on_its_own_game() -> None:
+    """Inspect keeps a sample's uuid when it retries it (``--retry-on-error``) and the retry plays another game:
+    each attempt's scorers read the game of its own store, never the values kept for the first attempt."""
+    import handmade as hm
+    from inspect_ai.model import ModelName
+    from inspect_ai.solver import TaskState
+
+    from wolf_eval.scorers.game_scores import scored_game
+    from wolf_eval.store import GameRecord
+
+    def attempt(game):  # type: ignore[no-untyped-def]
+        state = TaskState(ModelName("wolfbot/cue"), 1, 1, "", [], sample_uuid="U")
+        GameRecord(store=state.store).state = game.model_dump(mode="json")
+        return state
+
+    first, second = hm.t1_jester_by_wolf_vote(), hm.t2_jester_killed()
+    one, two = attempt(first), attempt(second)
+    assert scored_game(one)[0] == first and scored_game(two)[0] == second
+    assert scored_game(one)[1] is scored_game(one)[1]  # worked out once for all of an attempt's scorers

@@ -19,7 +19,9 @@ The file (``LessonsFile``)::
 ``game`` (a ``GameKey``) names the game that wrote the lesson: the Inspect task id ``task``, which
 ``inspect eval-retry`` keeps, so it names the learning run across its attempts; the attempt's
 Inspect ``eval`` and ``run`` ids; the sample id and epoch; ``step``, the game's place in its eval;
-and ``attempt``, the sample's uuid, new for every attempt of a game. ``games`` lists every game
+and ``attempt``, the sample's uuid (new in each eval, an ``eval-retry`` too; a sample Inspect retries
+within one eval, ``--retry-on-error``, keeps it: games are told apart by task, sample and epoch, never
+by it). ``games`` lists every game
 whose lessons call finished, with how many lessons it added (often none, once the file has
 them all): the file's own account of which games taught it, for a reader (no game reads it; a
 retry's order is its log's).
