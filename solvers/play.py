@@ -25,12 +25,11 @@ from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
+from wolf_eval.solvers.outline import Outline
+from wolf_eval.solvers.transcript import public_chat
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
 from wolf_eval.vocabulary import TAGGER_ROLE
-
-from .outline import Outline
-from .transcript import public_chat
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -100,7 +99,6 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
         models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
-        bindings.confirm(models)
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],

@@ -97,13 +97,6 @@ def test_every_reader_of_a_logged_binding_reads_a_role_bound_to_a_list_by_its_fi
     assert name.startswith("w + x as ")
 
 
-def test_a_seat_that_plays_another_model_than_the_table_names_is_refused() -> None:
-    table = Bindings.of("m", {"jester": "x"})
-    table.confirm({Role.JESTER: "x", Role.WEREWOLF: "m"})
-    with pytest.raises(SeatingRefused, match="jester seats play y, the bindings say x"):
-        table.confirm({Role.JESTER: "y", Role.WEREWOLF: "m"})
-
-
 def test_the_faction_columns_read_the_logs_own_spec() -> None:
     assert [c.name for c in FACTION_COLUMNS] == [f"{f.value}_model" for f in Faction]
     dyadic = EvalLog.model_construct(eval=spec("wolf_eval/dyadic", "a", {"werewolf": ModelConfig(model="b")}))

@@ -86,15 +86,6 @@ class Bindings:
             raise RoleUnbound(role)
         return self.roles[role]
 
-    def confirm(self, seated: Mapping[Role, Any]) -> None:
-        """Refuse seats that play another model than the table names: the log's bindings, the report's faction
-        columns and the Jester's lessons file all name a seat's model from the table, so such a seat's games
-        would be filed under a model that did not play them."""
-        wrong = [f"{role.value} seats play {model}, the bindings say {self.seat(role)}"
-                 for role, model in seated.items() if str(model) != self.seat(role)]
-        if wrong:
-            raise SeatingRefused(f"{'; '.join(wrong)}: the games would be filed under the wrong model")
-
     @property
     def judge(self) -> str | None:
         return self.roles.get(JUDGE_ROLE)
