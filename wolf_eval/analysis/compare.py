@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wolf_eval.analysis.corpus import seated_games
+from wolf_eval.analysis.corpus import faction_seats, seated_games
 from wolf_eval.analysis.questions import QUESTIONS, WIN, Question, asked, game_counts
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
@@ -128,7 +128,8 @@ def comparison_tasks(plan: Sequence[Pairing], make: Callable[..., Any], task: st
     """
     from inspect_ai import task_with
 
-    seated = Settings.from_task_args(task, **task_args).rules.roles_dealt
+    rules = Settings.from_task_args(task, **task_args).rules
+    seated = rules.roles_dealt
     tasks = []
     for p in plan:
         roles = p.model_roles(seated)
@@ -139,7 +140,7 @@ def comparison_tasks(plan: Sequence[Pairing], make: Callable[..., Any], task: st
         # the log list tells the evals apart by their tag (one tag, who played which side first, then the task's
         # own tags: Inspect shows a set of tags in no set order), and evals_df reads each faction's model from
         # the metadata (built outside an eval, the task could not record them itself)
-        sides = {f"{f.value}_model": p.model if f is p.faction else p.opponent for f in variant(task).factions}
+        sides = Bindings(p.opponent, roles).faction_models(rules)
         tasks.append(task_with(made, model=p.opponent, model_roles=roles,
                                tags=[" · ".join([p.describe(), *(made.tags or [])])],
                                metadata={**(made.metadata or {}), **sides}))
@@ -151,10 +152,8 @@ def comparison_tasks(plan: Sequence[Pairing], make: Callable[..., Any], task: st
 
 def faction_models(game: GameState, seat_models: dict[str, str]) -> dict[Faction, str | None]:
     """Each faction's model: the one model that played all its seats, else None (a mixed faction)."""
-    found: dict[Faction, set[str]] = {}
-    for p in game.players:
-        found.setdefault(FACTION_OF[p.role], set()).add(seat_models.get(p.name, "?"))
-    return {f: (next(iter(ms)) if len(ms) == 1 else None) for f, ms in found.items()}
+    seated = faction_seats(game, seat_models)
+    return {Faction(f): (next(iter(ms)) if len(ms) == 1 else None) for f, ms in seated.items()}
 
 
 def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> list[dict[str, Any]]:
