@@ -18,11 +18,10 @@ from wolf_eval.agents.role_guesses import judge_messages, judge_view, parse_gues
 from wolf_eval.bindings import Bindings
 from wolf_eval.measures import identification as m
 from wolf_eval.measures.headline import rounded
+from wolf_eval.scorers.game_scores import figure_metrics, scored_game
 from wolf_eval.store import current_record
 from wolf_eval.text import clean_text
 from wolf_eval.vocabulary import JUDGE_ROLE
-
-from .game_scores import figure_metrics, scored_game
 
 #: What the judge's score means (the scorer's ``description`` in the log's results).
 JUDGE_MEANS = ("share of all seats whose role the judge model named from the public record, every seat "

@@ -33,8 +33,7 @@ from inspect_ai.util import span, subtask
 from wolf_eval.engine import Action, Decision, GameState, Phase, Record, Request
 from wolf_eval.engine.state import ANALYSIS_ACTIONS, NIGHT_ACTIONS, SPEECH_ACTIONS
 from wolf_eval.records import Deception, FallbackNote, Kind, Vote
-
-from .transcript import PHASE_SPANS, block_of, emit, speech_span
+from wolf_eval.solvers.transcript import PHASE_SPANS, block_of, emit, speech_span
 
 T = TypeVar("T")
 

@@ -1,5 +1,5 @@
 """Tasks (installed as ``wolf_eval.tasks``): ``wolf``, ``triadic`` and ``dyadic``."""
 
-from .werewolf import dyadic, triadic, wolf
+from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
 
 __all__ = ["dyadic", "triadic", "wolf"]
