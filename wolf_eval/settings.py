@@ -16,7 +16,7 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -30,7 +30,6 @@ History = Literal["full", "compact"]
 #: How a seat's decisions reach its model (``wolf_eval.agents.seat_call``): a seat's decisions of one wave
 #: in one call, or one call per decision as the papers asked them.
 Calls = Literal["per_seat", "per_decision"]
-SEATINGS: tuple[Seating, ...] = get_args(Seating)
 
 #: ``Parameter.before`` of a parameter every log has recorded.
 ALWAYS = "always recorded"

@@ -70,8 +70,6 @@ FACTION_LABEL = {Faction.VILLAGERS: "village", Faction.WEREWOLVES: "wolves", Fac
 DEFAULT_AGAINST = ("wolfbot/tom",)
 #: What a cross-play pair holds fixed, as the head-to-head table's ``held`` column names it.
 CROSSPLAY = "crossplay"
-#: The columns that name a deal: games equal on them were dealt the same seats and roles.
-DEAL = ["task", "condition", "seed", "sample", "epoch"]
 
 
 @dataclass(frozen=True)

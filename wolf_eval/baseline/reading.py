@@ -156,10 +156,6 @@ class Ledger:
     checks: dict[str, bool] = field(default_factory=dict)  # the Seer's own investigations
     seer_claims: dict[str, dict[str, bool]] = field(default_factory=dict)  # claimant -> {named: is wolf}
 
-    def accusers_of(self, player: str, before_day: int | None = None) -> Counter[str]:
-        """Who accused ``player`` (up to ``before_day``, inclusive), and how often."""
-        return Counter(a for d, a, t in self.accusations if t == player and (before_day is None or d <= before_day))
-
 
 def ledger(obs: Observation) -> Ledger:
     """Sort the seat's records into deeds; reads the Observation only, like ``read``."""

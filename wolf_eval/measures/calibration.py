@@ -251,11 +251,6 @@ def _role_counts(n: list[float], typed: list[float], paired: list[float]) -> Rol
                       units, LabelRates(labelled, self_deceptive, labelled, flag_share))
 
 
-def calibration_keys() -> list[str]:
-    """The logged names of the calibration counts (without the paired ones)."""
-    return list(UnitCalibration().flat(pairing=False))
-
-
 def confidence_bin(confidence: float) -> int:
     return min(int(confidence * BINS), BINS - 1)
 

@@ -70,8 +70,6 @@ from wolf_eval.measures.sabotage import SelfSabotage, sabotage_values
 from wolf_eval.store import GameRecord
 from wolf_eval.vocabulary import Role, Winner
 
-#: The per-game value sets, by the name the report and the replay know them by.
-VALUE_SETS = ("outcome", "self_sabotage", "calibration", "quality", "lessons", "judge")
 ROLES = cal.ROLES
 VILLAGE_ROLES = tru.VILLAGE_ROLES
 

@@ -26,7 +26,6 @@ from wolf_eval.vocabulary import Winner
 
 FLAGS = ("wolf_voted_jester_d1_first", "wolf_voted_jester_d1_final", "jester_exiled_d1", "wolves_killed_jester")
 CATEGORIES = ("W", "A", "B", "C", "D", "X")
-KEYS = (*FLAGS, *CATEGORIES)
 
 
 def _wolf_votes_for(game: GameState, target: str, day: int, ballots: tuple[str, ...]) -> int:
