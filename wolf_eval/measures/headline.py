@@ -63,7 +63,7 @@ from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import truth as tru
 from wolf_eval.measures.outcome import FACTIONS, Outcome, outcome_values
-from wolf_eval.measures.pooling import Values, flat_groups, groups_from_flat
+from wolf_eval.measures.pooling import Values, flat_groups, groups_from_flat, select
 from wolf_eval.measures.quality import PlayCounts, quality_values
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, Mean, Summed, equal_mean, ratio
 from wolf_eval.measures.sabotage import SelfSabotage, sabotage_values
@@ -102,8 +102,9 @@ def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.Statemen
 
     ``rows``: the game's :func:`~wolf_eval.measures.calibration.statement_rows`, and ``calibration``
     its :func:`~wolf_eval.measures.calibration.unit_calibration` over all of them, when the caller has
-    built them already.
+    built them already (else the rows are built here, once, for every value that reads them).
     """
+    rows = cal.statement_rows(game) if rows is None else rows
     return GameValues(
         outcome=outcome_values(game, record), self_sabotage=sabotage_values(game),
         calibration=calibration if calibration is not None else cal.unit_calibration(game, rows),
@@ -257,9 +258,7 @@ def _decisions(values: GameValues) -> dict[str, float]:
 
 
 def _lessons(values: GameValues) -> dict[str, float]:
-    lessons = values.lessons
-    return {"lessons_added": lessons.added, "order_3": lessons.orders.get(3, 0.0)} if lessons.learning else \
-        {"lessons_added": math.nan, "order_3": math.nan}
+    return select(values.lessons.flat(), ("lessons_added", les.ORDER_KEYS[3]))
 
 
 #: Each headline figure, in the order the log shows them (the first is the log list's SCORE column).
