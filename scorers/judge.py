@@ -51,12 +51,12 @@ def judge() -> Scorer:
                            read=lambda raw: parse_guesses(raw, jv.players, tuple(jv.roles_in_play)),
                            fallback=lambda reason, raw: ({}, [reason]))
         (guesses, problems), raw, unreadable = answer.value, answer.raw, answer.problem is not None
-        values = m.judge_values(game, guesses, unreadable)
+        named = m.judge_values(game, guesses, unreadable)
+        values = named.flat()
         current_record().judge = values
-        named = m.Identification.from_flat(values)
-        right = sum(x.total for x in named.by_role.values()) if named else 0
+        right = sum(x.total for x in named.by_role.values())
         return Score(
-            value=rounded(m.judge_accuracy([values])["all"]),
+            value=rounded(named.accuracy),
             explanation=f"**judge**: the judge ({model}) named {int(right)} of {len(game.players)} roles"
                         + (f"; problems: {'; '.join(problems)}" if problems else ""),
             metadata={"counts": values, "judge_model": str(model), "guesses": guesses, "problems": problems,

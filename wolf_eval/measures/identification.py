@@ -58,12 +58,12 @@ def no_judge() -> dict[str, float]:
     return dict.fromkeys(KEYS, math.nan)
 
 
-def judge_values(game: GameState, guesses: Mapping[str, str | None], unreadable: bool = False) -> dict[str, float]:
-    """One game's judged counts, as the judge's score logs them."""
+def judge_values(game: GameState, guesses: Mapping[str, str | None], unreadable: bool = False) -> Identification:
+    """One game's judged counts (its score logs them as :meth:`Identification.flat`)."""
     roles: dict[Role, Mean] = {}
     for p in game.players:
         roles[p.role] = roles.get(p.role, Mean()) + Mean(float(guesses.get(p.name) == p.role), 1.0)
-    return Identification({r: roles[r] for r in ROLES if r in roles}, float(unreadable), 1.0).flat()
+    return Identification({r: roles[r] for r in ROLES if r in roles}, float(unreadable), 1.0)
 
 
 def pool(games: Iterable[Identification | None]) -> Identification | None:
