@@ -69,7 +69,7 @@ def column(df: pd.DataFrame, source: str, kind: type[T]) -> list[T]:
     """The per-game values of one source, in the frame's game order, as the type the corpus holds them in
     (``kind``: a field's of :class:`~wolf_eval.measures.headline.GameValues`, or ``dict`` for a derived mapping:
     fallbacks by seat model and action, usage by seat model, the values of each kind of unit)."""
-    return list(df[source]) if source in df else []
+    return values(df, source)
 
 
 def seat_fallback_rates(df: pd.DataFrame) -> dict[str, float]:
@@ -503,13 +503,14 @@ def play_quality(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell: calls per game and the Doctor's and the Jester's play, each with the n it is over."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
         outcome = column(df, "outcome", out_.Outcome)
-        quality = qual.play_quality(column(df, "quality", qual.PlayCounts))
+        counts = column(df, "quality", qual.PlayCounts)
+        quality = qual.play_quality(counts)
         yield {"games": len(df), "calls": out_.calls_per_game(outcome), "fallback_rate": out_.fallback_rate(outcome),
                "doctor_self_protect": quality["doctor_self_protect_rate"],
                "doctor_save_rate": quality["doctor_save_rate"], "doctor_protects": quality["doctor_protects_n"],
                "jester_first_bid": quality["jester_first_bid"], "jester_first_bid_n": quality["jester_first_bid_n"],
                "jester_spoke_d1": quality["jester_spoke_d1"], "jester_spoke_d1_n": quality["jester_spoke_d1_n"]} \
-            | _doctor_intervals(list(df["quality"]), cell_seed(df))
+            | _doctor_intervals(counts, cell_seed(df))
 
     return per_cell(games, rows)
 
@@ -603,7 +604,7 @@ def game_costs(games: pd.DataFrame) -> pd.DataFrame:
 def judge(games: pd.DataFrame) -> pd.DataFrame:
     """Per judged cell: the share of each true role's players the judge named correctly."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        judged: list[jud.Identification | None] = list(df["judge"]) if "judge" in df else []
+        judged: list[jud.Identification | None] = values(df, "judge")
         accuracy = jud.accuracy_figures(jud.pool(judged))
         if "unreadable" not in accuracy:
             return
