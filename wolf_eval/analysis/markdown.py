@@ -217,14 +217,14 @@ def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
     """The answer first: per cell the headline figures with their intervals, the comparison of cells that share a
     task and condition with its verdict, and what the games were and cost; the detail follows."""
     g = corpus.games
-    costs = tables["game_costs"].groupby(["model", "task", "condition"], sort=False)["usd"]
-    usd = costs.sum(min_count=1).where(costs.apply(lambda x: not x.isna().any()))
+    costs = tables["game_costs"]
     rows = []
     for r in tables["win_rates"].to_dict("records"):
         cell = (r["model"], r["task"], r["condition"])
         rows.append([*cell, str(r["games"]), *(_answer(tables, cell, t, c) for _, t, c in ANSWER_COLUMNS),
-                     _fallback(r["fallback_rate"], r.get("fallback_over")), _usd(usd.get(cell, math.nan) / r["games"])])
-    total = usd.sum(min_count=1) if usd.notna().all() else math.nan
+                     _fallback(r["fallback_rate"], r.get("fallback_over")),
+                     _usd(cost_.pooled_cost(cell_games(costs, cell).to_dict("records"))["usd_per_game"])])
+    total = cost_.pooled_cost(costs.to_dict("records"))["usd"]
     spent = f"{total:,.2f} USD** (list prices)" if not math.isnan(total) else "n/a** (a seat model has no known price)"
     out = ["# wolf-eval report", "",
            f"**{len(g)} games in {len(cells(g))} cells; cost: {spent}. The answer is on this page; the detail, every "
@@ -242,8 +242,7 @@ def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
 def _figure(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str,
             column: str) -> tuple[float, float, float]:
     """One cell's figure with its interval, from a per-cell table (``headline_scores`` holds one row a figure)."""
-    df = tables[table]
-    row = df[(df["model"] == cell[0]) & (df["task"] == cell[1]) & (df["condition"] == cell[2])]
+    row = cell_games(tables[table], cell)
     if table == "headline_scores":
         row, column = row[row["figure"] == column], "value"
     if row.empty:

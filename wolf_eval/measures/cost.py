@@ -110,8 +110,9 @@ def tokens(cost: Mapping[str, float]) -> float:
     return cost["input_tokens"] + cost["cached_tokens"] + cost["output_tokens"]
 
 
-def pooled_cost(costs: Sequence[Mapping[str, float]]) -> dict[str, float]:
-    """Per-game costs (:func:`model_cost` or :func:`game_cost`) pooled: ``games``, each figure summed and per game.
+def pooled_cost(costs: Sequence[Mapping[Any, Any]]) -> dict[str, float]:
+    """Per-game costs (:func:`model_cost` or :func:`game_cost`, or report rows that hold them) pooled: ``games``,
+    each figure summed and per game.
 
     A sum over games where one is unknown is NaN, not the sum of the rest.
     """
