@@ -93,9 +93,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         eval_model = get_model()
-        bindings = Bindings.of(eval_model, model_roles())
-        if bindings != building:  # not the table checked as the task was built: a Task's own, or built outside
-            bindings.check(settings.rules, learning is not None)
+        bindings = Bindings.of(eval_model, model_roles()).check(settings.rules, learning is not None)
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
         models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}

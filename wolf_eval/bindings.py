@@ -74,7 +74,7 @@ class Bindings:
 
         A role some releases logged as a list of models is read as its first, as Inspect plays it.
         """
-        return cls(str(spec.model), _named(spec.model_roles or {}))
+        return cls.of(spec.model, spec.model_roles or {})
 
     def seat(self, role: Role | str) -> str:
         """The model that plays ``role``'s seats: its binding, else the eval's model."""
