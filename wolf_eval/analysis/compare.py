@@ -136,8 +136,9 @@ def comparison_tasks(plan: Sequence[Pairing], make: Callable[..., Any], task: st
         # built outside any eval's context: an earlier eval set in this process leaves its models set there
         made = contextvars.Context().run(make, **task_args)
         # the log list tells the evals apart by their tag (one tag, who played which side first, then the task's
-        # own tags: Inspect shows a set of tags in no set order), and evals_df reads each faction's model from
-        # the metadata (built outside an eval, the task could not record them itself)
+        # own tags: Inspect shows a set of tags in no set order), and the eval's metadata names each faction's
+        # model for a reader of the log (built outside an eval, the task could not record them itself;
+        # wolf_eval.analysis.frames reads them from the eval's spec)
         sides = Bindings(p.opponent, roles).faction_models(rules)
         tasks.append(task_with(made, model=p.opponent, model_roles=roles,
                                tags=[" · ".join([p.describe(), *(made.tags or [])])],
