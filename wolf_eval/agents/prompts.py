@@ -1,4 +1,5 @@
-"""The text of a seat's prompt, from an Observation and the template files in ``wolf_eval/prompts``.
+"""The text of a seat's prompt, from an Observation and the template files in ``wolf_eval/prompts``: ``rules.txt``,
+``roles.txt`` (the character and each role) and ``actions.txt`` (each decision's instruction).
 
 Layout is stable-first for provider prompt caches: the system message (rules,
 then character and role) never changes for a seat; the user message is the
@@ -10,6 +11,7 @@ decision needs are per call.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -36,9 +38,34 @@ _ROLE_NAMES = {
 }
 
 
-@cache
+#: A section heading in a template file: ``## name`` on a line of its own.
+_HEADING = re.compile(r"^## (\w+)\n", re.M)
+
+
 def template(name: str) -> Template:
-    return Template(files("wolf_eval.prompts").joinpath(f"{name}.txt").read_text(encoding="utf-8"))
+    """A prompt template by name: ``file`` for a file's text before its first section (all of it in a file of
+    no sections), ``file.section`` for the section under ``## section`` in ``wolf_eval/prompts/file.txt``."""
+    return library()[name]
+
+
+@cache
+def library() -> dict[str, Template]:
+    """Every prompt template, by name (:func:`template`). A prompt is read from a few files, one for each of
+    its parts (the rules, the seat's roles, the decisions), each part's variants as sections of its file, so
+    that one seat's prompt reads as three files; a section's text ends at the blank line before the next."""
+    out: dict[str, Template] = {}
+    for f in sorted(files("wolf_eval.prompts").iterdir(), key=lambda f: f.name):
+        if not f.name.endswith(".txt"):
+            continue
+        stem, text = f.name.removesuffix(".txt"), f.read_text(encoding="utf-8")
+        cut = _HEADING.split(text)
+        if len(cut) == 1:
+            out[stem] = Template(text)
+            continue
+        if cut[0].strip():
+            out[stem] = Template(cut[0].rstrip("\n"))
+        out |= {f"{stem}.{n}": Template(body.rstrip("\n")) for n, body in zip(cut[1::2], cut[2::2], strict=True)}
+    return out
 
 
 def quote(text: str) -> str:
@@ -91,7 +118,7 @@ def replies_text(obs: Observation) -> str:
     if obs.calls != "per_seat":
         return ""
     seer = ", the Seer" if _roles_in_play(obs).get(Role.SEER, 0) else ""
-    return "\n" + template("replies").substitute(night=f": the Werewolves, the Doctor{seer}").strip()
+    return "\n" + template("rules.replies").substitute(night=f": the Werewolves, the Doctor{seer}").strip()
 
 
 def taxonomy_text(obs: Observation) -> str:
@@ -99,17 +126,17 @@ def taxonomy_text(obs: Observation) -> str:
     game, so a prompt cache serves it, where the tail of each analysis call would resend it."""
     if not obs.taxonomy:
         return ""
-    extra = template("taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
-    return f"\n{template('taxonomy').template.strip()}{extra}; none if honest."
+    extra = template("rules.taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
+    return f"\n{template('rules.taxonomy').template.strip()}{extra}; none if honest."
 
 
 def role_text(obs: Observation) -> str:
     """Who the seat is: its character, its role and pack, and the Jester's lessons."""
     has_jester = _roles_in_play(obs).get(Role.JESTER, 0) > 0
-    character = template("character").substitute(seat=obs.seat).strip()
+    character = template("roles.character").substitute(seat=obs.seat).strip()
     pack = (f"Your fellow Werewolves: {', '.join(obs.fellow_wolves)}." if obs.fellow_wolves
             else "You are the only living Werewolf: you hunt alone.")
-    role = template(f"role_{obs.role.value}").substitute(
+    role = template(f"roles.{obs.role.value}").substitute(
         pack=pack,
         jester_warning=_JESTER_WARNING if has_jester else "",
         jester_warning_wolf=_JESTER_WARNING_WOLF if has_jester else "",
@@ -320,7 +347,7 @@ def instruction(obs: Observation, structured: bool = True) -> str:
     """
     action = obs.action
     if action is Action.LESSONS:
-        text = template("action_lessons").template.strip()
+        text = template("actions.lessons").template.strip()
     else:
         values: dict[str, object] = {
             "day": obs.day, "options": ", ".join(obs.options), "max_words": obs.max_statement_words,
@@ -332,7 +359,7 @@ def instruction(obs: Observation, structured: bool = True) -> str:
         }
         if action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS):
             values.update(analysis_values(obs))
-        text = template(f"action_{action}").substitute(values).strip()
+        text = template(f"actions.{action}").substitute(values).strip()
         if action in _LISTS_THE_LIVING:
             text = f"Alive now ({len(obs.alive)}): {', '.join(obs.alive)}.\n{text}"
         elif action is Action.VOTE:

@@ -197,14 +197,14 @@ class SeatCall:
         lines = [ASKED_AGAIN] if again else []
         if self.analyses:
             own = any(v.action is Action.SELF_ANALYSIS for v in views)
-            lines.append(template("action_seat_analyses").substitute(own=OWN_STATEMENT if own else "").strip())
+            lines.append(template("actions.seat_analyses").substitute(own=OWN_STATEMENT if own else "").strip())
             for view in views[:len(self.analyses)]:
                 said = analysis_values(view)
                 whose = "your own" if view.action is Action.SELF_ANALYSIS else f"{said['speaker']}'s"
                 lines.append(f"#{view.subject}: {whose} {said['statement_kind']} on day {said['day']}")
         if self.main is not None:
             lines.append(("Then: " if self.analyses else "") + instruction(views[-1], structured=True))
-        lines.append(template("action_seat_fill").substitute(
+        lines.append(template("actions.seat_fill").substitute(
             analyses="analyses (the statements above)" if self.analyses else "analyses []",
             decision=f"decision {{{', '.join(self.fields)}}}" if self.main else "decision null").strip())
         text = "\n".join(lines)
