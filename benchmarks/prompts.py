@@ -32,6 +32,10 @@ providers' documentation, on a timeline where a game's calls are spread over its
 - ``openai, breakpoints``: GPT-5.6's rules (writes at breakpoints at 1.25 times the input price);
 - ``anthropic``: Anthropic's cache as Inspect's ``cache_prompt`` drives it.
 
+It also prints how much of a seat's previous call's prefix (schema, rules, role and record) its first call
+of each day from day 2 repeats, and how much of its own prefix that is: a new day rewrites yesterday's
+words into their brief after the earlier days' facts.
+
 Last, each game's estimated list-price cost (``wolf_eval/data/prices.json``) on gpt-4.1, gpt-4.1-mini
 and claude-sonnet-4-5, with no cache and with the provider's cache, taking the completion tokens the
 bots reported (at model length, about what a model writes), and per 1,000 peer labels (a seat's label
@@ -149,8 +153,8 @@ def game_prompts(sample: EvalSample, wave_seconds: float = WAVE_SECONDS) -> dict
     calls = [replace(c, at=t) for c, t in zip(calls, times, strict=True)]
     days = game.outcome.day if game.outcome else game.day
     return {"days": days, "calls": len(calls), "waves": waves, "tokens": sections, "by_kind": by_kind,
-            "sent": calls, "seats": seats, "call_days": call_days, "schemas": len({c.schema for c in calls}), "asks": asks,
-            "decisions": decisions, "completion": sum(c.output for c in calls)}
+            "sent": calls, "seats": seats, "call_days": call_days, "schemas": len({c.schema for c in calls}),
+            "asks": asks, "decisions": decisions, "completion": sum(c.output for c in calls)}
 
 
 def reuse(before: caching.Sent, after: caching.Sent) -> tuple[int, int]:
