@@ -406,10 +406,10 @@ def record_prompt(obs: Observation, cache_mark: bool = False) -> list[ContentTex
 
     ``cache_mark``: two blocks are marked as the end of a prefix for a provider to cache (Anthropic's
     ``cache_control``): the last, the prefix the seat's next call repeats, and the last of the record's
-    settled blocks (:func:`settled_blocks`, the heading when there are none), the prefix the seat's
-    every later call repeats, its first call of the next day too.
+    settled blocks (:func:`settled_blocks`), if any, the prefix the seat's every later call repeats, its
+    first call of the next day too.
     """
     blocks, settled = _record(obs)
     texts = [f"{b}\n" for b in (RECORD_HEADING, *blocks)]
-    marks = {len(texts) - 1, settled} if cache_mark else set()
+    marks = {len(texts) - 1, settled} - {0} if cache_mark else set()
     return [text_block(t, i in marks) for i, t in enumerate(texts)]
