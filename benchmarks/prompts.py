@@ -172,9 +172,10 @@ def reuse(before: caching.Sent, after: caching.Sent) -> tuple[int, int]:
     return shared, a.tokens[prefix - 1]
 
 
-def morning_reuse(games: list[dict[str, Any]]) -> list[float]:
+def morning_reuse(games: list[dict[str, Any]]) -> list[tuple[float, float]]:
     """For each seat's first call of each day from day 2 (its first call after the night), the share of its
-    previous call's prefix it repeats: what a provider's cache can serve of it at best."""
+    previous call's prefix it repeats, and the share of its own prefix that is: what a provider's cache can
+    serve of it at best."""
     shares = []
     for g in games:
         last: dict[str, caching.Sent] = {}
@@ -182,7 +183,7 @@ def morning_reuse(games: list[dict[str, Any]]) -> list[float]:
         for call, seat, day in zip(g["sent"], g["seats"], g["call_days"], strict=True):
             if seat in last and day > today.get(seat, 1):
                 shared, prefix = reuse(last[seat], call)
-                shares.append(shared / prefix)
+                shares.append((shared / prefix, shared / caching.Prefixes.of(call).tokens[-2]))
             last[seat] = call
             today[seat] = max(day, today.get(seat, 1))
     return shares
@@ -193,9 +194,11 @@ def morning_line(games: list[dict[str, Any]]) -> str:
     shares = morning_reuse(games)
     if not shares:
         return "\nno seat made a call on a second day"
-    return (f"\na seat's first call of a day from day 2 repeats {statistics.fmean(shares):.1%} of its previous "
-            f"call's prefix (schema, rules, role and record; o200k tokens): least {min(shares):.1%}, most "
-            f"{max(shares):.1%}, over {len(shares)} such calls")
+    before, own = ([s[i] for s in shares] for i in (0, 1))
+    return (f"\na seat's first call of a day from day 2 repeats {statistics.fmean(before):.1%} of its previous "
+            f"call's prefix (schema, rules, role and record; o200k tokens; least {min(before):.1%}, most "
+            f"{max(before):.1%}), which is {statistics.fmean(own):.1%} of its own prefix (least {min(own):.1%}), "
+            f"over {len(shares)} such calls")
 
 
 def serve_run(games: list[dict[str, Any]]) -> None:
