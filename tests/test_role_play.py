@@ -19,6 +19,8 @@ import pytest
 from handmade import Hand
 from helpers import run
 
+from wolf_eval.agents.parse import InvalidReply
+from wolf_eval.agents.reply_reading import ReplyReading, parse_classes, reading_messages
 from wolf_eval.baseline.chaos import INJECTIONS
 from wolf_eval.measures.headline import HEADLINE
 from wolf_eval.measures.outcome import fallback_counts
@@ -142,14 +144,30 @@ def test_wolfbot_breaks_only_a_deceivers_public_words_and_only_when_asked() -> N
     assert 5 < prose < 35  # both forms: prose the game cannot read, and refusing words in the statement
 
 
+READING = ReplyReading(replies=(("werewolf", 'I said "no".'), ("jester", "Vote me.")),
+                       classes=tuple(str(c) for c in Playing))
+
+
+def test_the_judges_reading_lists_each_reply_with_its_role_and_reads_one_class_each() -> None:
+    [message] = reading_messages(READING)
+    assert '1. (werewolf) "I said \\"no\\"."' in message.text and '2. (jester) "Vote me."' in message.text
+    assert "each of the 2 replies" in message.text
+    assert parse_classes('{"classes": ["Refused", "self-exposing"]}', READING) == ("refused", "self_exposing")
+    for bad in ('{"classes": ["played"]}', '{"classes": ["played", "lied"]}', '{"roles": {}}'):
+        with pytest.raises(InvalidReply):
+            parse_classes(bad, READING)
+
+
 @pytest.mark.slow
 def test_a_refusing_wolfbot_is_counted_as_refusing_not_as_falling_back(tmp_path: Path) -> None:
     """Triadic on cue, the wolves told to refuse a third of their public replies: the log's wolf_refusal_rate and
-    its interval, no fallback counted for a refusal, and the game's counts in its values."""
+    its interval, no fallback counted for a refusal, and the game's counts in its values. With a judge bound,
+    its reading of the same replies is logged beside the rules' (offline the wolfbot judge reads by the rules,
+    so the two agree: the path is tested, not a reader)."""
     from inspect_ai.model import get_model
 
     wolves = get_model("wolfbot/cue", refuse=0.34, memoize=False)
-    log = run("triadic", "wolfbot/cue", tmp_path, model_roles={"werewolf": wolves},
+    log = run("triadic", "wolfbot/cue", tmp_path, model_roles={"werewolf": wolves, "judge": "wolfbot/cue"},
               task_args={"games": 3, "max_debate_turns": 3, "max_explanation_turns": 1, "max_days": 2})
     assert log.status == "success", log.error
     metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}  # type: ignore[union-attr]
@@ -160,3 +178,8 @@ def test_a_refusing_wolfbot_is_counted_as_refusing_not_as_falling_back(tmp_path:
     refused = sum(v["werewolf_refused"] for v in values)
     assert refused > 0 and sum(v["werewolf_self_exposing"] for v in values) == 0
     assert metrics["wolf_refusal_rate"] == pytest.approx(refused / sum(v["werewolf_replies"] for v in values))
+    for sample, v in zip(log.samples, values, strict=True):  # type: ignore[arg-type]
+        reading = sample.scores["judge"].metadata["reply_reading"]  # type: ignore[index]
+        assert reading["replies"] == v["werewolf_replies"] + v["jester_replies"]
+        assert reading["rules"]["refused"] == v["werewolf_refused"] + v["jester_refused"]
+        assert reading["judge"] == reading["rules"] and reading["agreement"] == 1.0 and reading["problem"] is None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 from collections.abc import Callable
 from random import Random
 from typing import Any
@@ -36,13 +37,16 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.agents.reply_reading import READING_METADATA_KEY, ReplyReading
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
+from wolf_eval.measures.role_play import classify
 from wolf_eval.measures.tokenizer import count, schema_text
 from wolf_eval.providers.breaking import break_role
 from wolf_eval.providers.padding import lengthen
 from wolf_eval.refusal import ValueRefused
+from wolf_eval.vocabulary import Role
 
 #: The settings a wolfbot model starts from when Inspect passes none.
 _NO_SETTINGS = GenerateConfig()
@@ -84,6 +88,16 @@ def answer(reply_for: Callable[[Observation, int], str], messages: list[ChatMess
     views = [obs for obs, _ in parts]
     replies = [reply_for(obs, seed if own is None else own) for obs, own in parts]
     return call_of(views).assemble(replies, reply_fields(views[0]))
+
+
+def reading_reply(messages: list[ChatMessage]) -> str | None:
+    """A judge's reading of the deceivers' replies, answered by the rules themselves (so offline the judge's
+    reading agrees with the rules': the path is tested, not a reader); None if the prompt is no such reading."""
+    for message in reversed(messages):
+        if message.metadata and READING_METADATA_KEY in message.metadata:
+            reading = ReplyReading.model_validate(message.metadata[READING_METADATA_KEY])
+            return json.dumps({"classes": [str(classify(text, Role(role))) for role, text in reading.replies]})
+    return None
 
 
 def find_judge_view(messages: list[ChatMessage]) -> JudgeView | None:
@@ -153,8 +167,11 @@ class WolfBot(ModelAPI):
             seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
         game = answer(self._reply, input, seed)
         jv = find_judge_view(input) if game is None else None
+        read = reading_reply(input) if game is None and jv is None else None
         if game is not None:
             content = game
+        elif read is not None:
+            content = read
         elif jv is not None:
             content = judge_reply(self.model_name, jv, Random(seed))
         else:
