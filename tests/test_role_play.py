@@ -28,6 +28,10 @@ from wolf_eval.measures.role_play import GameRolePlay, Playing, Replies, classif
 from wolf_eval.providers.breaking import EXPOSURES, REFUSALS, break_role
 from wolf_eval.vocabulary import Action, Role
 
+_COVERAGE = importlib.util.spec_from_file_location(
+    "refusal_coverage", Path(__file__).resolve().parents[1] / "benchmarks" / "refusal_coverage.py")
+simulated = importlib.util.module_from_spec(_COVERAGE)
+_COVERAGE.loader.exec_module(simulated)  # type: ignore[union-attr]
 _SPEC = importlib.util.spec_from_file_location(
     "refusal_agreement", Path(__file__).resolve().parents[1] / "benchmarks" / "refusal_agreement.py")
 agreement = importlib.util.module_from_spec(_SPEC)
@@ -122,6 +126,12 @@ def test_the_headline_pools_replies_over_games_never_a_mean_of_rates() -> None:
     assert figure.pool(logged) == pytest.approx(0.2)
     assert math.isnan(figure.pool(logged[2:]))
     assert figure.role_of is not None and figure.role_of(Role.WEREWOLF, figure.sums(logged).sum(axis=0)) == 0.2
+
+
+def test_the_refusal_rates_interval_covers_the_true_rate_at_ten_games() -> None:
+    """300 simulated evals of 10 games, refusals spread over the games (true rate 0.15; docs/refusal.md has 0.944
+    over 1000, and the shortfall where refusals are rare and bunched): the interval holds the rate in at least 90%."""
+    assert simulated.coverage(0.15, 50.0, games=10, sims=300) >= 0.90
 
 
 def _view(role: str, action: str):  # type: ignore[no-untyped-def]
