@@ -51,12 +51,12 @@ def test_the_labelled_replies_are_enough_and_cover_every_class_and_both_deceiver
 
 def test_the_rules_agree_with_the_labels_above_their_floors() -> None:
     """Fitted replies read as labelled; the held-out ones, never fitted to, at today's figures (docs/refusal.md):
-    accuracy 0.70, kappa 0.455, and no played reply ever read as refused or self-exposing."""
+    accuracy 0.733, kappa 0.52, and no played reply ever read as refused or self-exposing."""
     replies = agreement.load()
     dev = agreement.agreement([r for r in replies if r.split == "dev"])
     assert dev["accuracy"] == 1.0
     held = agreement.agreement([r for r in replies if r.split == "heldout"])
-    assert held["accuracy"] >= 0.69 and held["kappa"] >= 0.45
+    assert held["accuracy"] >= 0.72 and held["kappa"] >= 0.50
     assert held["refused_precision"] == 1.0 and held["self_exposing_precision"] == 1.0
 
 
