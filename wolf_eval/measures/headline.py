@@ -1,7 +1,7 @@
 """The few figures an eval log leads with, chosen for comparing models, and every per-game value behind them.
 
-An eval's results show ten pooled figures, one scorer each (and the judge's, an eleventh, and the
-cost, a twelfth), each scorer's metrics named after it: the figure, and its 95% interval over the
+An eval's results show eleven pooled figures, one scorer each (and the judge's, a twelfth, and the
+cost, a thirteenth), each scorer's metrics named after it: the figure, and its 95% interval over the
 games (``<name>_low``, ``<name>_high``), so that ``inspect view``'s log list, a CI gate and
 ``evals_df`` (columns ``score_<name>_<name>``, ``score_<name>_<name>_low``...) read an interval, and
 ``samples_df`` (``score_<name>``) each game's own figure (NaN where a figure does not apply). No
