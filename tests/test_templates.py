@@ -2,8 +2,8 @@
 
 Every template is looked up by name through ``wolf_eval.agents.prompts.library``; here that lookup is
 recorded while every kind of prompt the package sends is built (every decision of played games under
-both ways of asking, the Jester's lessons, the
-judge and the lesson tagger), so a template nothing reads fails the first test.
+both ways of asking, the Jester's lessons, the judge's roles and its reading of replies, and the lesson
+tagger), so a template nothing reads fails the first test.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from wolf_eval.agents import prompts
 from wolf_eval.agents.call import ProviderFailure
 from wolf_eval.agents.observation import observe
+from wolf_eval.agents.reply_reading import ReplyReading, reading_messages
 from wolf_eval.agents.role_guesses import judge_messages, judge_view
 from wolf_eval.agents.seat_call import call_messages, plan
 from wolf_eval.engine import Action, Decision, GameState, Request, Role, advance, fallback_decision, new_game, pending
@@ -90,6 +91,7 @@ def test_every_template_is_read_by_a_prompt(recording: Recording) -> None:
             if jester:
                 call_messages([lessons_view(state, jester, [])])
             judge_messages(judge_view(state))
+            reading_messages(ReplyReading(replies=(("werewolf", "I am a villager."),), classes=("played",)))
         else:
             ask_everything(state)
     reply = ModelOutput.from_content("mockllm/model", '{"order": 1, "categories": []}')
