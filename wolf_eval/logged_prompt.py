@@ -118,7 +118,7 @@ def prompt_text(p: LoggedPrompt) -> str:
     blocks joined as sent, each ending its own line) and the response schema, each under a rule."""
     marks = f"; cache mark after block {', '.join(str(m + 1) for m in p.marks)} of {len(p.blocks)}" if p.marks else ""
     same = ("this release's templates re-render it word for word" if p.rerendered
-            else "this release's templates would write it differently (the log is from another release)")
+            else "this release's templates would write other words: the log was written by other code")
     schema = json.dumps(p.schema, indent=2, ensure_ascii=False) if p.schema is not None else "(none sent)"
     return "\n".join([
         f"{p.label}: {p.seat}'s call {p.call} of {p.calls} ({p.layout} layout{marks}; {same})",
