@@ -1,0 +1,186 @@
+"""Where a person's answers come from: the terminal, through Inspect's input screen, or a script.
+
+The ``human`` provider (``wolf_eval/providers/human.py``) shows a seat's page and asks its questions through
+an :class:`InputSource`, so a test plays a whole game from scripted answers (:class:`Scripted`) exactly as a
+person plays it at the terminal (:class:`Terminal`). A source opens one screen per call (:meth:`InputSource.screen`):
+the page is shown once and the call's questions asked one after the other on it. The terminal answers unless a
+caller says otherwise with :func:`answers_from`, which is how tests plug in a script.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import anyio
+from inspect_ai.util import input_screen
+
+#: How often a terminal read looks again for a line, a deadline or a cancelled game (seconds).
+_POLL = 0.2
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question put to the person: what it asks (``kind``: bid, statement, name, reason, analysis,
+    lessons), the words shown, and the names it accepts (a ballot's or a night's)."""
+
+    kind: str
+    text: str
+    options: tuple[str, ...] = ()
+
+
+class Screen(Protocol):
+    """One call's screen: text shown, then questions answered one line each."""
+
+    def show(self, text: str) -> None: ...
+
+    async def ask(self, question: Question, timeout: float | None) -> str:
+        """The person's answer; ``TimeoutError`` when ``timeout`` seconds pass without one."""
+        ...
+
+
+class InputSource(Protocol):
+    """Opens a screen for one call of a seat (``header`` names the seat and the moment)."""
+
+    def screen(self, header: str) -> AbstractAsyncContextManager[Screen]: ...
+
+
+class _Deadline:
+    """stdin as a stream whose ``readline`` gives up at a deadline or when the game is cancelled.
+
+    Rich's ``Console.input`` reads from it in a worker thread, so other seats' calls run meanwhile; the read
+    waits with ``select``, so a timed-out or cancelled read leaves no thread blocked on the terminal, which
+    would swallow the next answer.
+    """
+
+    def __init__(self, deadline: float | None, stop: threading.Event) -> None:
+        self.deadline = deadline
+        self.stop = stop
+
+    def readline(self) -> str:
+        while not self.stop.is_set():
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError
+            ready, _, _ = select.select([sys.stdin], [], [], _POLL if left is None else min(_POLL, left))
+            if ready:
+                line = sys.stdin.readline()
+                if not line:
+                    raise EOFError("the terminal closed")
+                return line
+        raise anyio.get_cancelled_exc_class()()
+
+
+@dataclass
+class _TerminalScreen:
+    console: Any  # the rich Console that input_screen yields
+
+    def show(self, text: str) -> None:
+        self.console.print(text, markup=False, highlight=False)
+
+    async def ask(self, question: Question, timeout: float | None) -> str:
+        stop = threading.Event()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        prompt = f"{question.text}\n> "
+        try:
+            line: str = await anyio.to_thread.run_sync(
+                lambda: self.console.input(prompt, markup=False, stream=_Deadline(deadline, stop)),
+                abandon_on_cancel=True)
+        finally:
+            stop.set()
+        return line.rstrip("\n")
+
+
+class Terminal:
+    """The person at the terminal, through Inspect's ``input_screen`` (the task display makes way while they
+    answer; the screen is recorded in the transcript as an input event). One screen at a time: a game with two
+    human seats, or two games, queue for the one terminal."""
+
+    def __init__(self) -> None:
+        self._lock: anyio.Lock | None = None
+
+    @asynccontextmanager
+    async def screen(self, header: str) -> AsyncIterator[Screen]:
+        if self._lock is None:
+            self._lock = anyio.Lock()
+        async with self._lock:
+            with input_screen(header=header) as console:
+                yield _TerminalScreen(console)
+
+
+#: A scripted answer: the next line, or a function of the question (for a whole game's worth of answers).
+Answer = Callable[[Question], str]
+
+
+@dataclass
+class Scripted:
+    """Answers from a script, for tests: first the given ``answers`` in order, then ``rest(question)`` for every
+    later question (none: the script has run out, which is an error). Keeps every page shown and every question
+    asked, so a test can read what the person would have read. An answer that is the :data:`CTRL_C` marker sends
+    the process SIGINT there, as a person pressing Ctrl-C at that question does."""
+
+    answers: Iterable[str] = ()
+    rest: Answer | None = None
+    shown: list[str] = field(default_factory=list)
+    asked: list[Question] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._next: Iterator[str] = iter(self.answers)
+
+    @asynccontextmanager
+    async def screen(self, header: str) -> AsyncIterator[Screen]:
+        self.shown.append(header)
+        yield self
+
+    def show(self, text: str) -> None:
+        self.shown.append(text)
+
+    async def ask(self, question: Question, timeout: float | None) -> str:
+        self.asked.append(question)
+        self.shown.append(question.text)
+        answer = next(self._next, None)
+        if answer is None:
+            if self.rest is None:
+                raise RuntimeError(f"the script has no answer left for: {question.text}")
+            answer = self.rest(question)
+        if answer == CTRL_C:  # as the terminal delivers it: SIGINT to the process, then this question waits on
+            os.kill(os.getpid(), signal.SIGINT)
+            await anyio.sleep_forever()
+        if answer == TIMEOUT:
+            raise TimeoutError
+        return answer
+
+
+#: A scripted answer that stands for Ctrl-C pressed at that question.
+CTRL_C = "\x03"
+#: A scripted answer that stands for the decision's time running out at that question.
+TIMEOUT = "\x00timeout"
+
+
+#: The source every ``human`` seat reads from while :func:`answers_from` is in force (else the terminal).
+_SOURCE: InputSource | None = None
+
+
+@contextmanager
+def answers_from(source: InputSource) -> Iterator[InputSource]:
+    """Every ``human`` seat's answers come from ``source`` while the block runs (an eval played inside it):
+    the source is not a model argument, which Inspect would write into the log."""
+    global _SOURCE
+    before, _SOURCE = _SOURCE, source
+    try:
+        yield source
+    finally:
+        _SOURCE = before
+
+
+def plugged() -> InputSource | None:
+    """The source :func:`answers_from` put in force, if any."""
+    return _SOURCE
