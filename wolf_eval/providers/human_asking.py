@@ -25,7 +25,7 @@ from wolf_eval.agents.parse import (
     parse_type,
     parse_unit,
 )
-from wolf_eval.agents.prompts import analysis_values, instruction, record_lines, role_text, rules_text
+from wolf_eval.agents.prompts import analysis_values, instruction, record_lines, role_text, rules_text, template
 from wolf_eval.engine import Action, Request
 from wolf_eval.engine.game import NOTE_WORDS
 from wolf_eval.providers.human_input import Question, Screen
@@ -42,6 +42,8 @@ HELP = """Type your answer and press Enter. At any question:
 ANALYSIS_FORM = ("Answer: the deception type ({types}; none if honest), how sure you are of it (0 to 1){suspicion}, "
                  "then any private reasoning. Example: {example}")
 #: Why a decision fell back, as the log records it.
+#: How an instruction opens that lists the living (``wolf_eval.agents.prompts.instruction``), which the page shows.
+LIVING = "Alive now ("
 GAVE_UP = "the person gave up this decision"
 SKIPPED = "the person left this statement unjudged"
 TIMED_OUT = "no answer within {seconds:g} s"
@@ -67,13 +69,26 @@ def page(obs: Observation, person: Person) -> str:
     parts = []
     if person.shown_upto < 0:
         rules = rules_text(obs.model_copy(update={"calls": "per_decision"}))  # the rules without the JSON reply shape
-        parts += [rules, role_text(obs), HELP]
+        parts += [rules, _role(obs), HELP]
     new = [r for r in obs.records if r.index > person.shown_upto and r.kind is not Kind.GAME_START]
     if new:
         parts.append("\n".join(record_lines(new, numbered=True)).strip("\n"))
         person.shown_upto = max(r.index for r in obs.records)
     parts.append(f"Alive ({len(obs.alive)}): {', '.join(obs.alive)}.")
     return "\n\n".join(parts)
+
+
+def _role(obs: Observation) -> str:
+    """Who the seat is, as its prompt says it, without the line that tells a model how to speak."""
+    character = template("character").substitute(seat=obs.seat).strip()
+    return f"You are {obs.seat}.{role_text(obs).removeprefix(character)}"
+
+
+def asked(obs: Observation) -> str:
+    """The decision's instruction, as its prompt says it, without the list of the living the page shows."""
+    text = instruction(obs)
+    first, _, rest = text.partition("\n")
+    return rest if first.startswith(LIVING) else text
 
 
 def whole_record(obs: Observation) -> str:
@@ -114,17 +129,17 @@ async def _fields(screen: Screen, obs: Observation, person: Person, deadline: fl
     action = obs.action
     ask = _Asker(screen, obs, person, deadline)
     if action is Action.BID:
-        return {"bid": await ask.field(Question("bid", f"{instruction(obs)}\nYour bid, 0 (stay silent) to 10 "
+        return {"bid": await ask.field(Question("bid", f"{asked(obs)}\nYour bid, 0 (stay silent) to 10 "
                                                        "(you must speak now):"), parse_bid), "notes": None}
     if action in (Action.STATEMENT, Action.DEFENCE):
-        said = await ask.field(Question("statement", instruction(obs)), lambda t: _words(t, obs.max_statement_words))
+        said = await ask.field(Question("statement", asked(obs)), lambda t: _words(t, obs.max_statement_words))
         return {"statement": said, "notes": None}
     if action is Action.LESSONS:
         return await _lessons(ask, obs)
     if action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS):
         return await ask.field(Question("analysis", _analysis_question(obs)), lambda t: _analysis(t, obs))
     key = "vote" if action is Action.VOTE else "target"
-    name = await ask.field(Question("name", f"{instruction(obs)}\nName one of: {', '.join(obs.options)}",
+    name = await ask.field(Question("name", f"{asked(obs)}\nName one of: {', '.join(obs.options)}",
                                     obs.options), lambda t: match_name(t, obs.options, obs.players))
     required = action is Action.VOTE
     why = "Your public reason, in one sentence:" if required else \
@@ -205,7 +220,7 @@ def _analysis(text: str, obs: Observation) -> dict[str, Any]:
 
 async def _lessons(ask: _Asker, obs: Observation) -> dict[str, Any]:
     """The Jester's three lists of lessons, each a line of items separated by ``;`` (Enter for none)."""
-    ask.screen.show(instruction(obs))
+    ask.screen.show(asked(obs))
     out: dict[str, Any] = {}
     for key, words in (("to_do", "to use"), ("to_not_do", "to avoid"), ("winning_tactics", "that won this game")):
         q = Question("lessons", f"Tactics {words}, separated by ';' (Enter for none):")

@@ -23,6 +23,9 @@ from typing import Any, Protocol
 import anyio
 from inspect_ai.util import input_screen
 
+#: How long the full-screen display takes to come back after an input screen (seconds): a Ctrl-C delivered before
+#: it is back ends the process with the log unfinished (measured in a terminal with inspect-ai 0.3.285).
+_DISPLAY_BACK = 1.0
 #: How often a terminal read looks again for a line, a deadline or a cancelled game (seconds).
 _POLL = 0.2
 
@@ -53,20 +56,24 @@ class InputSource(Protocol):
     def screen(self, header: str) -> AbstractAsyncContextManager[Screen]: ...
 
 
+class Interrupted(Exception):  # noqa: N818 (Ctrl-C, not an error)
+    """Ctrl-C pressed while the person was answering."""
+
+
 class _Deadline:
-    """stdin as a stream whose ``readline`` gives up at a deadline or when the game is cancelled.
+    """stdin as a stream whose ``readline`` gives up at a deadline or on Ctrl-C.
 
     Rich's ``Console.input`` reads from it in a worker thread, so other seats' calls run meanwhile; the read
-    waits with ``select``, so a timed-out or cancelled read leaves no thread blocked on the terminal, which
+    waits with ``select``, so a timed-out or interrupted read leaves no thread blocked on the terminal, which
     would swallow the next answer.
     """
 
-    def __init__(self, deadline: float | None, stop: threading.Event) -> None:
+    def __init__(self, deadline: float | None, interrupted: threading.Event) -> None:
         self.deadline = deadline
-        self.stop = stop
+        self.interrupted = interrupted
 
     def readline(self) -> str:
-        while not self.stop.is_set():
+        while not self.interrupted.is_set():
             left = None if self.deadline is None else self.deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise TimeoutError
@@ -76,33 +83,35 @@ class _Deadline:
                 if not line:
                     raise EOFError("the terminal closed")
                 return line
-        raise anyio.get_cancelled_exc_class()()
+        raise Interrupted
 
 
 @dataclass
 class _TerminalScreen:
     console: Any  # the rich Console that input_screen yields
+    interrupted: threading.Event
 
     def show(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False)
 
     async def ask(self, question: Question, timeout: float | None) -> str:
-        stop = threading.Event()
         deadline = None if timeout is None else time.monotonic() + timeout
-        prompt = f"{question.text}\n> "
-        try:
-            line: str = await anyio.to_thread.run_sync(
-                lambda: self.console.input(prompt, markup=False, stream=_Deadline(deadline, stop)),
-                abandon_on_cancel=True)
-        finally:
-            stop.set()
+        stream = _Deadline(deadline, self.interrupted)
+        line: str = await anyio.to_thread.run_sync(
+            lambda: self.console.input(f"{question.text}\n> ", markup=False, stream=stream), abandon_on_cancel=True)
         return line.rstrip("\n")
 
 
 class Terminal:
     """The person at the terminal, through Inspect's ``input_screen`` (the task display makes way while they
     answer; the screen is recorded in the transcript as an input event). One screen at a time: a game with two
-    human seats, or two games, queue for the one terminal."""
+    human seats, or two games, queue for the one terminal.
+
+    Ctrl-C while the screen is open is held until the screen has closed and the display is back, then delivered
+    as Inspect expects it (SIGINT to the process): Inspect then cancels the eval and writes its log, as on a
+    Ctrl-C at any other moment. Delivered at once, it reaches the full-screen display while it is set aside
+    for the screen, and the process ends with the log's status left at ``started``.
+    """
 
     def __init__(self) -> None:
         self._lock: anyio.Lock | None = None
@@ -112,8 +121,32 @@ class Terminal:
         if self._lock is None:
             self._lock = anyio.Lock()
         async with self._lock:
-            with input_screen(header=header) as console:
-                yield _TerminalScreen(console)
+            interrupted = threading.Event()
+            with _holding_ctrl_c(interrupted):
+                try:
+                    with input_screen(header=header) as console:
+                        yield _TerminalScreen(console, interrupted)
+                except Interrupted:
+                    pass
+            if interrupted.is_set():
+                await anyio.sleep(_DISPLAY_BACK)
+                os.kill(os.getpid(), signal.SIGINT)
+                await anyio.sleep_forever()  # until Inspect cancels the game
+
+
+@contextmanager
+def _holding_ctrl_c(interrupted: threading.Event) -> Iterator[None]:
+    """SIGINT sets ``interrupted`` while the block runs, instead of interrupting (where signals can be set: the
+    main thread)."""
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: interrupted.set())
+    except ValueError:  # not the main thread: leave Ctrl-C as it is
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 #: A scripted answer: the next line, or a function of the question (for a whole game's worth of answers).
