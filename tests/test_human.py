@@ -175,3 +175,23 @@ def test_a_forfeit_key_in_any_reply_is_read_as_given_up():
     state, bid = play_to(Action.BID)
     with pytest.raises(InvalidReply, match="forfeit: tired"):
         interpret_object({FORFEIT: "tired", "bid": 3}, bid, state.names)
+
+
+def test_play_seats_the_person_in_a_role_one_player_holds_unless_told():
+    from wolf_eval.human_game import seat_role, single_seats
+
+    assert single_seats("triadic") == ("doctor", "jester")
+    assert single_seats("wolf") == ("seer", "doctor")
+    assert single_seats("dyadic") == ("doctor",)  # its Jester's seat is dealt a Villager
+    drawn = {seat_role("triadic", None, Random(k)) for k in range(40)}
+    assert drawn == {"doctor", "jester"}
+    assert seat_role("wolf", "werewolf", Random(0)) == "werewolf"  # the pack, played whole
+    with pytest.raises(ValueRefused, match="dyadic seats villager, doctor, werewolf"):
+        seat_role("dyadic", "jester", Random(0))
+
+
+def test_play_refuses_what_is_its_own_in_one_line(capsys):
+    from wolf_eval.cli import main
+
+    assert main(["play", "-T", "games=3"]) == 2
+    assert capsys.readouterr().err.strip() == "wolf-eval: play: -T games: play is one game; its seed is --seed"
