@@ -163,9 +163,9 @@ def test_the_provider_answers_a_call_as_its_seat_and_costs_nothing():
 
 
 def test_the_provider_refuses_what_it_cannot_do_in_one_line():
-    with pytest.raises(ValueRefused, match="-M timeout must be a number of seconds above 0"):
+    with pytest.raises(ValueRefused, match="timeout must be a number of seconds above 0"):
         Human("ann", timeout=0)
-    with pytest.raises(ValueRefused, match="takes only -M timeout"):
+    with pytest.raises(ValueRefused, match="takes only the model arguments timeout"):
         Human("ann", speed=2)
     out = anyio.run(lambda: get_model("human/ann", memoize=False).generate([ChatMessageUser(content="Who is a wolf?")]))
     assert out.error is not None and "only a seat's decisions" in out.error

@@ -9,8 +9,9 @@ calls in the transcript, and every score, ``compare``, ``rate`` and the report t
 usage is zero tokens and its price zero (``wolf_eval/measures/cost.py``); the seconds each decision took are in
 the call's output metadata under ``human``.
 
-``-M timeout=SECONDS`` gives each decision that long (off by default), then forfeits it; ``-M judging=false``
-leaves every statement unjudged (recorded as missing) instead of asking its labels. Answers come from the
+The model's arguments (``--model-role 'jester={model: human/ann, model_args: {timeout: 120}}'``): ``timeout``
+gives each decision that many seconds (off by default), then forfeits it; ``judging: false`` leaves every
+statement unjudged (recorded as missing) instead of asking its labels. Answers come from the
 terminal through Inspect's input screen, or, from Python, from any :class:`~wolf_eval.providers.human_input.InputSource`
 put in force with ``answers_from(Scripted(...))`` around the eval: tests play whole games that way.
 """
@@ -59,13 +60,13 @@ class Human(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if model_args:
-            raise ValueRefused(f"human takes only -M timeout=SECONDS and -M judging=true|false, got: "
-                               f"{', '.join(model_args)}")
+            raise ValueRefused("human takes only the model arguments timeout (seconds) and judging (true or false), "
+                               f"got: {', '.join(model_args)}")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or timeout <= 0):
-            raise ValueRefused(f"human: -M timeout must be a number of seconds above 0, got {timeout!r}")
+            raise ValueRefused(f"human: timeout must be a number of seconds above 0, got {timeout!r}")
         if not isinstance(judging, bool):
-            raise ValueRefused(f"human: -M judging must be true or false, got {judging!r}")
+            raise ValueRefused(f"human: judging must be true or false, got {judging!r}")
         self.timeout = None if timeout is None else float(timeout)
         self.judging = judging
         self.terminal = Terminal()

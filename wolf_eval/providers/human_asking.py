@@ -119,7 +119,9 @@ async def decide(screen: Screen, obs: Observation, request: Request, person: Per
         return {FORFEIT: str(why)}
     except TimeoutError:
         person.forfeits += 1
-        return {FORFEIT: TIMED_OUT.format(seconds=timeout)}
+        why = TIMED_OUT.format(seconds=timeout)
+        screen.show(f"\nTime is up ({why}): the rules' fallback is played for you.")
+        return {FORFEIT: why}
     finally:
         person.seconds.append(round(time.monotonic() - started, 3))
 
