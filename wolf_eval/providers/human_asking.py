@@ -114,14 +114,14 @@ async def decide(screen: Screen, obs: Observation, request: Request, person: Per
             except InvalidReply as err:  # a check the fields' own readers did not make: ask the decision again
                 person.reasks += 1
                 screen.show(f"That cannot be played: {err}. Again:")
-    except GiveUp as why:
+    except GiveUp as given_up:
         person.forfeits += 1
-        return {FORFEIT: str(why)}
+        return {FORFEIT: str(given_up)}
     except TimeoutError:
         person.forfeits += 1
-        why = TIMED_OUT.format(seconds=timeout)
-        screen.show(f"\nTime is up ({why}): the rules' fallback is played for you.")
-        return {FORFEIT: why}
+        late = TIMED_OUT.format(seconds=timeout)
+        screen.show(f"\nTime is up ({late}): the rules' fallback is played for you.")
+        return {FORFEIT: late}
     finally:
         person.seconds.append(round(time.monotonic() - started, 3))
 
