@@ -170,14 +170,17 @@ def _add_play(commands: Any) -> None:
 
 def _play_seat(args: argparse.Namespace) -> int:
     """One game with the person in a seat; 1 when it did not finish."""
+    from inspect_ai.model import get_model
+
     from wolf_eval.human_game import play, summary
     from wolf_eval.refusal import ValueRefused
 
-    human_args: dict[str, Any] = {"judging": not args.no_judging}
+    options: dict[str, Any] = {"judging": not args.no_judging}
     if args.timeout is not None:
-        human_args["timeout"] = args.timeout
-    try:
-        log, role, seed = play(args.task, args.name, args.role, args.opponents, args.seed, args.log_dir, human_args,
+        options["timeout"] = args.timeout
+    try:  # the person's model, made here as the one model the command's user names (no eval runs yet)
+        person = get_model(f"human/{args.name}", memoize=False, **options)
+        log, role, seed = play(args.task, person, args.role, args.opponents, args.seed, args.log_dir,
                                _task_args(args.task_args))
     except ValueRefused as err:
         raise BadInput(f"play: {err}") from err

@@ -37,11 +37,11 @@ def seat_role(task: str, role: str | None, rng: random.Random) -> str:
     return role
 
 
-def play(task: str, name: str, role: str | None, opponents: str, seed: int | None, log_dir: str,
-         human_args: dict[str, Any], task_args: dict[str, Any]) -> tuple[Any, str, int]:
-    """Play one game; the log (or None when the person stopped it), the person's role and the game seed."""
+def play(task: str, person: Any, role: str | None, opponents: str, seed: int | None, log_dir: str,
+         task_args: dict[str, Any]) -> tuple[Any, str, int]:
+    """Play one game with ``person`` (their ``human/<name>`` model) in a seat; the log (or None when the person
+    stopped it), the person's role and the game seed."""
     from inspect_ai import eval as inspect_eval
-    from inspect_ai.model import get_model
 
     given = sorted({"games", "seed"} & task_args.keys())
     if given:
@@ -49,7 +49,6 @@ def play(task: str, name: str, role: str | None, opponents: str, seed: int | Non
     rng = random.Random(seed)
     game_seed = seed if seed is not None else rng.randrange(2**31)
     role = seat_role(task, role, rng)
-    person = get_model(f"human/{name}", memoize=False, **human_args)
     logs = inspect_eval(f"wolf_eval/{task}", model=opponents, model_roles={role: person},
                         task_args={**task_args, "games": 1, "seed": game_seed}, log_dir=log_dir)
     return (logs[0] if logs else None), role, game_seed
