@@ -195,3 +195,28 @@ def test_play_refuses_what_is_its_own_in_one_line(capsys):
 
     assert main(["play", "-T", "games=3"]) == 2
     assert capsys.readouterr().err.strip() == "wolf-eval: play: -T games: play is one game; its seed is --seed"
+
+
+def test_the_terminal_reads_a_line_or_gives_up_at_the_deadline_or_on_ctrl_c(monkeypatch):
+    """The terminal's read (``select`` on stdin) returns the typed line, and gives up without reading when the
+    decision's time is over or Ctrl-C was pressed, so no thread is left holding the terminal."""
+    import os
+    import threading
+    import time
+
+    from wolf_eval.providers.human_input import Interrupted, _Deadline
+
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end) as stdin, os.fdopen(write_end, "w") as typed:
+        monkeypatch.setattr("sys.stdin", stdin)
+        typed.write("Kai\nleft over\n")
+        typed.flush()
+        assert _Deadline(None, threading.Event()).readline() == "Kai\n"
+        with pytest.raises(TimeoutError):
+            _Deadline(time.monotonic() - 1, threading.Event()).readline()
+        pressed = threading.Event()
+        pressed.set()
+        with pytest.raises(Interrupted):
+            _Deadline(None, pressed).readline()
+        later = _Deadline(time.monotonic() + 30, threading.Event())  # no earlier read took the next answer
+        assert later.readline() == "left over\n"

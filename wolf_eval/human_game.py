@@ -3,18 +3,22 @@
 The game is the task's own eval (``inspect eval wolf_eval/triadic --model-role jester=human/<name> -T games=1``)
 with friendly defaults: the person's role chosen or drawn among the roles one player holds (so they play one
 seat; a role of several seats, such as the Werewolves, is played whole), the other seats ``wolfbot/cue``, a fresh
-game seed each time. After the game it says who won and who everyone was.
+game seed each time, and Inspect's plain display (line by line: each page stays on the terminal, and Ctrl-C
+stops the eval with its log written, where the full-screen display under ``inspect_ai.eval`` left it
+unfinished). After the game it says who won and who everyone was.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.refusal import ValueRefused
 from wolf_eval.vocabulary import Role
 
+#: The display a person plays in (see the module's docstring).
+DISPLAY: Final = "plain"
 #: Who plays the other seats unless told: the baseline players that read cues, with no model or network.
 OPPONENTS = "wolfbot/cue"
 
@@ -50,7 +54,7 @@ def play(task: str, person: Any, role: str | None, opponents: str, seed: int | N
     game_seed = seed if seed is not None else rng.randrange(2**31)
     role = seat_role(task, role, rng)
     logs = inspect_eval(f"wolf_eval/{task}", model=opponents, model_roles={role: person},
-                        task_args={**task_args, "games": 1, "seed": game_seed}, log_dir=log_dir)
+                        task_args={**task_args, "games": 1, "seed": game_seed}, log_dir=log_dir, display=DISPLAY)
     return (logs[0] if logs else None), role, game_seed
 
 

@@ -73,17 +73,23 @@ class _Deadline:
         self.interrupted = interrupted
 
     def readline(self) -> str:
-        while not self.interrupted.is_set():
+        """The next line, read a byte at a time from the file descriptor: a buffered read could take the next
+        answer too, where ``select`` would no longer see it."""
+        fd = sys.stdin.fileno()
+        line = b""
+        while not line.endswith(b"\n"):
+            if self.interrupted.is_set():
+                raise Interrupted
             left = None if self.deadline is None else self.deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise TimeoutError
-            ready, _, _ = select.select([sys.stdin], [], [], _POLL if left is None else min(_POLL, left))
+            ready, _, _ = select.select([fd], [], [], _POLL if left is None else min(_POLL, left))
             if ready:
-                line = sys.stdin.readline()
-                if not line:
+                byte = os.read(fd, 1)
+                if not byte:
                     raise EOFError("the terminal closed")
-                return line
-        raise Interrupted
+                line += byte
+        return line.decode("utf-8", errors="replace")
 
 
 @dataclass
@@ -124,7 +130,8 @@ class Terminal:
             interrupted = threading.Event()
             with _holding_ctrl_c(interrupted):
                 try:
-                    with input_screen(header=header) as console:
+                    with input_screen() as console:
+                        console.rule(header)  # in every display (the plain one prints no header of its own)
                         yield _TerminalScreen(console, interrupted)
                 except Interrupted:
                     pass
