@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     rp = commands.add_parser("replay", help="re-play every game of a log from its recorded replies and check it "
                                             "reaches the same records, final state and scores")
     rp.add_argument("log", help="an Inspect log (.eval or .json; a local path or any fsspec location)")
+    _add_prompt(commands)
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":
@@ -65,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rate(args)
         if args.command == "plan":
             return _plan(args)
+        if args.command == "prompt":
+            return _prompt(args.log, args.game, args.seat, args.call)
         if args.command == "play":
             return _play_seat(args)
         if args.command == "report":
@@ -147,6 +150,41 @@ def _add_plan(commands: Any) -> None:
     pl.add_argument("--priced-as", metavar="MODEL",
                     help="price every seat's tokens at this model's list price (e.g. openai/gpt-4.1), for a pilot "
                          "played by baseline players or a model without a price")
+
+
+def _add_prompt(commands: Any) -> None:
+    pr = commands.add_parser("prompt", help="print the prompt a seat saw at one of its calls in a logged game: the "
+                                            "system message, the user message and the response schema, as sent")
+    pr.add_argument("log", help="an Inspect log (.eval or .json; a local path or any fsspec location)")
+    pr.add_argument("--game", type=int, help="the game (the sample id; needed when the log holds several)")
+    pr.add_argument("--seat", help="the player (without it, each seat and its number of calls is listed)")
+    pr.add_argument("--call", type=int, help="the seat's call number, from 1 (without it, the seat's calls are "
+                                             "listed by number and what each asked)")
+
+
+def _prompt(location: str, game: int | None, seat: str | None, call: int | None) -> int:
+    """Print a seat's prompt at one call, or list what there is to pick from."""
+    from inspect_ai.log import read_eval_log_sample, read_eval_log_sample_summaries
+
+    from wolf_eval.logged_prompt import NoSuchCall, calls_text, logged_prompt, prompt_text
+
+    with local_copies([location]) as [path]:
+        read_game_log(path, location)
+        ids = sorted({s.id for s in read_eval_log_sample_summaries(str(path))}, key=str)
+        if game is None and len(ids) > 1:
+            raise BadInput(f"{location} holds {len(ids)} games: name one with --game ({', '.join(map(str, ids))})")
+        chosen = ids[0] if game is None else next((i for i in ids if str(i) == str(game)), None)
+        if chosen is None:
+            raise BadInput(f"{location} has no game {game} (games: {', '.join(map(str, ids))})")
+        sample = read_eval_log_sample(str(path), chosen, resolve_attachments=True)
+    try:
+        if seat is None or call is None:
+            print(calls_text(sample, seat))
+        else:
+            print(prompt_text(logged_prompt(sample, seat, call)))
+    except NoSuchCall as err:
+        raise BadInput(str(err)) from err
+    return 0
 
 
 def _add_play(commands: Any) -> None:
