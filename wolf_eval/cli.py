@@ -23,7 +23,7 @@ from wolf_eval.logfiles import (
     written_together,
 )
 from wolf_eval.ndjson import export, game_state
-from wolf_eval.refusal import one_line
+from wolf_eval.refusal import missing_provider, one_line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     except NoResult as err:
         return _fail(args, str(err), 1)
     except Exception as err:  # anything else is still one line, unless --debug asks for the traceback
+        if extra := missing_provider(err):
+            return _fail(args, extra, 2)
         return _fail(args, f"{type(err).__name__}: {one_line(err)} (--debug shows the traceback)", 1)
 
 
