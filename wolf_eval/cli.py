@@ -409,8 +409,11 @@ def _play(args: argparse.Namespace, folder: Path, plan: list[Any], task_args: di
     try:
         # in a copy of this context: eval_set leaves its (absent) eval model set in the caller's, where a
         # wolf-eval task built later in the same process would take it for an eval started without a model
+        # without Inspect's live sample buffer (every event of every game also written to a SQLite database
+        # for inspect view to show samples still playing): it took a fifth of a baseline game's CPU time, and a
+        # comparison says where it is in its own progress lines; the logs, written as each game ends, are the same
         contextvars.copy_context().run(eval_set, tasks, log_dir=str(folder), retry_attempts=args.retry_attempts,
-                                       max_tasks=args.max_tasks, display=args.display)
+                                       max_tasks=args.max_tasks, display=args.display, log_realtime=False)
     except KeyboardInterrupt:
         print("wolf-eval: compare interrupted", file=sys.stderr)
     return expected
@@ -460,9 +463,12 @@ def _compare_in_rounds(args: argparse.Namespace, folder: Path, plan: list[Any], 
     base = Settings.from_task_args(args.task, **task_args).seed
     rows = compare.comparison_rows([folder])[0] if folder.is_dir() else pd.DataFrame()
     now = rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+    pace = rounds.Pace()
     while not (now.finished or args.tables_only):
+        print(f"wolf-eval: {pace.line(now, stopping)}", file=sys.stderr, flush=True)
         rows = _comparison_rows(folder, _play(args, folder, plan, task_args, now.rounds))
         before, now = now, rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+        pace.played(now.games - before.games)
         if now.complete == before.complete:  # every game finished, yet the round is not: they seat someone else
             raise NoResult(f"{folder}: round {now.complete + 1} finished without the games it plans (a log there "
                            "from another comparison?); no tables written")
