@@ -255,7 +255,7 @@ def _summarise_readings(model: str, readings: list[Any], regex_orders: list[int]
 def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:
     from wolf_eval.analysis.corpus import values
     from wolf_eval.analysis.markdown import headline_markdown, money_markdown
-    from wolf_eval.analysis.report import REPORT_FILES, write_report
+    from wolf_eval.analysis.report import CELL_FILES, REPORT_FILES, write_report
 
     with local_copies(locations) as paths:
         for shown, p in zip(locations, paths, strict=True):
@@ -265,7 +265,8 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
         local = not is_remote(locations[0])
         beside = (first if first.is_dir() else first.parent) / "report"
         folder = Path(out) if out else (beside if local else Path("report"))
-        with written_together(folder, out, replaces=REPORT_FILES) as stage:
+        earlier = [f.name for f in folder.glob(CELL_FILES)] if folder.is_dir() else []
+        with written_together(folder, out, replaces=[*REPORT_FILES, *earlier]) as stage:
             corpus, tables, _ = write_report(paths, stage, keep_duplicates)
             for why in corpus.skipped:
                 print(f"wolf-eval: left out {why}", file=sys.stderr)

@@ -62,7 +62,8 @@ def one_line(err: BaseException, limit: int = 400) -> str:
 
 #: Inspect's message for a provider whose package is missing: "<feature> requires optional dependencies.
 #: Install with: pip install <packages>".
-_MISSING_PACKAGE = re.compile(r"^(?P<feature>.+?) requires optional dependencies\. Install with: pip install (?P<packages>.+)$")
+_MISSING_PACKAGE = re.compile(r"^(?P<feature>.+?) requires optional dependencies\. "
+                              r"Install with: pip install (?P<packages>.+)$")
 
 
 def extra_of(package: str, distribution: str = "wolf-eval") -> str | None:
