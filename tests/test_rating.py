@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from wolf_eval.analysis import rating as R
+from wolf_eval.analysis import report as report_
 from wolf_eval.analysis.report import write_report
 from wolf_eval.cli import main
 
@@ -246,6 +247,27 @@ def test_rate_and_report_on_a_crossplay_of_two_baselines(tmp_path, capsys) -> No
     text = report.read_text()
     assert "## Ratings across models" in text and "| wolfbot/cue | 6 |" in text
     assert "No cost-against-rating figure" in text  # wolfbot has no price: its cost is unknown, not free
+    assert "## The comparison" not in text  # each cell seats both models: no two differ in one faction alone
+    assert "## Learning curve" not in text and "## Judge" not in text  # no learning, no judge: no section
+    assert not list((tmp_path / "report").glob("cell-*.md")) and text.count("\n") <= report_.REPORT_LINES
+
+
+@pytest.mark.slow
+def test_a_report_past_its_line_limit_puts_each_cells_detail_in_a_linked_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "cmp"
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--against", "wolfbot/random",
+                 "--log-dir", str(folder), "-T", "games=2", "-T", "max_debate_turns=1",
+                 "-T", "deception_analysis=false", "--display", "none"]) == 0
+    monkeypatch.setattr(report_, "REPORT_LINES", 40)
+    _, _, report = write_report(folder, tmp_path / "report", rating_draws=10)
+    text = report.read_text()
+    files = sorted((tmp_path / "report").glob("cell-*.md"))
+    assert len(files) == text.count("](cell-") >= 2, text
+    assert "## Win rates" not in text and "## The answer" in text and "## Ratings across models" in text
+    for f in files:
+        cell = f.read_text().splitlines()[0].removeprefix("# ")
+        rows = [line for line in f.read_text().splitlines() if line.startswith("| wolfbot/")]
+        assert rows and all(line.startswith(f"| {cell.split(' · ')[0]} |") for line in rows), f.name
 
 
 def test_the_leaderboard_shows_what_is_rated_not_identified_or_never_seated(tmp_path) -> None:  # type: ignore[no-untyped-def]
