@@ -216,7 +216,7 @@ class Pace:
             left = (f"about {_minutes(games * per_game)} left in this round, at most {_minutes(cap)} to the games cap, "
                     f"at this run's pace of {per_game:.1f} s a game")
         else:
-            left = "time left known after the first round"
+            left = "time left known once this run has played a round"
         return (f"round {k} of at most {last}: playing {games} games in {len(evals)} evals "
                 f"({'; '.join(p.describe() for p in evals)}); {left}")
 
