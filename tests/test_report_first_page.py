@@ -90,7 +90,7 @@ def test_the_comparison_pairs_cells_of_one_task_and_condition_with_a_verdict() -
     0.3 ∓ √(0.1² + 0.05²). A and B differ in the village alone, so the village's figures are compared."""
     lines = _page()
     assert "## The comparison" in lines
-    why = "only the village seats differ; in both: wolves model/o; Jester model/o"
+    why = "only the village's seats differ; in both: wolves model/o; Jester model/o"
     assert _row(lines, "triadic", "default", "village", "model/a", "model/b", why, "Village wins") == \
         (f"| triadic | default | village | model/a | model/b | {why} | Village wins | +0.50 [+0.08, +0.77] "
          "| model/a higher |")
@@ -118,7 +118,7 @@ def test_an_interval_about_zero_shows_no_difference() -> None:
     tables = _tables()
     tables["win_rates"].loc[1, ["villagers", "villagers_low", "villagers_high"]] = [0.5, 0.2, 0.8]
     lines = "\n".join(first_page(SimpleNamespace(games=_games((A, 10), (B, 10))), tables)).splitlines()  # type: ignore[arg-type]
-    why = "only the village seats differ; in both: wolves model/o; Jester model/o"
+    why = "only the village's seats differ; in both: wolves model/o; Jester model/o"
     assert _row(lines, "triadic", "default", "village", "model/a", "model/b", why, "Village wins").endswith(
         "| no difference shown |")
 

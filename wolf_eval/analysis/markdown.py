@@ -330,7 +330,7 @@ def _comparisons(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list[l
                 ma, mb = next(iter(seats[a][f])), next(iter(seats[b][f]))
                 held = "; ".join(f"{_FACTION_NAME[o]} {' + '.join(sorted(seats[a][o]))}"
                                  for o in _FACTION_NAME if o != f and o in seats[a])
-                why = f"only the {_FACTION_NAME[f]} seats differ; in both: {held}"
+                why = f"only the {_FACTION_SEATS[f]} seats differ; in both: {held}"
                 for label, table, column in COMPARED[f]:
                     d, low, high = difference_interval(_figure(tables, a, table, column),
                                                        _figure(tables, b, table, column))
@@ -343,6 +343,7 @@ def _comparisons(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list[l
 
 #: A faction as the report names it.
 _FACTION_NAME = {"villagers": "village", "werewolves": "wolves", "jester": "Jester"}
+_FACTION_SEATS = {"villagers": "village's", "werewolves": "wolves'", "jester": "Jester's"}
 
 
 def _verdict(a: str, b: str, low: float, high: float) -> str:
