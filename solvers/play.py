@@ -27,6 +27,7 @@ from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
 from wolf_eval.solvers.outline import Outline
 from wolf_eval.solvers.transcript import public_chat
+from wolf_eval.solvers.watch import watch
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
 from wolf_eval.vocabulary import TAGGER_ROLE
@@ -87,13 +88,13 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     except Exception:  # built outside an eval, no INSPECT_EVAL_MODEL: each game checks as it starts
         building = None
     if building is not None:
-        building.check(settings.rules, learning is not None)
+        building.check(settings.rules, learning is not None, settings.monitor)
         if learning is not None:
             learning.check(building.seat(Role.JESTER))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         eval_model = get_model()
-        bindings = Bindings.of(eval_model, model_roles()).check(settings.rules, learning is not None)
+        bindings = Bindings.of(eval_model, model_roles()).check(settings.rules, learning is not None, settings.monitor)
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
         models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
@@ -106,10 +107,10 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record = current_record()
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
-                      call_plan=settings.calls, eval_seed=eval_model.config.seed,
+                      call_plan=settings.calls, eval_seed=eval_model.config.seed, watched=settings.watched,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or key is None or jester is None:
-            game = await _play(game, agent, state)
+            game = await _play(game, agent, state, settings.monitor)
             state.metadata.update(game_columns(game, bindings, agent.usage))
             return state
         known = learning.read(jester.model_name, key, settings.lessons_shown)
@@ -117,7 +118,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record.learning_step = key.step
         record.lessons_read = describe_lessons(known)
         agent.jester_lessons = lessons_by_list(known)
-        game = await _play(game, agent, state)
+        game = await _play(game, agent, state, settings.monitor)
         async with span("lessons", type="phase"):
             added, raw, problem = await keep_lessons(game, jester, known, learning, settings.structured_output,
                                                      agent.usage, key, agent.game, agent.eval_seed)
@@ -135,8 +136,9 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     return solve
 
 
-async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
-    """Play the game wave by wave, the viewer's outline watching it (``outline.py``)."""
+async def _play(game: GameState, agent: Agent, state: TaskState, monitor: str = "off") -> GameState:
+    """Play the game wave by wave, the viewer's outline watching it (``outline.py``); then, with a ``monitor``
+    source, the monitor reads each day (``watch.py``)."""
     record = current_record()
     async with Outline.watching(game) as outline:
         requests = pending(game)
@@ -153,6 +155,9 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
     record.usage = agent.usage
+    record.reasoning = agent.thoughts
+    if monitor != "off":
+        await watch(game, agent, monitor)
     assert game.outcome is not None
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."
