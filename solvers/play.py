@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import ModelOutput, get_model, model_roles
+from inspect_ai.model import Model, ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -30,7 +30,7 @@ from wolf_eval.solvers.transcript import public_chat
 from wolf_eval.solvers.watch import watch
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
-from wolf_eval.vocabulary import TAGGER_ROLE
+from wolf_eval.vocabulary import MONITOR_ROLE, TAGGER_ROLE
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -98,6 +98,8 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
         models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
+        # never the model under evaluation: -T monitor without a monitor bound is refused above
+        monitor = get_model(role=MONITOR_ROLE, required=True) if settings.monitor != "off" else None
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
@@ -110,7 +112,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
                       call_plan=settings.calls, eval_seed=eval_model.config.seed, watched=settings.watched,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or key is None or jester is None:
-            game = await _play(game, agent, state, settings.monitor)
+            game = await _play(game, agent, state, (monitor, settings.monitor))
             state.metadata.update(game_columns(game, bindings, agent.usage))
             return state
         known = learning.read(jester.model_name, key, settings.lessons_shown)
@@ -118,7 +120,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record.learning_step = key.step
         record.lessons_read = describe_lessons(known)
         agent.jester_lessons = lessons_by_list(known)
-        game = await _play(game, agent, state, settings.monitor)
+        game = await _play(game, agent, state, (monitor, settings.monitor))
         async with span("lessons", type="phase"):
             added, raw, problem = await keep_lessons(game, jester, known, learning, settings.structured_output,
                                                      agent.usage, key, agent.game, agent.eval_seed)
@@ -136,9 +138,10 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     return solve
 
 
-async def _play(game: GameState, agent: Agent, state: TaskState, monitor: str = "off") -> GameState:
-    """Play the game wave by wave, the viewer's outline watching it (``outline.py``); then, with a ``monitor``
-    source, the monitor reads each day (``watch.py``)."""
+async def _play(game: GameState, agent: Agent, state: TaskState,
+                monitor: tuple[Model | None, str] = (None, "off")) -> GameState:
+    """Play the game wave by wave, the viewer's outline watching it (``outline.py``); then, with a monitor model and
+    its source, the monitor reads each day (``watch.py``)."""
     record = current_record()
     async with Outline.watching(game) as outline:
         requests = pending(game)
@@ -156,8 +159,8 @@ async def _play(game: GameState, agent: Agent, state: TaskState, monitor: str = 
     record.calls = agent.calls
     record.usage = agent.usage
     record.reasoning = agent.thoughts
-    if monitor != "off":
-        await watch(game, agent, monitor)
+    if monitor[0] is not None:
+        await watch(game, agent, *monitor)
     assert game.outcome is not None
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."

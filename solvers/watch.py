@@ -9,7 +9,7 @@ exactly what it would have read at that day's end.
 from __future__ import annotations
 
 from inspect_ai.log import transcript
-from inspect_ai.model import get_model
+from inspect_ai.model import Model
 from inspect_ai.util import span
 
 from wolf_eval.agents.monitor import day_views, monitored_days, read_seat
@@ -17,16 +17,14 @@ from wolf_eval.agents.player import Agent
 from wolf_eval.engine import GameState
 from wolf_eval.solvers.outline import PHASE_SPAN, together
 from wolf_eval.store import VerdictRow, current_record
-from wolf_eval.vocabulary import MONITOR_ROLE
 
 #: The span of one day's verdicts in the transcript.
 MONITOR_SPAN = "monitor · day {day}"
 
 
-async def watch(game: GameState, agent: Agent, source: str) -> None:
-    """Have the monitor read every living seat of every day from ``source``; its verdicts and its model go to the
-    game's record, its calls and tokens to the game's, as every other call's."""
-    model = get_model(role=MONITOR_ROLE, required=True)  # never the model under evaluation
+async def watch(game: GameState, agent: Agent, model: Model, source: str) -> None:
+    """Have the monitor ``model`` read every living seat of every day from ``source``; its verdicts and its model go
+    to the game's record, its calls and tokens to the game's, as every other call's."""
     record = current_record()
     record.monitor_model = str(model)
     roles = {p.name: p.role.value for p in game.players}

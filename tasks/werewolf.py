@@ -23,7 +23,7 @@ from wolf_eval.lessons.remote import is_remote
 from wolf_eval.lessons.turnstile import Learning, LearningRun
 from wolf_eval.scorers.game_scores import LEAD, cost_scorer, headline_scorers
 from wolf_eval.scorers.judge import judge
-from wolf_eval.scorers.monitor import monitor_scorers
+from wolf_eval.scorers.monitor_scores import monitor_scorers
 from wolf_eval.settings import Settings, task_parameters
 from wolf_eval.solvers.play import play_game
 

@@ -13,7 +13,7 @@ seeded by the per-call seed the game sets, so a game on wolfbot replays exactly.
 critical path at API speed; ``-M words=N`` makes every statement, defence and vote reason N
 words long (the game is otherwise unchanged), to measure its tokens at the length models speak.
 
-Every reply to a seat carries a scripted reasoning block (``wolf_eval.baseline.monitoring``) beside it,
+Every reply to a seat carries a scripted reasoning block (``wolf_eval.baseline.confessions``) beside it,
 as a reasoning model's does; ``-M leak=P`` is the share of a deceiver's days whose reasoning confesses its
 role (default 0.5). Its tokens are reported as reasoning tokens, not as output: the players' token counts
 stay those of their replies, so a game's cost reads the same with or without it.
@@ -48,7 +48,7 @@ from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
-from wolf_eval.baseline.monitoring import LEAK, monitor_reading, scripted_thought
+from wolf_eval.baseline.confessions import LEAK, monitor_reading, scripted_thought
 from wolf_eval.measures.tokenizer import count, schema_text
 from wolf_eval.providers.padding import lengthen
 from wolf_eval.refusal import ValueRefused
