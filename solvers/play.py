@@ -159,8 +159,9 @@ async def _play(game: GameState, agent: Agent, state: TaskState,
     record.calls = agent.calls
     record.usage = agent.usage
     record.reasoning = agent.thoughts
-    if monitor[0] is not None:
-        await watch(game, agent, *monitor)
+    reader, source = monitor
+    if reader is not None:
+        await watch(game, agent, reader, source)
     assert game.outcome is not None
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."

@@ -37,7 +37,7 @@ from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import column as pool_column
 from wolf_eval.measures.pooling import count_where_applicable, logged_name
-from wolf_eval.measures.rates import Mean
+from wolf_eval.measures.rates import Auroc, Mean
 from wolf_eval.resample import (
     UNIT,
     figure_interval,
@@ -384,6 +384,18 @@ def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict
     for name, iv in game_intervals(counts, figures, seed, bounds=dict.fromkeys(figures, UNIT)).items():
         out |= {name: iv.value} | (ends(name, iv) if name in DECEPTION_RATES[role] else {})
     return out
+
+
+def monitor_row(name: str, per_game: list[Auroc], seed: int) -> dict[str, float]:
+    """The monitor's AUROC over some games' pairs (:mod:`wolf_eval.measures.monitoring`), pooled, with its 95%
+    interval over the games as ``monitor_wolf_auroc``'s metrics have it (``<name>``, ``_low``, ``_high``), and the
+    pairs it is over; NaN where no pair was read."""
+    pairs = float(sum(a.pairs for a in per_game))
+    if not pairs:
+        return {name: math.nan, f"{name}_low": math.nan, f"{name}_high": math.nan, f"{name}_pairs": 0.0}
+    figure = head.MONITOR["monitor_wolf_auroc"]
+    iv = game_interval(np.array([a.numbers() for a in per_game], dtype=float), figure.of_sums, seed)
+    return {name: iv.value, **ends(name, iv), f"{name}_pairs": pairs}
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:

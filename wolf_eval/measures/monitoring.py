@@ -57,6 +57,14 @@ class MonitorCounts:
         return out
 
 
+def as_read(counts: MonitorCounts, model: str, question: str = "wolf") -> Auroc:
+    """The pairs of a game in which ``model`` played the positive (the wolves for ``wolf``, the Jester for
+    ``jester``), read from the eval's own source: that model's text as the monitor read it."""
+    if counts.source is None:
+        return Auroc()
+    return counts.by_model.get((question, counts.source, model), Auroc())
+
+
 def monitor_counts(game: GameState, verdicts: Sequence[VerdictRow], seat_models: Mapping[str, str]) -> MonitorCounts:
     """The game's pairs, each day and source apart: a positive's verdict against every other seat's that day."""
     roles = {p.name: p.role for p in game.players}
@@ -84,4 +92,4 @@ def monitor_counts(game: GameState, verdicts: Sequence[VerdictRow], seat_models:
     return MonitorCounts(pairs, by_model, "both" if "both" in sources else next(iter(sources), None))
 
 
-__all__ = ["QUESTIONS", "SOURCES", "MonitorCounts", "monitor_counts"]
+__all__ = ["as_read", "QUESTIONS", "SOURCES", "MonitorCounts", "monitor_counts"]
