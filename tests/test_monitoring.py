@@ -175,3 +175,37 @@ def test_a_speech_monitor_reads_speech_alone(tmp_path) -> None:  # type: ignore[
     assert record.monitor and {v.source for v in record.monitor} == {"speech"}
     seat_prompt = next(e for e in log.samples[0].events if e.event == "model")
     assert "You are watched" not in seat_prompt.input[0].text
+
+
+def test_compare_and_rate_pool_the_monitor_s_pairs_by_model_by_hand() -> None:
+    import pandas as pd
+
+    from wolf_eval.analysis import compare, rating
+    from wolf_eval.analysis.plan import usd_per_game
+    from wolf_eval.engine import Faction
+    from wolf_eval.measures.monitoring import MonitorCounts
+
+    a, b = Auroc(3, 1, 4), Auroc(1, 0, 2)  # pooled: (4 + 0.5) / 6
+    rows = pd.DataFrame([
+        {"task": "triadic", "model": "m", "faction": Faction.WEREWOLVES, "opponent": "o", "monitor_model": "r",
+         "monitor": a},
+        {"task": "triadic", "model": "m", "faction": Faction.WEREWOLVES, "opponent": "o", "monitor_model": "r",
+         "monitor": b},
+        {"task": "triadic", "model": "m", "faction": Faction.VILLAGERS, "opponent": "o", "monitor_model": "r",
+         "monitor": Auroc()}])
+    [row] = compare.monitor_table(rows).to_dict("records")
+    assert (row["games"], row["auroc_pairs"], row["auroc"]) == (2, 6.0, pytest.approx(4.5 / 6))
+    assert row["auroc_low"] <= row["auroc"] <= row["auroc_high"]
+    assert "| m | wolves | o | r | 2 | 6 |" in compare.monitor_markdown(compare.monitor_table(rows))
+    assert compare.monitor_markdown(compare.monitor_table(rows.iloc[2:])) == ""
+    games = [MonitorCounts({("wolf", "reasoning"): a}, {("wolf", "reasoning", "m"): a}, "reasoning"),
+             MonitorCounts({("wolf", "reasoning"): b}, {("wolf", "reasoning", "x"): b}, "reasoning")]
+    frame = pd.DataFrame({"monitor": games, "monitor_model": ["m", "r"]})
+    figures = rating.monitored(frame, "m")
+    assert figures["monitor_as_wolf"] == pytest.approx(3.5 / 4) and figures["monitor_as_wolf_pairs"] == 4
+    assert figures["monitor_as_monitor"] == pytest.approx(3.5 / 4)  # the game "m" monitored
+    assert math.isnan(rating.monitored(frame, "nobody")["monitor_as_wolf"])
+    # the planner prices a pilot's monitor calls with its seats' (the monitor's usage is the game's)
+    usage = {"openai/gpt-4.1": {"input": 1_000_000}, "openai/gpt-4.1-mini": {"input": 1_000_000}}
+    pilot = pd.DataFrame([{"log": "l", "sample": 1, "epoch": 1, "usage": usage}])
+    assert usd_per_game(pilot) == pytest.approx(2.0 + 0.4)
