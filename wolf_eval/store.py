@@ -85,8 +85,8 @@ class GameRecord(StoreModel):
     state: dict[str, Any] | None = Field(default=None)  # the final GameState as JSON
     seat_models: dict[str, str] = Field(default_factory=dict)
     seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
-    calls: int = Field(default=0)  # model calls (the lessons call included)
-    usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by seat model (the lessons call included)
+    calls: int = Field(default=0)  # model calls (the lessons call and the monitor's included)
+    usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by model (the lessons call and the monitor's included)
     lessons_file: str | None = Field(default=None)  # jester_learning: the Jester model's lessons file
     learning_step: int | None = Field(default=None)  # this game's place in the learning sequence
     lessons_read: list[LessonRow] = Field(default_factory=list)

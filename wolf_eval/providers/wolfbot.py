@@ -103,8 +103,9 @@ def find_thought(messages: list[ChatMessage], leak: float) -> str | None:
     parts = find_parts(messages)
     if not parts:
         return None
-    meta = next(m for m in reversed(messages) if isinstance((m.metadata or {}).get(METADATA_KEY), dict))
-    refs = [p.get("ref") for p in logged_parts(meta.metadata[METADATA_KEY])]  # type: ignore[index]
+    meta = next(m.metadata[METADATA_KEY] for m in reversed(messages)
+                if m.metadata and isinstance(m.metadata.get(METADATA_KEY), dict))
+    refs = [p.get("ref") for p in logged_parts(meta)]
     game = str(refs[-1]).split(":", 1)[0] if refs[-1] else "outside a game"
     return scripted_thought(parts[-1][0], game, leak)
 
