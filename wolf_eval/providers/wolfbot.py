@@ -12,6 +12,8 @@ seeded by the per-call seed the game sets, so a game on wolfbot replays exactly.
 ``-M latency=SECONDS`` makes every call wait that long before answering, to measure a game's
 critical path at API speed; ``-M words=N`` makes every statement, defence and vote reason N
 words long (the game is otherwise unchanged), to measure its tokens at the length models speak.
+``-M refuse=P`` and ``-M expose=P`` make a deceiving seat's public reply a refusal of its role, or a
+self-exposure, with those probabilities (``breaking.py``), so the refusal counts run offline.
 
 Every reply to a seat carries a scripted reasoning block (``wolf_eval.baseline.confessions``) beside it,
 as a reasoning model's does; ``-M leak=P`` is the share of a deceiver's days whose reasoning confesses its
@@ -45,16 +47,23 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from wolf_eval.agents.monitor import MONITOR_METADATA_KEY, MonitorView
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.agents.reply_reading import READING_METADATA_KEY, ReplyReading
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
 from wolf_eval.baseline.confessions import LEAK, monitor_reading, scripted_thought
+from wolf_eval.measures.role_play import classify
 from wolf_eval.measures.tokenizer import count, schema_text
+from wolf_eval.providers.breaking import break_role
 from wolf_eval.providers.padding import lengthen
 from wolf_eval.refusal import ValueRefused
+from wolf_eval.vocabulary import Role
 
 #: The scripted monitor's name: ``wolfbot/monitor`` reads seats' texts (``--model-role monitor=``), plays no seat.
 MONITOR = "monitor"
+#: Why ``wolfbot/monitor`` answers nothing but a monitor's prompt.
+PLAYS_NO_SEAT = (f"wolfbot/{MONITOR} is the scripted monitor (--model-role monitor=wolfbot/{MONITOR}): it plays no "
+                 "seat and judges nothing")
 #: The settings a wolfbot model starts from when Inspect passes none.
 _NO_SETTINGS = GenerateConfig()
 
@@ -97,6 +106,16 @@ def answer(reply_for: Callable[[Observation, int], str], messages: list[ChatMess
     return call_of(views).assemble(replies, reply_fields(views[0]))
 
 
+def reading_reply(messages: list[ChatMessage]) -> str | None:
+    """A judge's reading of the deceivers' replies, answered by the rules themselves (so offline the judge's
+    reading agrees with the rules': the path is tested, not a reader); None if the prompt is no such reading."""
+    for message in reversed(messages):
+        if message.metadata and READING_METADATA_KEY in message.metadata:
+            reading = ReplyReading.model_validate(message.metadata[READING_METADATA_KEY])
+            return json.dumps({"classes": [str(classify(text, Role(role))) for role, text in reading.replies]})
+    return None
+
+
 def find_thought(messages: list[ChatMessage], leak: float) -> str | None:
     """The scripted reasoning of a game prompt's call (its last decision's seat thinking, once per call); None if
     no game prompt. Its game is the seed its decisions' refs name."""
@@ -135,6 +154,8 @@ class WolfBot(ModelAPI):
         latency: float = 0.0,
         words: int = 0,
         leak: float = LEAK,
+        refuse: float = 0.0,
+        expose: float = 0.0,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
@@ -150,18 +171,31 @@ class WolfBot(ModelAPI):
             raise ValueRefused(f"wolfbot: -M leak must be a share from 0 to 1 (of a deceiver's days whose reasoning "
                                f"confesses its role), got {leak!r}")
         self.leak = float(leak)
+        for name, p in (("refuse", refuse), ("expose", expose)):
+            if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 <= p <= 1:
+                raise ValueRefused(f"wolfbot: -M {name} must be a probability from 0 to 1, got {p!r}")
+        if refuse + expose > 1:
+            raise ValueRefused(f"wolfbot: -M refuse and -M expose add up to {refuse + expose}, more than 1")
+        self.refuse, self.expose = float(refuse), float(expose)
         if model_name not in (*PLAYERS, MONITOR):
             close = difflib.get_close_matches(model_name, list(PLAYERS), n=1)
             hint = f" (did you mean wolfbot/{close[0]}?)" if close else ""
             raise ValueRefused(f"wolfbot/{model_name}: wolfbot has no policy {model_name!r}{hint}; use one of: "
                                + ", ".join(f"wolfbot/{p}" for p in (*PLAYERS, MONITOR)))
         if model_args:
-            raise ValueRefused(f"wolfbot takes only -M latency=SECONDS, -M words=N and -M leak=P, got: "
-                               f"{', '.join(model_args)}")
+            raise ValueRefused("wolfbot takes only -M latency=SECONDS, -M words=N, -M leak=P, -M refuse=P and "
+                               "-M expose=P, got: " + ", ".join(model_args))
         self.player = PLAYERS.get(model_name)
 
     def max_connections(self) -> int:
         return 1024  # a simulated API never throttles, so a wave's calls all overlap
+
+    def _reply(self, obs: Observation, seed: int) -> str:
+        """One decision's reply: the policy's move, run on to ``-M words``, then broken by ``-M refuse``/``expose``."""
+        if self.player is None:
+            raise ValueRefused(PLAYS_NO_SEAT)
+        said = lengthen(self.player(obs, Random(seed)), obs, self.words, Random(f"{seed}:words"))
+        return break_role(said, obs, self.refuse, self.expose, Random(f"{seed}:role_play"))
 
     async def generate(
         self,
@@ -174,7 +208,7 @@ class WolfBot(ModelAPI):
         seed = config.seed
         if seed is None:
             seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
-        content, thought = self._reply(input, seed)
+        content, thought = self._answer(input, seed)
         if self.latency:
             await anyio.sleep(self.latency)  # a simulated API round trip; concurrent calls overlap
         model = f"wolfbot/{self.model_name}"
@@ -190,19 +224,19 @@ class WolfBot(ModelAPI):
                                   reasoning_tokens=thinking)
         return output
 
-    def _reply(self, input: list[ChatMessage], seed: int) -> tuple[str, str | None]:
+    def _answer(self, input: list[ChatMessage], seed: int) -> tuple[str, str | None]:
         """The reply to a prompt, and the scripted reasoning beside it (a seat's call only)."""
         mv = find_monitor_view(input)
         if mv is not None:
             return json.dumps(monitor_reading(mv.text, mv.jester)), None
         if self.player is None:
-            raise ValueRefused(f"wolfbot/{MONITOR} is the scripted monitor (--model-role monitor=wolfbot/{MONITOR}): "
-                               "it plays no seat and judges nothing")
-        player = self.player
-        game = answer(lambda obs, s: lengthen(player(obs, Random(s)), obs, self.words, Random(f"{s}:words")),
-                      input, seed)
+            raise ValueRefused(PLAYS_NO_SEAT)
+        game = answer(self._reply, input, seed)
         if game is not None:
             return game, find_thought(input, self.leak)
+        read = reading_reply(input)
+        if read is not None:
+            return read, None
         jv = find_judge_view(input)
         if jv is not None:
             return judge_reply(self.model_name, jv, Random(seed)), None
