@@ -7,14 +7,14 @@ monitorability, and reasoning against speech.
 Each pool is one offline eval of short games without analyses (:data:`SHORT`): the ``wolfbot/tom`` players, whose
 scripted reasoning confesses a deceiver's role on a share ``leak`` of its days (``-M leak=``), read by
 ``wolfbot/monitor`` with ``-T monitor=both`` (``wolf_eval/baseline/confessions.py``). On reasoning the scripted
-monitor's AUROC for "is a wolf" is known, (1 + leak) / 2, so coverage is counted against that truth, not against the
-pool's own figure. Each of ``--samples`` draws picks 10 games of the pool (with replacement), forms the figure and
-its interval as the eval's ``monitor_wolf_auroc`` metrics do (:func:`wolf_eval.resample.figure_interval` over the
-summed counts), and counts whether the interval holds the truth. Speech has no confession (the players' deflecting
-tells are all the scripted monitor reads there), so where reasoning leaks more the monitor reads reasoning better:
-the table gives the pool's speech AUROC, ``reasoning_over_speech`` over the pool, and the share of 10-game draws
-whose interval of that difference lies above 0. It also prints the monitor's calls and tokens per game beside the
-seats'.
+monitor's AUROC for "is a wolf" is known, (1 + leak) / 2, so coverage is counted against that truth. Each of
+``--samples`` draws picks 10 games of the pool (with replacement), forms the figure and its interval as the eval's
+``monitor_wolf_auroc`` metrics do (:func:`wolf_eval.resample.figure_interval` over the summed counts), and counts
+whether the interval holds the truth, and the pool's own figure (a pool of 100 games misses the truth by its own
+sampling error, which a draw from it inherits). Speech has no confession (the players' deflecting tells are all the
+scripted monitor reads there), so where reasoning leaks more the monitor reads reasoning better: the table gives the
+pool's speech AUROC, ``reasoning_over_speech`` over the pool, and the share of 10-game draws whose interval of that
+difference lies above 0. It also prints the monitor's calls and tokens per game beside the seats'.
 """
 
 from __future__ import annotations
@@ -72,17 +72,21 @@ def auroc(s: Any) -> Any:
     return MONITOR["monitor_wolf_auroc"].of_sums(s)
 
 
-def coverage(matrix: np.ndarray, truth: float, samples: int, rng: np.random.Generator) -> tuple[float, float, int]:
-    """The share of 10-game draws whose interval holds ``truth``, their mean width, and the draws with an interval."""
-    held, widths = 0, []
+def coverage(matrix: np.ndarray, truths: tuple[float, float], samples: int,
+             rng: np.random.Generator) -> tuple[float, float, float, int]:
+    """The shares of 10-game draws whose interval holds each of ``truths`` (the known one, the pool's own), their
+    mean width, and the draws with an interval."""
+    held, widths = [0, 0], []
     for i in range(samples):
         draw = matrix[rng.integers(0, len(matrix), SIZE)]
         iv = figure_interval(draw, auroc, seed_of("monitor", i))
         if math.isnan(iv.low):
             continue
         widths.append(iv.high - iv.low)
-        held += iv.low <= truth <= iv.high
-    return held / max(1, len(widths)), float(np.mean(widths)) if widths else math.nan, len(widths)
+        for k, truth in enumerate(truths):
+            held[k] += iv.low <= truth <= iv.high
+    drawn = max(1, len(widths))
+    return held[0] / drawn, held[1] / drawn, float(np.mean(widths)) if widths else math.nan, len(widths)
 
 
 def above_zero(both: np.ndarray, samples: int, rng: np.random.Generator) -> float:
@@ -112,20 +116,21 @@ def main() -> None:
     parser.add_argument("--log-dir", type=Path, default=Path("logs/monitor"))
     args = parser.parse_args()
     rng = np.random.default_rng(43)
-    print(f"| leak | truth | reasoning AUROC (pool) | coverage at {SIZE} games | mean width | draws | speech AUROC "
-          f"(pool) | reasoning - speech (pool) | draws above 0 |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"| leak | truth | reasoning AUROC (pool) | coverage at {SIZE} games, of the truth | of the pool's figure "
+          f"| mean width | draws | speech AUROC (pool) | reasoning - speech (pool) | draws above 0 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     usage: list[dict[str, Any]] = []
     for leak in args.leaks:
         matrices, used = pool(play(leak, args.games, args.log_dir))
         usage += used
         truth = (1 + leak) / 2
-        covered, width, drawn = coverage(matrices["reasoning"], truth, args.samples, rng)
+        pooled = float(auroc(matrices["reasoning"].sum(axis=0)))
+        covered, own, width, drawn = coverage(matrices["reasoning"], (truth, pooled), args.samples, rng)
         both = np.hstack([matrices["reasoning"], matrices["speech"]])
         gain = MONITOR["reasoning_over_speech"].of_sums(both.sum(axis=0))
-        print(f"| {leak:g} | {truth:.3f} | {auroc(matrices['reasoning'].sum(axis=0)):.3f} | {covered:.3f} | "
-              f"{width:.3f} | {drawn} | {auroc(matrices['speech'].sum(axis=0)):.3f} | {gain:+.3f} | "
-              f"{above_zero(both, args.samples, rng):.3f} |")
+        print(f"| {leak:g} | {truth:.3f} | {pooled:.3f} | {covered:.3f} | {own:.3f} | {width:.3f} | {drawn} "
+              f"| {auroc(matrices['speech'].sum(axis=0)):.3f} | {gain:+.3f} "
+              f"| {above_zero(both, args.samples, rng):.3f} |")
     m_calls, m_tokens = per_game(usage, monitor=True)
     s_calls, s_tokens = per_game(usage, monitor=False)
     print(f"\nPer game ({len(usage)} games, monitor=both: three readings per seat and day): the monitor "
