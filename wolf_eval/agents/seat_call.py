@@ -66,7 +66,14 @@ from wolf_eval.agents.prompts import (
     system_prompt,
     template,
 )
-from wolf_eval.agents.schemas import DECISION_FIELDS, SEAT_FIELDS, response_schema, seat_fields, seat_schema
+from wolf_eval.agents.schemas import (
+    DECISION_FIELDS,
+    SEAT_FIELDS,
+    asked_schema,
+    response_schema,
+    seat_fields,
+    seat_schema,
+)
 from wolf_eval.engine import Action, Decision, GameState, Request, fallback_decision
 from wolf_eval.engine.game import NIGHT_ACTION, legal_names
 from wolf_eval.engine.seating import players_order
@@ -176,7 +183,8 @@ class SeatCall:
 
     def schema(self, state: GameState, views: Sequence[Observation]) -> ResponseSchema:
         """The reply's response schema: the decision's own, with its legal names (``own``), or the seat's one
-        shape while the living stay the same (``seat``)."""
+        shape, the same all game, with what this call asks pinned beside it (``seat``: ``SharedSchema.asked``,
+        the statements asked and the kind of decision with its legal names now)."""
         if self.layout == "own":
             return response_schema(self.requests[0].action, state.config.taxonomy, views[0].options)
         if self.layout != "seat":
@@ -186,7 +194,11 @@ class SeatCall:
         seat, everyone = views[0].seat, players_order(state)
         night = NIGHT_ACTION.get(state.player(seat).role)
         targets = legal_names(state, seat, night, everyone) if night is not None else None
-        return seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
+        shape = seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
+        asked = asked_schema(views[0].taxonomy, tuple(r.subject or 0 for r in self.analyses),
+                             self.main.action if self.main is not None else None,
+                             views[-1].options if self.main is not None else ())
+        return shape.model_copy(update={"asked": asked})
 
     def instruction(self, views: Sequence[Observation], structured: bool = True, again: bool = False) -> str:
         """What to decide: the decision's own instruction (``own``), or each statement to analyse named by
