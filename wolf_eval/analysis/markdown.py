@@ -137,11 +137,16 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
     """The whole report: what was read and left out, then every table under its heading, with the figures drawn."""
     if not tables:
         return "# wolf-eval report\n\nNo finished games found.\n" + "".join(f"\n- {s}" for s in corpus.skipped)
-    return "\n".join([*first_page(corpus, tables), *_opening(corpus), *_outcome_sections(tables, figures),
-                      *_calibration_sections(tables),
-                      *_truth_sections(tables), *_suspicion_sections(tables, figures), *_game_sections(tables),
-                      *_fallback_section(tables), *_cost_markdown(corpus.games, tables), *_judge_section(tables),
-                      *_lesson_sections(tables, figures)])
+    return "\n".join([*first_page(corpus, tables), *opening(corpus), *detail_sections(corpus.games, tables, figures)])
+
+
+def detail_sections(games: pd.DataFrame, tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
+    """Every table of the detail under its heading, each only where it has data: of every cell of ``tables``
+    (the whole report's, or one cell's for its own file)."""
+    return [*_outcome_sections(tables, figures), *_calibration_sections(tables), *_truth_sections(tables),
+            *_suspicion_sections(tables, figures), *_game_sections(tables), *_fallback_section(tables),
+            *_role_play_section(tables), *_cost_markdown(games, tables), *_judge_section(tables),
+            *_lesson_sections(tables, figures)]
 
 
 #: How the report's intervals are drawn, said once at its top.
@@ -157,7 +162,7 @@ INTERVALS_NOTE = (
     "and says so.")
 
 
-def _opening(corpus: Corpus) -> list[str]:
+def opening(corpus: Corpus) -> list[str]:
     """The detail's opening: the games and cells read, what was left out or set aside, how fallbacks are shown."""
     g = corpus.games
     out = ["# The detail", "",
@@ -191,10 +196,14 @@ def _opening(corpus: Corpus) -> list[str]:
 ANSWER_COLUMNS = [("Village wins", "win_rates", "villagers"), ("Wolves win", "win_rates", "werewolves"),
                   ("Jester wins", "win_rates", "jester"), ("`village_wolf_auroc`", "headline_scores",
                                                            "village_wolf_auroc"),
-                  ("`jester_suspicion_rank`", "headline_scores", "jester_suspicion_rank")]
+                  ("`jester_suspicion_rank`", "headline_scores", "jester_suspicion_rank"),
+                  ("`wolf_refusal_rate`", "headline_scores", "wolf_refusal_rate")]
 
-#: The figures the first page compares between cells: the village's win rate and its detection of the wolves.
-COMPARED = [c for c in ANSWER_COLUMNS if c[2] in ("villagers", "village_wolf_auroc")]
+#: The figures the first page compares between two cells whose seats differ in one faction alone, by that faction:
+#: its win rate, and the headline scored against the truth that its play moves.
+COMPARED = {faction: [c for c in ANSWER_COLUMNS if c[2] in figures] for faction, figures in (
+    ("villagers", ("villagers", "village_wolf_auroc")), ("werewolves", ("werewolves", "village_wolf_auroc")),
+    ("jester", ("jester", "jester_suspicion_rank")))}
 
 _ANSWER_NOTE = (
     "Per cell (the seat models, the task, and the settings that differ from the task's defaults): each "
@@ -202,15 +211,20 @@ _ANSWER_NOTE = (
     "games (Wilson's for a win rate). `village_wolf_auroc`: how well the village's suspicion at each ballot "
     "singles out the wolves (0.5 chance, higher better; 1 − it is the wolves' evasion). `jester_suspicion_rank`: "
     "the Jester's rank in the others' suspicion (0.5 chance; higher, the Jester draws the suspicion it plays "
-    "for). The self-label figures (agreement with the speaker's own label, not the truth) are in the detail. "
+    "for). `wolf_refusal_rate`: the share of the wolves' replies that decline the role or the lie (counted apart "
+    "from fallbacks; below, the wolves' figures over the games where they played). The self-label figures "
+    "(agreement with the speaker's own label, not the truth) are in the detail. "
     "Fallback rate: fallbacks per decision asked. USD/game: every seat's tokens at list prices, n/a for a "
     "model with no known price.")
 
 _COMPARISON_NOTE = (
-    "Cells of the same task and condition, A's figure minus B's over their own games, with the interval "
-    "built from the two cells' intervals (Newcombe's for win rates). A verdict needs the interval to exclude 0. "
-    "These cells differ in every seat their models play, so a difference belongs to the whole seating, not one "
-    "faction's play: `wolf-eval compare` holds the other seats fixed and attributes it.")
+    "Pairs of cells of the same task and condition whose seats differ in one faction alone, one model there in "
+    "each, every other faction played by the same models (the row says which): the difference is that faction's "
+    "play against the same opponents. A's figure minus B's over their own games, with the interval built from the "
+    "two cells' intervals (Newcombe's for win rates); a verdict needs the interval to exclude 0. For the wolves, "
+    "a lower `village_wolf_auroc` is the better evasion. Cells that differ in more than one faction are not "
+    "paired: their difference would belong to the whole seating. `wolf-eval compare` pairs the games deal by "
+    "deal and tests each question.")
 
 
 def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -232,11 +246,34 @@ def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
            "## The answer", "", _ANSWER_NOTE, "",
            markdown_table([*CELL_HEADERS, "Games", *(h for h, _, _ in ANSWER_COLUMNS), FALLBACK_HEADER,
                            "USD/game"], rows), ""]
-    comparisons = _comparisons(tables)
+    out += _where_played(tables["role_play"])
+    comparisons = _comparisons(g, tables)
     if comparisons:
         out += ["## The comparison", "", _COMPARISON_NOTE, "",
-                markdown_table(["Task", "Condition", "A", "B", "Figure", "A − B [95%]", "Verdict"], comparisons), ""]
+                markdown_table(["Task", "Condition", "Faction", "A", "B", "Paired because", "Figure", "A − B [95%]",
+                                "Verdict"], comparisons), ""]
     return out
+
+
+#: The first page's figures of the wolves over every game and over the games where they played.
+_PLAYED_COLUMNS: list[tuple[str, str, Callable[[Any], str], str | None]] = [
+    ("Wolf model", "seat_model", str, None), ("Games", "games", _n0, None),
+    ("Games where a wolf broke its role", "games_broken", _n0, None),
+    ("Wolves win", "wolves_win", _r2, None), ("Wolves win, games played", "wolves_win_played", _r2, "games_played"),
+    ("Evasion", "evasion", _r2, None), ("Evasion, games played", "evasion_played", _r2, None)]
+
+
+def _where_played(role_play: pd.DataFrame) -> list[str]:
+    """The wolves' win rate and evasion beside the same over the games where no wolf reply was refused or
+    self-exposing: a refusing wolf lowers both as an unskilled one does, and this tells the two apart."""
+    wolves = role_play[role_play["deceiver"] == "werewolf"] if not role_play.empty else role_play
+    if wolves.empty or not wolves["games_broken"].any():
+        return ["No wolf reply in these games was refused or self-exposing (`wolf_refusal_rate` counts refusals; "
+                "the detail's role-play table both), so every figure above is over games where the wolves played.", ""]
+    return ["## Where the wolves played", "",
+            "In some games a wolf refused its role or named itself. Its wolves' win rate and evasion over every game, "
+            "then over the games where every wolf reply was played (95% intervals: Wilson's, and over games).", "",
+            _render_n(wolves, _PLAYED_COLUMNS), ""]
 
 
 def _figure(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str,
@@ -258,23 +295,55 @@ def _answer(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: 
     return f"{v:.2f}" + (" (1 game: no interval)" if math.isnan(low) else f" [{low:.2f}, {high:.2f}]")
 
 
-def _comparisons(tables: dict[str, pd.DataFrame]) -> list[list[str]]:
-    """Each pair of cells with the same task and condition: the village's win rate and detection, A − B."""
+def cell_seats(games: pd.DataFrame, cell: tuple[str, str, str]) -> dict[str, frozenset[str]]:
+    """Who played each faction in a cell's games: the faction's name and the models seated in it."""
+    seats: dict[str, set[str]] = {}
+    for factions in cell_games(games, cell)["factions"]:
+        for faction, models in factions.items():
+            seats.setdefault(str(faction), set()).update(models)
+    return {f: frozenset(m) for f, m in seats.items()}
+
+
+def paired_faction(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> str | None:
+    """The one faction two cells' seats differ in, one model there in each; None when they are not comparable
+    (the same seats, more than one faction differing, a faction seated in one alone, or shared seats)."""
+    differ = [f for f in a.keys() | b.keys() if a.get(f) != b.get(f)]
+    if len(differ) != 1 or a.keys() != b.keys():
+        return None
+    f = differ[0]
+    return f if len(a[f]) == 1 and len(b[f]) == 1 else None
+
+
+def _comparisons(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list[list[str]]:
+    """Each pair of comparable cells (:func:`paired_faction`): that faction's figures, A − B, and why paired."""
     groups: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
     for cell in cells(tables["win_rates"]):
         groups.setdefault((cell[1], cell[2]), []).append(cell)
     rows = []
     for (task, condition), members in groups.items():
+        seats = {cell: cell_seats(games, cell) for cell in members}
         for i, a in enumerate(members):
             for b in members[i + 1:]:
-                for label, table, column in COMPARED:
+                f = paired_faction(seats[a], seats[b])
+                if f is None or f not in COMPARED or f not in _FACTION_NAME:
+                    continue
+                ma, mb = next(iter(seats[a][f])), next(iter(seats[b][f]))
+                held = "; ".join(f"{_FACTION_NAME[o]} {' + '.join(sorted(seats[a][o]))}"
+                                 for o in _FACTION_NAME if o != f and o in seats[a])
+                why = f"only the {_FACTION_SEATS[f]} seats differ; in both: {held}"
+                for label, table, column in COMPARED[f]:
                     d, low, high = difference_interval(_figure(tables, a, table, column),
                                                        _figure(tables, b, table, column))
                     if math.isnan(d):
                         continue
-                    rows.append([task, condition, a[0], b[0], label, f"{d:+.2f} [{low:+.2f}, {high:+.2f}]",
-                                 _verdict(a[0], b[0], low, high)])
+                    rows.append([task, condition, _FACTION_NAME[f], ma, mb, why, label,
+                                 f"{d:+.2f} [{low:+.2f}, {high:+.2f}]", _verdict(ma, mb, low, high)])
     return rows
+
+
+#: A faction as the report names it.
+_FACTION_NAME = {"villagers": "village", "werewolves": "wolves", "jester": "Jester"}
+_FACTION_SEATS = {"villagers": "village's", "werewolves": "wolves'", "jester": "Jester's"}
 
 
 def _verdict(a: str, b: str, low: float, high: float) -> str:
@@ -535,16 +604,33 @@ def _fallback_section(tables: dict[str, pd.DataFrame]) -> list[str]:
     return out
 
 
+_ROLE_PLAY_NOTE = (
+    "Each reply of a deceiving seat (its public words, and a reply the game could not use) classified by the rules "
+    "of docs/refusal.md: refused (it declines the role or the lie), self-exposing (it names its own role or team "
+    "in its own voice), else played. A refused reply the game could not use is counted here, not as a fallback; "
+    "the game played the fallback's move. Rates with 95% intervals over games; games broken: games with a reply "
+    "refused or self-exposing.")
+
+
+def _role_play_section(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Each deceiving role's replies by seat model: refused, self-exposing, and the games where it broke its role."""
+    out = ["## Refusals and self-exposure", "", _ROLE_PLAY_NOTE, ""]
+    if tables["role_play"].empty:
+        return [*out, "_No deceiving seat replied in these games._", ""]
+    return [*out, _render_n(tables["role_play"], [
+        ("Deceiver", "deceiver", str, None), ("Seat model", "seat_model", str, None),
+        ("Refused", "refusal_rate", _r2, "replies"), ("Self-exposing", "self_exposure_rate", _r2, "replies"),
+        ("Games broken", "games_broken", _n0, "games")]), ""]
+
+
 def _judge_section(tables: dict[str, pd.DataFrame]) -> list[str]:
     """The post-game judge's accuracy by true role."""
-    out = ["## Judge identification accuracy", ""]
-    if tables["judge"].empty:
-        out += ["_No judge in these logs (bind one with `--model-role judge=<model>`)._", ""]
-    else:
-        out += ["Share of each true role's players the post-game judge named from the public record.", "",
-                _render(tables["judge"], [("Games", "games", str), *((r.capitalize(), r, _r2) for r in ROLES),
-                                          ("All", "all", _r2), ("Unreadable", "unreadable", _r2)]), ""]
-    return out
+    if tables["judge"].empty:  # no judge bound in these games: a section only where its data is
+        return []
+    return ["## Judge identification accuracy", "",
+            "Share of each true role's players the post-game judge named from the public record.", "",
+            _render(tables["judge"], [("Games", "games", str), *((r.capitalize(), r, _r2) for r in ROLES),
+                                      ("All", "all", _r2), ("Unreadable", "unreadable", _r2)]), ""]
 
 
 def _tagger_section(lessons: pd.DataFrame) -> list[str]:
@@ -563,20 +649,19 @@ def _tagger_section(lessons: pd.DataFrame) -> list[str]:
 
 
 def _lesson_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
-    """The Jester's lessons and its learning curve."""
-    out = ["## Jester lessons", ""]
+    """The Jester's lessons and its learning curve, where the games learned (none without ``jester_learning``)."""
     if tables["lessons"].empty:
-        out += ["_No lessons in these logs (played without `jester_learning`)._", ""]
-    else:
-        out += ["Lessons the Jester's model added, tagged by `wolf_eval.lessons.tagger`: share by theory-of-mind order "
-                "(3rd: an explicit cross-faction contrast; 2nd: a perception verb; 1st: neither), then by strategy "
-                "category (multi-label, so categories need not sum to 1).", "",
-                _render(tables["lessons"], [("Games", "games", str), ("Added", "added", _n0),
-                                            ("Per game", "per_game", lambda v: _num(v, 1)),
-                                            ("1st", "order_1", _r2), ("2nd", "order_2", _r2), ("3rd", "order_3", _r2)]),
-                "",
-                _render(tables["lessons"], [(c, c, _r2) for c in LESSON_CATEGORIES]), ""]
-        out += _tagger_section(tables["lessons"])
+        return []
+    out = ["## Jester lessons", "",
+           "Lessons the Jester's model added, tagged by `wolf_eval.lessons.tagger`: share by theory-of-mind order "
+           "(3rd: an explicit cross-faction contrast; 2nd: a perception verb; 1st: neither), then by strategy "
+           "category (multi-label, so categories need not sum to 1).", "",
+           _render(tables["lessons"], [("Games", "games", str), ("Added", "added", _n0),
+                                       ("Per game", "per_game", lambda v: _num(v, 1)),
+                                       ("1st", "order_1", _r2), ("2nd", "order_2", _r2), ("3rd", "order_3", _r2)]),
+           "",
+           _render(tables["lessons"], [(c, c, _r2) for c in LESSON_CATEGORIES]), ""]
+    out += _tagger_section(tables["lessons"])
     curve = tables["learning_curve"]
     out += ["## Learning curve", "", "The Jester's win rate over consecutive blocks of five games, in play order "
             "(a learning run's games are played one after another).", ""]
