@@ -39,7 +39,10 @@ def _encoder() -> Any:
     [path] = [p for folder in package.submodule_search_locations for p in Path(folder).glob("_bindings*")
               if p.suffix in importlib.machinery.EXTENSION_SUFFIXES or p.name.endswith(".so")]
     loader = importlib.machinery.ExtensionFileLoader("bpe_openai._bindings", str(path))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))  # type: ignore[arg-type]
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    if spec is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module.tokenizer_for_encoding(ENCODING)
 
