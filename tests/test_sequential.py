@@ -114,7 +114,7 @@ def _record(a: list[float], b: list[float], wolves: list[float],
 
 
 def test_a_round_decides_stops_its_evals_and_a_partial_round_decides_nothing() -> None:
-    stopping = rounds.Stopping(round_games=4, alpha=0.05, max_games=40)
+    stopping = rounds.Stopping(round_games=4, alpha=0.05, max_games=40, design=sequential.ANYTIME)
     start = rounds.standing(TASK, pd.DataFrame(), PLAN, ["a", "b"], ["r"], stopping, 100)
     assert start.rounds == [PLAN] and start.complete == 0 and not start.finished
     # a's village wins every deal, b's loses every deal: 4 discordant deals per round
@@ -143,7 +143,7 @@ def test_a_question_stays_decided_at_the_round_that_decided_it() -> None:
               | {(m, "werewolves", k): [0.0] * 4 for m in "ab" for k in range(1, 5)})
     rows = _rows(played)
     assert rounds.looks(np.array([100] * 4 + [101] * 4 + [102] * 4 + [103] * 4)) == [4, 8, 12, 16]
-    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], rounds.Stopping(round_games=4, max_games=16), 100)
+    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], rounds.Stopping(round_games=4, max_games=16, design=sequential.ANYTIME), 100)
     q = done.questions.set_index(["faction", "question"]).loc[("villagers", "win")]
     assert (q["state"], q["decision"], q["deals"], q["ahead"]) == (rounds.DECIDED, sequential.FOR_A, 8, 1.0)
     assert sequential.decide([1.0] * 8 + [-1.0] * 8).state == sequential.UNDECIDED  # what all 16 deals say

@@ -32,8 +32,6 @@ from wolf_eval.engine import Faction, variant
 
 #: Games per eval in each round unless told otherwise.
 ROUND_GAMES = 10
-#: Games per eval after which its questions stop undecided unless told otherwise.
-MAX_GAMES = 200
 
 PLAYING = "playing"
 DECIDED = "decided"
@@ -46,12 +44,34 @@ UNDEFINED = "not defined"  # no deal of the complete rounds defines the figure (
 class Stopping:
     """When a comparison in rounds stops: its error rate, its round size and its caps."""
 
+    max_games: int  # games per eval after which a question stops undecided (the group design's planned cap)
     round_games: int = ROUND_GAMES
-    alpha: float = sequential.ALPHA
-    max_games: int = MAX_GAMES
+    alpha: float = sequential.ALPHA  # the comparison's: of deciding any question of any pair that does not differ
     max_usd: float | None = None
+    design: str = sequential.GROUP
+    questions: int = 1  # how many questions the comparison asks (every pair's); the error rate is shared by them
+    per_question: bool = False  # each question at ``alpha`` alone (the comparison's error then grows with them)
+
+    @property
+    def question_alpha(self) -> float:
+        """The error rate each question is tested at: Bonferroni's share of the comparison's (see the module)."""
+        return self.alpha if self.per_question else self.alpha / self.questions
+
+    @property
+    def procedure(self) -> str:
+        """The procedure as the decisions table names it."""
+        test = ("group-sequential, O'Brien-Fleming-like error spending over the cap" if self.design == sequential.GROUP
+                else "anytime-valid betting test")
+        if self.per_question:
+            return f"{test}; each of the {self.questions} questions at {self.alpha:g} alone (no family-wise control)"
+        return (f"{test}; Bonferroni over the comparison's {self.questions} questions, each at "
+                f"{self.question_alpha:.3g}")
 
     def __post_init__(self) -> None:
+        if self.design not in sequential.DESIGNS:
+            raise ValueError(f"design {self.design!r}: one of {', '.join(sequential.DESIGNS)}")
+        if self.questions < 1:
+            raise ValueError(f"a comparison asks at least one question, not {self.questions}")
         if self.round_games < 1:
             raise ValueError(f"a round plays at least one game per eval, not {self.round_games}")
         if not 0 < self.alpha < 1:
@@ -116,15 +136,22 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
             a, b = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
             defined = ~(np.isnan(a) | np.isnan(b))
             d = (a - b)[defined]
-            first = sequential.first_decision(d, looks(ga["seed"].to_numpy()[defined]), stopping.alpha)
-            decision = sequential.decide(d[:first] if first else d, stopping.alpha)
+            decision = sequential.decide(d, looks(ga["seed"].to_numpy()[defined]), stopping.question_alpha,
+                                         stopping.design, stopping.max_games)
             state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
                                                       GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
             out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
                               "deals": decision.deals, "mean": decision.mean, "ahead": decision.ahead,
                               "low": decision.low, "high": decision.high, "evidence": decision.evidence,
-                              "alpha": stopping.alpha})
+                              "needed": decision.needed, "alpha": stopping.question_alpha})
     return pd.DataFrame(out)
+
+
+def family(task: str, models: Sequence[str], against: Sequence[str]) -> int:
+    """How many questions a comparison asks: every question of every faction, for every pair of the compared
+    models and every reference opponent (or cross-play). Its error rate is shared among them all."""
+    pairs = len(models) * (len(models) - 1) // 2
+    return max(1, pairs * max(1, len(against)) * sum(len(asked(f)) for f in variant(task).factions))
 
 
 def looks(seeds: np.ndarray) -> list[int]:
