@@ -229,30 +229,35 @@ def _verdict(r: Mapping[Hashable, Any]) -> str:
 
 
 DECISIONS_NOTE = (
-    "Each question tested after every complete round on the deals both models played, by betting on which "
-    "model's game was ahead on each deal against \"each is ahead as often as the other\" (an anytime-valid "
-    "test: the chance of ever deciding between two models that do not differ is at most the error rate, "
-    "however many rounds were looked at). Decided for the model named, which is ahead on that figure on more "
+    "Each question tested after every complete round on the deals both models played, on which model's game was "
+    "ahead on each deal, against \"each is ahead as often as the other\". Group-sequential: the deals A was "
+    "ahead on minus those B was, against a bound at each round that spends the question's error over the cap "
+    "(O'Brien-Fleming-like: little at the first rounds, most near the cap), exact for a fair coin on each deal "
+    "with a winner. Anytime: a bettor's wealth on the same signs, which decides at 1/error rate and may be looked "
+    "at any time, with no cap planned. Decided for the model named, which is ahead on that figure on more "
     "deals. Ahead: the share of deals A was ahead on minus the share B was (for a win rate, the win-rate "
-    "difference), with its anytime-valid interval (valid at whatever round the comparison stopped, unlike a "
-    "fixed-sample interval read after an early stop). A − B: the mean over deals of the two games' figures' "
-    "difference. Evidence: the bettor's wealth, which decides at 1/error rate.")
+    "difference), with its anytime-valid interval at the question's error rate (valid at whatever round the "
+    "comparison stopped, unlike a fixed-sample interval read after an early stop). A − B: the mean over deals "
+    "of the two games' figures' difference. Evidence: what the test reached, beside what decides (group: the "
+    "walk over the root of the deals with a winner, against the round's bound; anytime: the wealth).")
 
 
 def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: Stopping) -> str:
-    """The decisions table, with what the comparison played and spent."""
+    """The decisions table, with the comparison's error rate and procedure, and what it played and spent."""
     spent = f"${standing_.spent:,.2f} in the seat models with a price" if standing_.spent else "no priced model"
+    rate = (f"Error rate {stopping.alpha:g} per question" if stopping.per_question else
+            f"Error rate {stopping.alpha:g} for the whole comparison (the chance of deciding any of its "
+            f"{stopping.questions} questions between models that do not differ)")
     lines = ["### Decisions", "", DECISIONS_NOTE, "",
-             f"Error rate {stopping.alpha:g} per question; rounds of {stopping.round_games} games per eval; "
+             f"{rate}: {stopping.procedure}. Rounds of {stopping.round_games} games per eval; "
              f"caps {stopping.max_games} games per eval"
              + (f" and ${stopping.max_usd:,.2f}" if stopping.max_usd is not None else "")
              + f". {standing_.complete} complete rounds, {standing_.games} games, {spent}.", "",
              "| task | faction | A | B | held fixed | question | decision | deals | A − B "
-             f"| ahead [anytime {1 - stopping.alpha:.0%}] | evidence |",
+             f"| ahead [anytime {1 - stopping.question_alpha:.1%}] | evidence (decides at) |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in questions.to_dict("records"):
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {held_label(r['held'])} "
                      f"| {r['question']} | {_verdict(r)} | {r['deals']} | {_cell(r['mean'])} "
-                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} |")
+                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} ({r['needed']:.3g}) |")
     return "\n".join(lines) + "\n"
-

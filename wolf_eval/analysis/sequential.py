@@ -252,6 +252,7 @@ def group_path(signs: np.ndarray, looks: Sequence[int], alpha: float,
         budget = spent(n / cap, alpha) - used + 1e-15
         within = np.flatnonzero(tail[1:] <= budget)
         bound = 1 + int(within[0]) if len(within) else now + 1  # now + 1: out of the walk's reach
+        bound += (now - bound) % 2 if bound <= now else 0  # the walk has the parity of ``now``: the size it can reach
         if bound <= now:
             used += float(tail[bound])
             mass = mass.copy()
