@@ -23,7 +23,7 @@ faction is the chance its latent falls below the rate's normal quantile.
    the cap), against the fixed design that reaches 80% power at the same error rate
    (:func:`wolf_eval.analysis.plan.games_needed`, the paired normal approximation). The two models' wins on
    a deal are drawn with the same-deal correlation given (:func:`wolf_eval.analysis.plan.paired_outcomes`),
-   as the planner assumes.
+   as the planner assumes. Last, a true difference of 0.20 where the cap was planned for 0.10.
 """
 
 from __future__ import annotations
@@ -113,16 +113,18 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
 def difference(args: argparse.Namespace, rng: np.random.Generator) -> None:
     print("\n### A 0.10 village win-rate difference: games to a decision against the fixed design\n")
     print(f"One pair, the village win rate at the comparison's error rate {args.alpha} shared by the 6 questions of "
-          f"`triadic` (or alone at {args.alpha}). Fixed: the games per model a fixed design "
-          "needs for 80% power at the same error rate. Group: capped at `wolf-eval plan`'s cap for that fixed "
-          f"design. {args.comparisons} comparisons a row.\n")
+          f"`triadic` (or alone at {args.alpha}). Fixed: the games per model a fixed design needs for 80% power at "
+          "the same error rate to detect 0.10 (also where the true difference is 0.20). Group: capped at "
+          f"`wolf-eval plan`'s cap for that fixed design. {args.comparisons} comparisons a row.\n")
     print("| win rates | same-deal rho | questions sharing the error | design | fixed design (80%) | cap | power "
           "| mean games (90th percentile) | mean / fixed |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for high, low, rho in ((0.55, 0.45, 0.0), (0.37, 0.27, 0.0), (0.37, 0.27, 0.24)):
+    for high, low, rho in ((0.55, 0.45, 0.0), (0.37, 0.27, 0.0), (0.37, 0.27, 0.24), (0.60, 0.40, 0.0)):
         for k in (6, 1):
             each = args.alpha / k
-            fixed = plan.games_needed(math.sqrt(high * (1 - high)), rho, 0.10, each, 0.80, math.sqrt(low * (1 - low)))
+            planned = high - 0.10  # the fixed design and the cap are planned for 0.10, whatever the true difference
+            fixed = plan.games_needed(math.sqrt(high * (1 - high)), rho, 0.10, each, 0.80,
+                                      math.sqrt(planned * (1 - planned)))
             cap = plan.group_cap(fixed)
             for design in (sequential.GROUP, sequential.ANYTIME):
                 stops, right = [], 0

@@ -137,7 +137,8 @@ def test_the_default_cap_is_the_group_designs_for_a_win_rate_at_its_widest_sprea
 def test_plan_reads_any_logs_and_refuses_what_it_cannot_plan_from(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["plan", str(DATA / "release-0.1.0-triadic.eval"), "--priced-as", "openai/gpt-4.1"]) == 0
     out = capsys.readouterr().out
-    assert "From 2 pilot games." in out and "at openai/gpt-4.1's list price" in out
+    assert "From 2 pilot games; each question at 0.00833 (the error rate shared by 6 questions)" in out
+    assert "at openai/gpt-4.1's list price" in out
     assert "| village win rate |" in out and "| two separate runs | 0 |" in out
     assert main(["plan"]) == 1 and "no logs named" in capsys.readouterr().err
     assert main(["plan", str(DATA / "release-0.1.0-triadic.eval"), "--priced-as", "nobody/none"]) == 2

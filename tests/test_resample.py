@@ -179,7 +179,8 @@ def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     row = tables.play_quality(_cell(quality=quality)).iloc[0]
     assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == (0.5, 0.0, 1.0)
     u = 1 - math.sqrt(0.05)
-    assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == pytest.approx((0.5 - u / 2, 0.5 + u / 2))
+    assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == pytest.approx((0.5 - u / 2,
+                                                                                               0.5 + u / 2))
     judge = [{"villager_correct": 1.0, "villager_n": 4.0, "unreadable": 0.0},
              {"villager_correct": 3.0, "villager_n": 4.0, "unreadable": 0.0}]
     named = tables.judge(_cell(judge=[Identification.from_flat(v) for v in judge])).iloc[0]

@@ -225,7 +225,8 @@ def test_a_question_stays_decided_at_the_round_that_decided_it() -> None:
               | {(m, "werewolves", k): [0.0] * 4 for m in "ab" for k in range(1, 5)})
     rows = _rows(played)
     assert rounds.looks(np.array([100] * 4 + [101] * 4 + [102] * 4 + [103] * 4)) == [4, 8, 12, 16]
-    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], rounds.Stopping(round_games=4, max_games=16, design=sequential.ANYTIME), 100)
+    anytime = rounds.Stopping(round_games=4, max_games=16, design=sequential.ANYTIME)
+    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], anytime, 100)
     q = done.questions.set_index(["faction", "question"]).loc[("villagers", "win")]
     assert (q["state"], q["decision"], q["deals"], q["ahead"]) == (rounds.DECIDED, sequential.FOR_A, 8, 1.0)
     assert sequential.decide([1.0] * 8 + [-1.0] * 8).state == sequential.UNDECIDED  # what all 16 deals say

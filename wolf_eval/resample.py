@@ -27,8 +27,9 @@ Draws are seeded from the cell and sample they belong to (:func:`seed_of`), so a
 same intervals on every run, and every row of one cell shares one set of resamples. A figure that
 fewer than two games define has no interval (``games`` says how many did); an interval never leaves
 the figure's range (``bounds``). Where every game gave the same value the games show no spread, and
-the interval is the one so many agreeing games allow (:func:`unseen`), never a point. Figures with one outcome per game (win rates) have the binomial
-interval (:func:`wolf_eval.stats.wilson_cc`), games being independent.
+the interval is the one so many agreeing games allow (:func:`unseen`), never a point. Figures with
+one outcome per game (win rates) have the binomial interval (:func:`wolf_eval.stats.wilson_cc`), games
+being independent.
 """
 
 from __future__ import annotations

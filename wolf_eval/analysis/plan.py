@@ -34,7 +34,7 @@ times the pilot's mean cost per game, every seat's tokens at their model's price
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -312,7 +312,7 @@ def _usd(v: float) -> str:
     return "n/a" if math.isnan(v) else f"${v:,.2f}"
 
 
-def _rho(r: dict[str, Any]) -> str:
+def _rho(r: Mapping[Hashable, Any]) -> str:
     if r["design"] == SEPARATE:
         return "0"
     if r["rho_measured"]:
@@ -321,14 +321,14 @@ def _rho(r: dict[str, Any]) -> str:
             "0 (the pilot's pairs do not vary)" if r["rho_deals"] else "0 (not in the pilot)")
 
 
-def _sd(r: dict[str, Any], difference: float) -> str:
+def _sd(r: Mapping[Hashable, Any], difference: float) -> str:
     if r["sd_from"] == "rate":
         return (f"{r['sd']:.2f} and {r['other_sd']:.2f} (the rates {r['value']:.2f} and "
                 f"{alternative(r['value'], difference):.2f})")
     return f"{r['sd']:.2f} (pilot)"
 
 
-def _games(r: dict[str, Any]) -> tuple[str, str]:
+def _games(r: Mapping[Hashable, Any]) -> tuple[str, str]:
     """A row's games per model and its dollars: the sequential design's mean, 90th percentile, cap and power."""
     if "p90" not in r or math.isnan(r["p90"]):
         return f"{r['games_per_model']:.0f}", _usd(r["usd"])

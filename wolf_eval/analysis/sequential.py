@@ -162,9 +162,8 @@ def decide(d: Sequence[float] | np.ndarray, looks: Sequence[int] | None = None, 
     if not seen:
         return Decision(UNDECIDED, 0, math.nan, math.nan, math.nan, math.nan, 1.0, 1 / alpha, alpha)
     if design == GROUP:
-        for n, walk, winners, bound in group_path(signs, seen, alpha, _cap(cap)):
-            if abs(walk) >= bound:
-                break
+        path = list(group_path(signs, seen, alpha, _cap(cap)))
+        n, walk, winners, bound = next((look for look in path if abs(look[1]) >= look[3]), path[-1])
         root = math.sqrt(max(winners, 1))
         stop, evidence, needed, decided = n, abs(walk) / root, bound / root, abs(walk) >= bound
     else:
