@@ -78,6 +78,8 @@ def test_games_that_all_share_one_rate_give_the_interval_so_few_agreeing_games_a
     u = 1 - 0.05 ** (1 / 3)
     assert (iv.value, iv.low, iv.high) == pytest.approx((0.25, 0.25 - 0.25 * u, 0.25 + 0.75 * u))
     assert iv.low == pytest.approx(0.0921, abs=1e-4) and iv.high == pytest.approx(0.7237, abs=1e-4)
+    third = ratio_interval([1.0] * 4, [3.0] * 4, seed=3)  # a Jester ranked 1 of 3 at its only ballot, 4 games
+    assert (third.low, third.high) == pytest.approx((0.158, 0.685), abs=1e-3)
     forty = ratio_interval([1.0] * 40, [1.0] * 40, seed=3)
     assert (forty.low, forty.high) == pytest.approx((1 - (1 - 0.05 ** (1 / 40)), 1.0))
     assert all(math.isnan(v) for v in unseen(0.5, 10, UNBOUNDED))  # a figure without a range: no such interval
