@@ -213,7 +213,7 @@ def test_a_game_that_fails_after_writing_its_lessons_is_replayed_as_in_a_clean_r
 def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from inspect_ai import eval as inspect_eval
 
-    from wolf_eval.tasks.werewolf import triadic
+    from wolf_eval.tasks import triadic
 
     lessons = tmp_path / "lessons"
     args = {**ARGS, "games": 3, "lessons_dir": str(lessons)}
@@ -263,7 +263,7 @@ def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, mo
 def test_one_task_object_evaluated_with_two_models_keeps_each_models_games_in_its_own_eval(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from inspect_ai import eval as inspect_eval
 
-    from wolf_eval.tasks.werewolf import triadic
+    from wolf_eval.tasks import triadic
 
     lessons = tmp_path / "lessons"
     shared = triadic(**{**ARGS, "games": 2, "lessons_dir": str(lessons)})  # Inspect runs this one object per model

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import ModelOutput, get_model, model_roles
+from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -83,7 +83,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     asked (:class:`Bindings`) and a lessons file it could not use; a game seated otherwise is checked as it starts.
     """
     try:
-        building = Bindings.of(get_model(), model_roles())
+        building = Bindings.running()
     except Exception:  # built outside an eval, no INSPECT_EVAL_MODEL: each game checks as it starts
         building = None
     if building is not None:
@@ -92,11 +92,12 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             learning.check(building.seat(Role.JESTER))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        eval_model = get_model()
-        bindings = Bindings.of(eval_model, model_roles()).check(settings.rules, learning is not None)
+        bindings = Bindings.running(settings.rules).check(settings.rules, learning is not None)
+        eval_model = bindings.eval_model
+        assert eval_model is not None
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
-        models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
+        models = {r: bindings.played_by(r) for r in settings.rules.roles_dealt}
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
@@ -106,7 +107,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record = current_record()
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
-                      call_plan=settings.calls, eval_seed=eval_model.config.seed,
+                      call_plan=settings.calls, eval_seed=bindings.eval_seed,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or key is None or jester is None:
             game = await _play(game, agent, state)
@@ -126,7 +127,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record.lessons_added = describe_lessons(added)
         if bindings.tagger is not None:  # required: the tagger never reads as the model under evaluation
             record.tagger_model, record.lessons_added_tagger = await bound_tagger_readings(
-                get_model(role=TAGGER_ROLE, required=True), [x.text for x in added], game.seed, agent.eval_seed)
+                bindings.played_by(TAGGER_ROLE), [x.text for x in added], game.seed, agent.eval_seed)
         record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
         record.lessons_problem = problem
         state.metadata.update(game_columns(game, bindings, agent.usage))
