@@ -47,7 +47,7 @@ POOLS = (
     # the same two populations with one debate and one explanation turn a day: a game plays in about a second
     # of CPU, so every headline's coverage is measured in minutes on a loaded machine
     Pool("triadic-cue-quick", "triadic", "wolfbot/cue", 200, settings=QUICK),
-    Pool("triadic-tom-quick", "triadic", "wolfbot/tom", 150, settings=QUICK),
+    Pool("triadic-tom-quick", "triadic", "wolfbot/tom", 100, settings=QUICK),
 )
 SEED = 35
 

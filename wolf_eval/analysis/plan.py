@@ -8,7 +8,8 @@ design of ``n`` deals per model then detects a true difference ``delta`` at two-
 
     n = (z[1 - alpha/2] + z[power])^2 * (sd_A^2 + sd_B^2 - 2 * rho * sd_A * sd_B) / delta^2
 
-(the normal approximation to the test of a paired difference). ``sd`` is the per-game standard
+(the normal approximation to the test of a paired difference), ``alpha`` being each question's share of
+the comparison's error rate (Bonferroni over every question of every pair, as ``compare`` tests them). ``sd`` is the per-game standard
 deviation of the figure as the tables pool it (a ratio of sums: a game's jackknife pseudo-value,
 so a game with many pairs weighs more), measured within each (model, opponent, faction) of the
 pilot so that differences between the pilot's models do not pass for noise, and the same for both
@@ -25,8 +26,11 @@ of each design (at least :data:`MIN_DEALS` of them):
   difference is not that faction's play.
 
 A design the pilot has no pairs of is planned with ``rho`` = 0 and says so. The sequential design
-(``compare --sequential``, against reference opponents) has no formula: its games to a decision are
-simulated here from the same spread and correlation (:func:`sequential_games`). Dollars are games
+(``compare --sequential``, against reference opponents) has no formula: its games to a decision (mean and
+90th percentile) and its power at the cap are simulated here from the same spread and correlation by the
+shipped decision function (:func:`sequential_games`); the group design's cap is :data:`INFLATION` times the
+fixed design's games (:func:`group_cap`), and ``compare --sequential`` without ``--max-games`` takes the same
+cap for a win rate at its widest spread (:func:`planned_cap`). Dollars are games
 times the pilot's mean cost per game, every seat's tokens at their model's price (or at
 ``priced_as``'s, for a pilot of baseline players).
 """
