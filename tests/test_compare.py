@@ -239,6 +239,9 @@ def test_compare_refuses_what_it_cannot_compare(tmp_path, capsys) -> None:  # ty
     assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--design", "anytime", "--power", "0.9",
                  "--log-dir", str(tmp_path / "x")]) == 2
     assert "plan the group design's cap; the anytime design needs none" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--power", "1.5",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "--power 1.5: each lies strictly between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
     assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "none")]) == 2
     (tmp_path / "empty").mkdir()

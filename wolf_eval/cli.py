@@ -399,10 +399,13 @@ def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list
     questions = family(args.task, args.models, against)
     if design == ANYTIME and (args.difference is not None or args.power is not None):
         raise ValueError("--difference and --power plan the group design's cap; the anytime design needs none")
+    difference, power = args.difference or plan.DIFFERENCE, args.power or plan.POWER
+    if not (0 < difference < 1 and 0 < power < 1):
+        raise ValueError(f"--difference {difference:g} and --power {power:g}: each lies strictly between 0 and 1")
     cap = args.max_games
     if cap is None:
         per_question = alpha if args.per_question else alpha / questions
-        cap = plan.planned_cap(args.difference or plan.DIFFERENCE, args.power or plan.POWER, per_question, games)
+        cap = plan.planned_cap(difference, power, per_question, games)
     return Stopping(max_games=cap, round_games=games, alpha=alpha, max_usd=args.max_usd, design=design,
                     questions=questions, per_question=args.per_question)
 
