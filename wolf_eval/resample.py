@@ -54,6 +54,8 @@ DRAWS = 1000
 LEVEL = 0.95
 #: Fewest games a rate must be defined in before it is given an interval.
 MIN_GAMES = 2
+#: A standard error at or below this is the rounding of games that all agree (0.667 from 2/3 and 4/6), not a spread.
+AGREE = 1e-9
 
 T = TypeVar("T")
 
@@ -184,7 +186,7 @@ def _studentized(value: float, per_game: np.ndarray, se: float, drawn: np.ndarra
     defined = int(np.sum(~np.isnan(per_game)))
     if math.isnan(value) or defined < MIN_GAMES or math.isnan(se):
         return Interval(value, math.nan, math.nan, defined)
-    if se == 0.0:
+    if se <= AGREE:
         return Interval(value, *unseen(value, defined, bounds), defined)
     # a resample whose games all agree (or that one game defines) has no spread of its own to scale by: it takes
     # the games' standard error instead, so it counts as its distance in the games' units, not as an infinite t
