@@ -9,11 +9,11 @@ design of ``n`` deals per model then detects a true difference ``delta`` at two-
     n = (z[1 - alpha/2] + z[power])^2 * (sd_A^2 + sd_B^2 - 2 * rho * sd_A * sd_B) / delta^2
 
 (the normal approximation to the test of a paired difference), ``alpha`` being each question's share of
-the comparison's error rate (Bonferroni over every question of every pair, as ``compare`` tests them). ``sd`` is the per-game standard
-deviation of the figure as the tables pool it (a ratio of sums: a game's jackknife pseudo-value,
-so a game with many pairs weighs more), measured within each (model, opponent, faction) of the
-pilot so that differences between the pilot's models do not pass for noise, and the same for both
-models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the pilot's rate and at the rate
+the comparison's error rate (Bonferroni over every question of every pair, as ``compare`` tests them).
+``sd`` is the per-game standard deviation of the figure as the tables pool it (a ratio of sums: a
+game's jackknife pseudo-value, so a game with many pairs weighs more), measured within each (model,
+opponent, faction) of the pilot so that differences between the pilot's models do not pass for
+noise, and the same for both models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the pilot's rate and at the rate
 ``delta`` away towards 0.5 (so 0.50 against 0.60 takes 385 games a side). ``rho`` is the
 correlation of two models' pseudo-values on the same deal, measured on the pilot's pairs of games
 of each design (at least :data:`MIN_DEALS` of them):
