@@ -13,8 +13,8 @@ the comparison's error rate (Bonferroni over every question of every pair, as ``
 ``sd`` is the per-game standard deviation of the figure as the tables pool it (a ratio of sums: a
 game's jackknife pseudo-value, so a game with many pairs weighs more), measured within each (model,
 opponent, faction) of the pilot so that differences between the pilot's models do not pass for
-noise, and the same for both models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the pilot's rate and at the rate
-``delta`` away towards 0.5 (so 0.50 against 0.60 takes 385 games a side). ``rho`` is the
+noise, and the same for both models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the
+pilot's rate and at the rate ``delta`` away towards 0.5 (so 0.50 against 0.60 takes 385 games a side). ``rho`` is the
 correlation of two models' pseudo-values on the same deal, measured on the pilot's pairs of games
 of each design (at least :data:`MIN_DEALS` of them):
 
