@@ -35,8 +35,9 @@ REDEFINED: dict[str, tuple[str, ...]] = {"calibration": ("suspicion_sum", "suspi
 #: ``fallback_rate`` is fallbacks per decision asked since 0.4.0 (per model call before; a joint call asks
 #: several decisions), which for a log written before, whose every call asked one, reads the same.
 #: ``third_order_lessons`` is read by the tagger's rules of round 4 since 0.4.1 (issue 28: 5), which call
-#: more lessons 3rd order than 0.4.0's did; a game's tags are logged as it was played.
-SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0", "fallback_rate": "0.4.0",
+#: more lessons 3rd order than 0.4.0's did; a game's tags are logged as it was played. Since 0.6.0 a wolf's or
+#: the Jester's unusable reply that refuses its role is counted as a refusal, not in ``fallback_rate``.
+SCORES_SINCE: dict[str, str] = {"day1_self_sabotage": "0.2.0", "calibration_gap": "0.2.0", "fallback_rate": "0.6.0",
                                 "third_order_lessons": "0.4.1"}
 
 #: Headline scores that a release replaced, with the release and what replaced them: a log written
