@@ -1,0 +1,170 @@
+"""A learning run: one eval per game, game k reading snapshot k-1 of its Jester model's lessons (``book``).
+
+``learn`` plays the games in order. Each is an eval of its own (``-T learning_step=k``), in the log folder,
+so ``inspect view`` lists every game. Once game k's eval has ended in success, its log is the record
+of what game k added, and snapshot k is written from it. So a run killed at any point has lost at
+most the game in flight, and the same command run again resumes at the first missing snapshot:
+a game whose log finished but whose snapshot was not written (killed in between, a failed write,
+or a failed game's log finished by ``inspect eval-retry``) is kept from its log, not played again.
+A game whose eval failed stops the run; nothing was kept of it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log, transcript
+from inspect_ai.model import Model, get_model
+from inspect_ai.solver import TaskState
+
+from wolf_eval.agents.call import MAX_RAW_CHARS
+from wolf_eval.agents.player import Agent, Seat
+from wolf_eval.bindings import Bindings
+from wolf_eval.engine import GameState, Role
+from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list, most_recent
+from wolf_eval.lessons.book import (Location, Snapshot, check_writable, default_lessons_dir, latest, model_folder,
+                                    new_lessons, read_snapshot, snapshot_path, write_snapshot)
+from wolf_eval.lessons.model_tagger import bound_tagger_readings
+from wolf_eval.lessons.tagger import tag
+from wolf_eval.refusal import Refusal
+from wolf_eval.settings import Settings
+from wolf_eval.store import LessonRow, current_record, logged_record
+from wolf_eval.text import clean_text
+from wolf_eval.vocabulary import TAGGER_ROLE
+
+
+class LearningStopped(Refusal, RuntimeError):
+    """A learning run that cannot go on: the game that failed, and that the same command resumes it."""
+
+
+@dataclass(frozen=True)
+class Learning:
+    """Game ``step`` of its Jester model's sequence: it reads snapshot ``step - 1`` and shows ``shown`` lessons."""
+
+    lessons_dir: Location
+    step: int
+    shown: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> Learning | None:
+        if not settings.jester_learning or settings.learning_step is None:
+            return None
+        folder = settings.lessons_dir or default_lessons_dir()
+        return cls(folder if str(folder).startswith("s3://") else os.path.expanduser(folder),
+                   settings.learning_step, settings.lessons_shown)
+
+    def read(self, model: str) -> Snapshot:
+        """Snapshot ``step - 1`` (snapshot 0 may be absent: no lessons yet); refused when it is missing."""
+        path = snapshot_path(model_folder(self.lessons_dir, model), self.step - 1)
+        found = read_snapshot(path, model)
+        if found is None and self.step > 1:
+            raise LearningStopped(f"learning_step={self.step} reads the lessons of games 1 to {self.step - 1}, but "
+                                  f"{path} is missing: play the games in order with wolf-eval learn")
+        return found or Snapshot(model=model)
+
+    async def before(self, state: TaskState, jester: Seat, agent: Agent) -> Snapshot:
+        """Read the snapshot, record what the Jester is shown and give it to the Jester's seat."""
+        if state.epoch > 1:
+            raise ValueError("jester_learning: a learning eval plays one game once, so --epochs is refused")
+        snapshot = await anyio.to_thread.run_sync(self.read, jester.model_name)
+        shown = most_recent(snapshot.lessons, self.shown)
+        record = current_record()
+        record.lessons_file = str(snapshot_path(model_folder(self.lessons_dir, jester.model_name), self.step - 1))
+        record.lessons_sha256 = hashlib.sha256(snapshot.dump()).hexdigest()
+        record.learning_step = self.step
+        record.lessons_read = rows(shown)
+        agent.jester_lessons = lessons_by_list(shown)
+        return snapshot
+
+    async def after(self, game: GameState, jester: Seat, agent: Agent, snapshot: Snapshot, tagger: bool) -> None:
+        """Ask the Jester's model for lessons and record the new ones (snapshot ``step`` is written from the log)."""
+        shown = most_recent(snapshot.lessons, self.shown)
+        answer = await ask_for_lessons(game, jester, shown, agent.structured_output, agent.usage, agent.game,
+                                       agent.eval_seed)
+        added = new_lessons(answer.value, snapshot.lessons, self.step)
+        record = current_record()
+        record.usage, record.calls = agent.usage, record.calls + 1
+        record.lessons_added = rows(added)
+        record.lessons_reply, record.lessons_problem = clean_text(answer.raw)[:MAX_RAW_CHARS], answer.problem
+        if tagger:  # required: the tagger never reads as the model under evaluation
+            record.tagger_model, record.lessons_added_tagger = await bound_tagger_readings(
+                get_model(role=TAGGER_ROLE, required=True), [x.text for x in added], game.seed, agent.eval_seed)
+        transcript().info({"read": len(shown), "proposed": len(answer.value), "added": [x.text for x in added],
+                           "problem": answer.problem}, source="wolf_eval/lessons")
+
+
+def rows(lessons: list[Any]) -> list[LessonRow]:
+    """Lessons as the sample records them: list, text and their tags."""
+    return [LessonRow(list=x.list, text=x.text, order=(t := tag(x.text)).order, categories=list(t.categories))
+            for x in lessons]
+
+
+def learn(task: str, model: str | Model, games: int, task_args: dict[str, Any] | None = None,
+          log_dir: str | None = None, **eval_args: Any) -> list[EvalLog]:
+    """Play ``task``'s learning sequence until its Jester model's lessons hold ``games`` games; the games' logs.
+
+    Refuses, before any game, an unusable lessons folder or latest snapshot; stops (``LearningStopped``) at a game
+    whose eval fails, and (``LessonsTaken``) when another run kept a game first.
+    """
+    from inspect_ai import eval as inspect_eval
+
+    args = {**(task_args or {}), "jester_learning": True, "games": 1}
+    settings = Settings.from_task_args(task, **args, learning_step=1)
+    jester = Bindings.of(model, eval_args.get("model_roles") or {}).check(settings.rules).seat(Role.JESTER)
+    learning = Learning.of(settings)
+    assert learning is not None
+    check_writable(learning.lessons_dir)
+    folder = model_folder(learning.lessons_dir, jester)
+    snapshot = latest(folder, jester) or Snapshot(model=jester)
+    log_dir = log_dir or os.environ.get("INSPECT_LOG_DIR", "./logs")
+    logs = []
+    for step in range(snapshot.step + 1, games + 1):
+        log = kept_log(log_dir, settings.model_copy(update={"learning_step": step}), snapshot)
+        if log is None:  # in a copy of this context: eval() leaves its model set in the caller's
+            [log] = contextvars.copy_context().run(inspect_eval, f"wolf_eval/{task}", model=model, log_dir=log_dir,
+                                                   task_args={**args, "learning_step": step}, **eval_args)
+        if log.status != "success" or not log.samples or log.samples[0].error is not None:
+            raise LearningStopped(f"game {step} of the learning run ended {log.status} ({log.location}): "
+                                  "nothing of it was kept; run the same command again to play it again")
+        snapshot = kept(folder, snapshot, log)
+        logs.append(log)
+    return logs
+
+
+def kept(folder: Location, before: Snapshot, log: EvalLog) -> Snapshot:
+    """Snapshot ``before.step + 1``, written from the finished log of that game."""
+    [sample] = log.samples or []
+    record = logged_record(sample.store)
+    step = before.step + 1
+    added = [x.model_dump() | {"step": step} for x in record.lessons_added]
+    after = Snapshot.model_validate({
+        "model": before.model, "step": step, "lessons": [*before.model_dump()["lessons"], *added],
+        "played": [*before.model_dump()["played"], {"step": step, "log": log.location, "eval_id": log.eval.eval_id,
+                                                     "sample": sample.uuid or "", "added": len(added)}]})
+    try:
+        write_snapshot(folder, after)
+    except OSError as err:
+        if isinstance(err, Refusal):
+            raise
+        raise LearningStopped(f"the lessons of game {step} could not be saved to {snapshot_path(folder, step)}: "
+                              f"{err.strerror or err}; its log is kept ({log.location}): run the same command "
+                              "again to keep them from it") from err
+    return after
+
+
+def kept_log(log_dir: str, settings: Settings, snapshot: Snapshot) -> EvalLog | None:
+    """A finished log, in ``log_dir``, of this game played on these settings over ``snapshot``, if there is one."""
+    digest = hashlib.sha256(snapshot.dump()).hexdigest()
+    for info in list_eval_logs(log_dir):
+        header = read_eval_log(info, header_only=True)
+        if header.status == "success" and header.eval.metadata and \
+                header.eval.metadata.get("settings") == settings.model_dump(mode="json"):
+            log = read_eval_log(info)
+            if log.samples and logged_record(log.samples[0].store).lessons_sha256 == digest:
+                return log
+    return None
