@@ -68,7 +68,7 @@ def test_each_snapshot_holds_every_lesson_added_before_it_once(learning_run) -> 
     added = [x["text"] for s in by_step(logs) for x in store_field(s, "lessons_added")]
     assert [x.text for x in stored.lessons] == added
     assert len(set(added)) == len(added)
-    assert [p.log for p in stored.played] == [log.location for log in logs]
+    assert stored.logs == [log.location for log in logs]
     for step, sample in enumerate(by_step(logs), start=1):  # snapshot k: game k's lessons on snapshot k-1's
         snapshot = read_snapshot(snapshot_path(model_folder(folder, "wolfbot/cue"), step), "wolfbot/cue")
         assert snapshot is not None and [x.text for x in snapshot.lessons if x.step == step] == \
@@ -204,7 +204,7 @@ def test_a_learning_run_exports_like_any_other(learning_run, tmp_path, capsys) -
     logs, _ = learning_run
     for log in logs:
         assert main(["export", log.location, "--out", str(tmp_path / "export" / log.eval.eval_id)]) == 0
-    for log, sample in ((log, s) for log in logs for s in log.samples):
+    for log, sample in ((x, s) for x in logs for s in x.samples or []):
         [stream] = (tmp_path / "export" / log.eval.eval_id).glob(f"game{sample.id}-*.ndjson")
         lines = [json.loads(x) for x in stream.read_text(encoding="utf-8").splitlines()]
         records = [x for x in lines if x["event"] not in ("model_call", "model_error")]
@@ -339,3 +339,22 @@ def test_a_game_reads_at_most_lessons_shown_and_the_snapshot_keeps_the_rest(tmp_
     assert [x["text"] for x in store_field(sample, "lessons_read")] == [x.text for x in stored[-20:]]
     after = latest(folder, "wolfbot/cue")
     assert after is not None and after.step == 1 and after.lessons[:10_000] == stored
+
+
+def test_learn_refuses_the_parameters_it_sets_itself(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["learn", "triadic", "--model", "wolfbot/cue", "--games", "2", "-T", "games=3"]) == 2
+    assert capsys.readouterr().err == ("wolf-eval: learn: -T games: set by wolf-eval learn (--games N plays until "
+                                       "the lessons hold N games)\n")
+
+
+@pytest.mark.slow
+def test_learn_is_one_command_and_running_it_again_plays_nothing_more(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    command = ["learn", "triadic", "--model", "wolfbot/cue", "--games", "1", "--log-dir", str(tmp_path / "logs"),
+               "--display", "none", "-T", f"lessons_dir={tmp_path / 'lessons'}",
+               *(x for k, v in ARGS.items() for x in ("-T", f"{k}={json.dumps(v)}"))]
+    assert main(command) == 0
+    assert capsys.readouterr().out.endswith("games 1 to 1 kept, one log each; the Jester's lessons hold 1 game or more"
+                                            "\n")
+    assert main(command) == 0
+    assert "nothing to play" in capsys.readouterr().out
+    assert len(list((tmp_path / "logs").glob("*.eval"))) == 1

@@ -127,7 +127,7 @@ def _learn(args: argparse.Namespace) -> int:
     except Refusal as err:
         raise NoResult(err.message) from err
     done = f"games {args.games - len(logs) + 1} to {args.games} kept, one log each" if logs else "nothing to play"
-    print(f"wolf-eval learn: {done}; the Jester's lessons hold {args.games} games or more")
+    print(f"wolf-eval learn: {done}; the Jester's lessons hold {args.games} game{'s' * (args.games != 1)} or more")
     return 0
 
 
@@ -244,7 +244,8 @@ def _tag_lessons(file: str, model: str | None = None) -> int:
     except OSError as err:
         raise BadInput(f"{file}: cannot be read ({err.strerror or type(err).__name__})") from err
     if stored is None:
-        raise BadInput(f"{file}: no such file" if not folder else f"{file}: no lessons snapshot in this folder")
+        raise BadInput(f"{file}: a folder, not a lessons file, and it holds no lessons snapshot (000001.json, ...)"
+                       if folder else f"{file}: no such file")
     if not stored.lessons:
         raise NoResult(f"{file}: the file holds no lessons")
     readings = _model_readings(model, [x.text for x in stored.lessons]) if model else None

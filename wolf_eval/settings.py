@@ -298,10 +298,6 @@ class Settings(BaseModel):
         if "lessons_shown" in given and not settings.jester_learning:  # given alone it would only split a report cell
             raise SettingsError(f"lessons_shown={_shown(given['lessons_shown'])} is not accepted: "
                                 "it is only read with jester_learning=true")
-        if settings.jester_learning and settings.learning_step is None:  # logs of earlier releases still read
-            raise SettingsError(f"jester_learning=true is not accepted alone: a learning run is one eval per game, "
-                                f"played in order by `wolf-eval learn {variant} --model MODEL --games N` "
-                                "(docs/learning.md)")
         return settings
 
     @classmethod

@@ -1,26 +1,23 @@
 """A model's lessons as a sequence of immutable snapshots: snapshot k is its lessons after its k-th learning game.
 
-Each model name has a folder of its own (``model_folder``: a slug plus a hash, so two names never share
-one and models never read each other's lessons), holding ``000001.json``, ``000002.json``, ...
-Snapshot 0 is empty, unless the folder holds a ``000000.json`` to start from (a lessons file of an
-earlier release reads as one). Game k reads snapshot k-1 and never writes; once game k is in a
-finished log, snapshot k is written from it (``wolf_eval.lessons.run``): snapshot k-1's lessons plus
-the ones game k added, and which log holds game k.
+Each model name has a folder of its own (``model_folder``: a slug plus a hash, so two names never share one
+and models never read each other's lessons), holding ``000001.json``, ``000002.json``, ... Snapshot 0 is
+empty, unless the folder holds a ``000000.json`` to start from (a lessons file of an earlier release reads
+as one). Game k reads snapshot k-1 and writes nothing; snapshot k is written once game k is in a finished
+log (``wolf_eval.lessons.run``): snapshot k-1's lessons, game k's new ones, and the log of each game.
 
-A snapshot is written once and never changed, by a create-exclusive write: locally a complete,
-fsynced temporary file is hard-linked to its name (``os.link`` fails if the name exists, and a
-reader never sees half a file); on ``s3://`` a ``PutObject`` with ``If-None-Match: *``
-(``wolf_eval.lessons.remote``). So of two runs that played the same game of one model, the first to
-finish keeps its lessons and the other is refused (``LessonsTaken``); no lock is held, so a killed
-run leaves nothing to clean up.
+A snapshot is written once and never changed, by a create-exclusive write: locally a complete, fsynced
+temporary file hard-linked to its name (``os.link`` fails if the name exists, and no reader sees half a
+file); on ``s3://`` a ``PutObject`` with ``If-None-Match: *`` (``remote``). Of two runs that played the
+same game, the first to finish keeps it and the other is refused (``LessonsTaken``); no lock is held, so
+a killed run leaves nothing to clean up.
 
 Duplicates: a lesson is skipped when its normalised text (lowercase, punctuation dropped, whitespace
-folded) equals an existing entry's, or when difflib's similarity ratio of the two normalised texts is
-at least ``NEAR_DUPLICATE`` and both say "not" the same way. 0.85 catches the same advice re-worded
-by a word or two ("Bid high on day one to speak first." / "Bid high on day one so you speak first."
-score 0.92), while different tactics that share the game's vocabulary score well below it (0.73 for
-two wolf-like openings). The negation check keeps opposite advice apart: "Vote with the majority on
-day 1." and "Never vote with the majority on day 1." score 0.91.
+folded) equals a known one's, or when difflib's ratio of the two is at least ``NEAR_DUPLICATE`` and both
+say "not" the same way. 0.85 catches advice re-worded by a word or two ("Bid high on day one to speak
+first." / "... so you speak first." score 0.92), while different tactics score well below it (0.73 for
+two wolf-like openings); opposite advice ("Vote with the majority on day 1." / "Never vote with ...",
+0.91) differs in its negations.
 """
 
 from __future__ import annotations
@@ -34,6 +31,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Literal, get_args
 
+from fsspec.core import url_to_fs
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -59,27 +57,15 @@ class Lesson(BaseModel):
     step: int | None = None
 
 
-class PlayedGame(BaseModel):
-    """A game of the sequence: its place, the log that holds it and how many lessons it added."""
-
-    model_config = ConfigDict(frozen=True)
-
-    step: int
-    log: str
-    eval_id: str
-    sample: str
-    added: int
-
-
 class Snapshot(BaseModel):
-    """The lessons after ``step`` games of ``model``'s sequence, and the games that wrote them."""
+    """The lessons after ``step`` games of ``model``'s sequence, and the log of each of those games."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     model: str
     step: int = 0
     lessons: list[Lesson] = []
-    played: list[PlayedGame] = []
+    logs: list[str] = []
 
     def dump(self) -> bytes:
         return (self.model_dump_json(indent=1) + "\n").encode("utf-8")
@@ -168,14 +154,13 @@ def read_snapshot(path: Location, model: str | None = None) -> Snapshot | None:
 
     With ``model``, a snapshot holding another model's lessons is refused: models never read each other's.
     """
-    if remote.is_remote(path):
-        data = remote.read(str(path))
-    elif Path(path).is_dir():
-        raise NotALessonsFile(path, "it is a folder")
-    else:
-        data = Path(path).read_bytes() if Path(path).exists() else None
-    if data is None:
+    fs, where = url_to_fs(str(path))
+    try:
+        data = fs.cat_file(where)
+    except FileNotFoundError:
         return None
+    except IsADirectoryError:
+        raise NotALessonsFile(path, "it is a folder") from None
     try:
         stored = Snapshot.model_validate_json(data.decode("utf-8"))
     except (ValidationError, ValueError) as err:
@@ -187,11 +172,12 @@ def read_snapshot(path: Location, model: str | None = None) -> Snapshot | None:
 
 
 def latest(folder: Location, model: str | None) -> Snapshot | None:
-    """The folder's highest-numbered snapshot (None for an empty or missing folder)."""
-    if remote.is_remote(folder):
-        names = remote.names(str(folder))
-    else:
-        names = [p.name for p in Path(folder).iterdir()] if Path(folder).is_dir() else []
+    """The folder's highest-numbered snapshot (None for an empty or missing folder), listed afresh."""
+    fs, where = url_to_fs(str(folder))
+    try:
+        names = [str(n).rstrip("/").rsplit("/", 1)[-1] for n in fs.ls(where, detail=False, refresh=True)]
+    except FileNotFoundError:
+        names = []
     steps = [int(n[:-5]) for n in names if re.fullmatch(r"\d{6}\.json", n)]
     return read_snapshot(snapshot_path(folder, max(steps)), model) if steps else None
 

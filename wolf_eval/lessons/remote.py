@@ -33,14 +33,6 @@ def _bucket_key(url: str) -> tuple[str, str]:
     return bucket, key
 
 
-def read(url: str) -> bytes | None:
-    """The object's content, or None when there is none."""
-    try:
-        return bytes(_filesystem().cat_file(url))
-    except FileNotFoundError:
-        return None
-
-
 def create(url: str, content: bytes) -> bool:
     """Write ``content`` only where no object is yet (``If-None-Match: *``); False if one is."""
     bucket, key = _bucket_key(url)
@@ -51,14 +43,6 @@ def create(url: str, content: bytes) -> bool:
             return False
         raise
     return True
-
-
-def names(folder: str) -> list[str]:
-    """The names of the objects right under ``folder``, listed afresh (s3fs would answer from its cache)."""
-    try:
-        return [str(p).rstrip("/").rsplit("/", 1)[-1] for p in _filesystem().ls(folder, detail=False, refresh=True)]
-    except FileNotFoundError:
-        return []
 
 
 #: S3's refusals of a conditional write: an object exists (412), or a concurrent conditional write won (409).

@@ -27,12 +27,22 @@ from wolf_eval.agents.player import Agent, Seat
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import GameState, Role
 from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list, most_recent
-from wolf_eval.lessons.book import (Location, Snapshot, check_writable, default_lessons_dir, latest, model_folder,
-                                    new_lessons, read_snapshot, snapshot_path, write_snapshot)
+from wolf_eval.lessons.book import (
+    Location,
+    Snapshot,
+    check_writable,
+    default_lessons_dir,
+    latest,
+    model_folder,
+    new_lessons,
+    read_snapshot,
+    snapshot_path,
+    write_snapshot,
+)
 from wolf_eval.lessons.model_tagger import bound_tagger_readings
 from wolf_eval.lessons.tagger import tag
 from wolf_eval.refusal import Refusal
-from wolf_eval.settings import Settings
+from wolf_eval.settings import Settings, SettingsError
 from wolf_eval.store import LessonRow, current_record, logged_record
 from wolf_eval.text import clean_text
 from wolf_eval.vocabulary import TAGGER_ROLE
@@ -52,8 +62,13 @@ class Learning:
 
     @classmethod
     def of(cls, settings: Settings) -> Learning | None:
-        if not settings.jester_learning or settings.learning_step is None:
+        """The game's place in its sequence; a learning eval that does not name it is refused."""
+        if not settings.jester_learning:
             return None
+        if settings.learning_step is None:
+            raise SettingsError(f"jester_learning=true is not accepted alone: a learning run is one eval per game, "
+                                f"played in order by `wolf-eval learn {settings.variant} --model MODEL --games N` "
+                                "(docs/learning.md)")
         folder = settings.lessons_dir or default_lessons_dir()
         return cls(folder if str(folder).startswith("s3://") else os.path.expanduser(folder),
                    settings.learning_step, settings.lessons_shown)
@@ -115,7 +130,8 @@ def learn(task: str, model: str | Model, games: int, task_args: dict[str, Any] |
 
     args = {**(task_args or {}), "jester_learning": True, "games": 1}
     settings = Settings.from_task_args(task, **args, learning_step=1)
-    jester = Bindings.of(model, eval_args.get("model_roles") or {}).check(settings.rules).seat(Role.JESTER)
+    bindings = Bindings.of(model, eval_args.get("model_roles") or {}).check(settings.rules)
+    jester = bindings.seat(Role.JESTER)
     learning = Learning.of(settings)
     assert learning is not None
     check_writable(learning.lessons_dir)
@@ -124,7 +140,7 @@ def learn(task: str, model: str | Model, games: int, task_args: dict[str, Any] |
     log_dir = log_dir or os.environ.get("INSPECT_LOG_DIR", "./logs")
     logs = []
     for step in range(snapshot.step + 1, games + 1):
-        log = kept_log(log_dir, settings.model_copy(update={"learning_step": step}), snapshot)
+        log = kept_log(log_dir, settings.model_copy(update={"learning_step": step}), bindings, snapshot)
         if log is None:  # in a copy of this context: eval() leaves its model set in the caller's
             [log] = contextvars.copy_context().run(inspect_eval, f"wolf_eval/{task}", model=model, log_dir=log_dir,
                                                    task_args={**args, "learning_step": step}, **eval_args)
@@ -142,10 +158,8 @@ def kept(folder: Location, before: Snapshot, log: EvalLog) -> Snapshot:
     record = logged_record(sample.store)
     step = before.step + 1
     added = [x.model_dump() | {"step": step} for x in record.lessons_added]
-    after = Snapshot.model_validate({
-        "model": before.model, "step": step, "lessons": [*before.model_dump()["lessons"], *added],
-        "played": [*before.model_dump()["played"], {"step": step, "log": log.location, "eval_id": log.eval.eval_id,
-                                                     "sample": sample.uuid or "", "added": len(added)}]})
+    after = Snapshot.model_validate({"model": before.model, "step": step, "logs": [*before.logs, log.location],
+                                     "lessons": [*before.model_dump()["lessons"], *added]})
     try:
         write_snapshot(folder, after)
     except OSError as err:
@@ -157,13 +171,13 @@ def kept(folder: Location, before: Snapshot, log: EvalLog) -> Snapshot:
     return after
 
 
-def kept_log(log_dir: str, settings: Settings, snapshot: Snapshot) -> EvalLog | None:
-    """A finished log, in ``log_dir``, of this game played on these settings over ``snapshot``, if there is one."""
+def kept_log(log_dir: str, settings: Settings, bindings: Bindings, snapshot: Snapshot) -> EvalLog | None:
+    """A finished log in ``log_dir`` of this game, on these settings and seats, over ``snapshot``, if there is one."""
     digest = hashlib.sha256(snapshot.dump()).hexdigest()
     for info in list_eval_logs(log_dir):
         header = read_eval_log(info, header_only=True)
-        if header.status == "success" and header.eval.metadata and \
-                header.eval.metadata.get("settings") == settings.model_dump(mode="json"):
+        if header.status == "success" and Bindings.from_spec(header.eval) == bindings and \
+                (header.eval.metadata or {}).get("settings") == settings.model_dump(mode="json"):
             log = read_eval_log(info)
             if log.samples and logged_record(log.samples[0].store).lessons_sha256 == digest:
                 return log
