@@ -36,12 +36,15 @@ def _bucket_key(url: str) -> tuple[str, str]:
 def create(url: str, content: bytes) -> bool:
     """Write ``content`` only where no object is yet (``If-None-Match: *``); False if one is."""
     bucket, key = _bucket_key(url)
+    fs = _filesystem()
     try:
-        _filesystem().call_s3("put_object", Bucket=bucket, Key=key, Body=content, IfNoneMatch="*")
+        fs.call_s3("put_object", Bucket=bucket, Key=key, Body=content, IfNoneMatch="*")
     except OSError as err:
         if _refused(err):
             return False
         raise
+    finally:
+        fs.invalidate_cache(url)  # s3fs would go on answering from a listing made before the object existed
     return True
 
 
