@@ -97,7 +97,7 @@ from wolf_eval.agents.call import decision_stages
 from wolf_eval.engine import advance, new_game, pending
 from wolf_eval.ndjson import game_state
 from wolf_eval.replay import recorded_decisions, recorded_replies
-from wolf_eval.tasks.werewolf import triadic, wolf
+from wolf_eval.tasks import triadic, wolf
 
 STUB = Path(__file__).resolve().parents[1] / "tests" / "strict_openai.py"
 TASKS: dict[str, dict[str, Any]] = {"wolf": {"max_debate_turns": 6}, "triadic": {}}

@@ -17,7 +17,7 @@ from pathlib import Path
 from inspect_ai import score
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from wolf_eval.tasks.werewolf import game_scorers
+from wolf_eval.tasks import game_scorers
 
 
 def logged(log: EvalLog) -> dict[str, float]:

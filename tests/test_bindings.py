@@ -1,6 +1,7 @@
 """The one table of an eval's models by role (``wolf_eval.bindings.Bindings``): a seat's role left unbound plays
-the eval's model, the judge and the tagger never do, the log's spec reads as the live eval does, and every
-``get_model()`` of the shipped code sits inside a solver or a scorer with its role resolved on purpose."""
+the eval's model, the judge and the tagger never do, the log's spec reads as the live eval does, and Inspect's
+bindings are read in one place (``Bindings.running``), called only inside a solver or a scorer, each role resolved
+on purpose."""
 
 from __future__ import annotations
 
@@ -118,15 +119,16 @@ def test_a_release_log_reads_its_faction_models_from_its_spec() -> None:
 COMPONENTS = ("solver", "scorer", "agent")
 
 
-def get_model_calls(path: Path) -> list[tuple[int, bool, ast.Call]]:
-    """Every ``get_model(...)`` call of a file, with whether a ``@solver``/``@scorer``/``@agent`` function holds it."""
+def get_model_calls(path: Path, called: str = "get_model") -> list[tuple[int, bool, ast.Call]]:
+    """Every call of ``called`` (``get_model(...)``, or ``running(...)``) in a file, with whether a
+    ``@solver``/``@scorer``/``@agent`` function holds it."""
     found: list[tuple[int, bool, ast.Call]] = []
 
     def visit(node: ast.AST, inside: bool) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             names = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
             inside = inside or any(getattr(n, "id", getattr(n, "attr", None)) in COMPONENTS for n in names)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "get_model":
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == called:
             found.append((node.lineno, inside, node))
         for child in ast.iter_child_nodes(node):
             visit(child, inside)
@@ -136,21 +138,23 @@ def get_model_calls(path: Path) -> list[tuple[int, bool, ast.Call]]:
 
 
 @functools.cache
-def shipped_calls() -> list[tuple[str, int, bool, ast.Call]]:
-    """Every ``get_model`` call of the shipped code (read once for the tests below): file, line, inside, call."""
-    return [(str(p.relative_to(ROOT)), *found) for folder in ("wolf_eval", "tasks", "solvers", "scorers")
-            for p in sorted((ROOT / folder).rglob("*.py")) if "get_model" in p.read_text(encoding="utf-8")
-            for found in get_model_calls(p)]
+def shipped_calls(called: str = "get_model") -> list[tuple[str, int, bool, ast.Call]]:
+    """Every call of ``called`` in the shipped code (read once for the tests below): file, line, inside, call."""
+    return [(str(p.relative_to(ROOT)), *found) for p in sorted((ROOT / "wolf_eval").rglob("*.py"))
+            if called in p.read_text(encoding="utf-8") for found in get_model_calls(p, called)]
 
 
-#: The one ``get_model`` outside a solver or scorer: ``wolf-eval lessons tag FILE --model M`` runs no eval, and
-#: resolves the model its user names on the command line.
-OUTSIDE = {"wolf_eval/cli.py"}
+#: Where Inspect's bindings are read: the table's one builder, ``Bindings.running``, and ``wolf-eval lessons tag
+#: FILE --model M``, which runs no eval and resolves the model its user names on the command line.
+READERS = {"wolf_eval/bindings.py", "wolf_eval/cli.py"}
 
 
-def test_models_are_resolved_inside_a_solver_or_a_scorer() -> None:
-    outside = [f"{path}:{line}" for path, line, inside, _ in shipped_calls() if not inside and path not in OUTSIDE]
-    assert outside == []
+def test_inspects_bindings_are_read_by_the_table_alone_and_it_is_built_inside_a_solver_or_a_scorer() -> None:
+    readers = {path for path, *_ in shipped_calls()} | {str(p.relative_to(ROOT)) for p in (ROOT / "wolf_eval").rglob(
+        "*.py") if "model_roles()" in p.read_text(encoding="utf-8")}
+    assert readers == READERS
+    builders = [(path, inside) for path, _, inside, _ in shipped_calls("running")]
+    assert builders and all(inside for _, inside in builders), builders
 
 
 def test_every_role_is_resolved_with_a_default_or_as_required() -> None:
@@ -163,7 +167,7 @@ def test_every_role_is_resolved_with_a_default_or_as_required() -> None:
         if "role" in given and not deliberate:
             loose.append(f"{path}:{line}")
     assert loose == []
-    assert len([c for c in shipped_calls() if any(k.arg == "role" for k in c[3].keywords)]) == 3  # seat, judge, tagger
+    assert len([c for c in shipped_calls() if any(k.arg == "role" for k in c[3].keywords)]) == 2  # seats, judge+tagger
 
 
 def test_the_resolution_check_catches_a_loose_role(tmp_path: Path) -> None:

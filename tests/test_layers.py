@@ -1,8 +1,6 @@
 """Imports point down the layers only (docs/design.md, § Layers), read from the source with ``ast``.
 
-import-linter cannot check this: setuptools maps ``wolf_eval.tasks``, ``wolf_eval.scorers`` and
-``wolf_eval.solvers`` from the top-level ``tasks/``, ``scorers/`` and ``solvers/`` folders, so the
-files are mapped to their import names here. Every import counts, including ones inside functions.
+Every import counts, including ones inside functions and relative ones.
 """
 
 from __future__ import annotations
@@ -14,15 +12,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Source folder -> the package it is installed as.
-PACKAGES = {"wolf_eval": "wolf_eval", "tasks": "wolf_eval.tasks", "scorers": "wolf_eval.scorers",
-            "solvers": "wolf_eval.solvers", "benchmarks": "benchmarks", "tests": "tests"}
+#: The front door: the modules Inspect loads (the tasks, their solver and their scorers).
 INSPECT_LAYER = ("wolf_eval.tasks", "wolf_eval.scorers", "wolf_eval.solvers")
+INSPECT_LAYER_FILES = ("wolf_eval/tasks.py", "wolf_eval/scorers", "wolf_eval/solvers")
 
 
 def module_name(path: Path) -> str:
     rel = path.relative_to(ROOT)
-    parts = [PACKAGES[rel.parts[0]], *rel.parts[1:-1]]
+    parts = list(rel.parts[:-1])
     if rel.name != "__init__.py":
         parts.append(rel.stem)
     return ".".join(parts)
@@ -46,8 +43,10 @@ def imports_of(path: Path) -> Iterator[tuple[int, str]]:
                 yield node.lineno, f"{base}.{alias.name}"
 
 
-def sources(*folders: str) -> list[Path]:
-    return sorted(p for f in folders for p in (ROOT / f).rglob("*.py") if "egg-info" not in p.parts)
+def sources(*places: str) -> list[Path]:
+    """The Python files of each folder, or the file itself."""
+    files = [p for f in places for p in ((ROOT / f).rglob("*.py") if (ROOT / f).is_dir() else [ROOT / f])]
+    return sorted(p for p in files if "egg-info" not in p.parts)
 
 
 def under(name: str, *prefixes: str) -> bool:
@@ -65,15 +64,18 @@ def violations(files: list[Path], forbidden: tuple[str, ...] = (), allowed: tupl
     return bad
 
 
-def test_module_names_follow_the_package_dir_mapping() -> None:
-    assert module_name(ROOT / "scorers" / "outcome.py") == "wolf_eval.scorers.outcome"
+def test_module_names_are_their_paths() -> None:
+    assert module_name(ROOT / "wolf_eval" / "scorers" / "judge.py") == "wolf_eval.scorers.judge"
     assert module_name(ROOT / "wolf_eval" / "measures" / "__init__.py") == "wolf_eval.measures"
     assert dict(imports_of(ROOT / "wolf_eval" / "measures" / "outcome.py")).values()
 
 
 def test_only_the_registry_imports_the_inspect_layer() -> None:
-    files = [p for p in sources("wolf_eval") if p != ROOT / "wolf_eval" / "_registry.py"]
-    assert violations(files, forbidden=(*INSPECT_LAYER, "tasks", "scorers", "solvers")) == []
+    """The rest of the package (the game, the agents, the measures, the analysis) never reaches up into it; the
+    package's ``__init__`` exports the tasks by name, imported on first use."""
+    entry = (ROOT / "wolf_eval" / "_registry.py", ROOT / "wolf_eval" / "__init__.py")
+    files = [p for p in sources("wolf_eval") if p not in entry and p not in sources(*INSPECT_LAYER_FILES)]
+    assert violations(files, forbidden=INSPECT_LAYER) == []
 
 
 def test_the_engine_and_the_record_vocabulary_stand_alone() -> None:
@@ -98,8 +100,8 @@ def test_the_baseline_players_read_only_the_observation() -> None:
 
 
 @pytest.mark.parametrize("folder,forbidden", [
-    ("scorers", ("wolf_eval.solvers", "wolf_eval.tasks", "solvers", "tasks")),
-    ("solvers", ("wolf_eval.scorers", "wolf_eval.tasks", "scorers", "tasks")),
+    ("wolf_eval/scorers", ("wolf_eval.solvers", "wolf_eval.tasks")),
+    ("wolf_eval/solvers", ("wolf_eval.scorers", "wolf_eval.tasks")),
     ("wolf_eval/analysis", ("wolf_eval.agents", "wolf_eval.providers", "wolf_eval.baseline", "wolf_eval.replay",
                            "wolf_eval.cli")),
 ])
@@ -107,34 +109,11 @@ def test_the_inspect_layer_and_analysis_point_down(folder: str, forbidden: tuple
     assert violations(sources(folder), forbidden=forbidden) == []
 
 
-#: The front door's arrows, stated: which folder imports which of the three folders setuptools maps into the
-#: package (``tasks/``, ``solvers/``, ``scorers/``). A tool that follows imports by file path cannot resolve
-#: ``wolf_eval.solvers`` to ``solvers/``, and the files must import it so: Inspect loads a task, solver or scorer
-#: file by its path (``inspect eval tasks/werewolf.py``, ``inspect score --scorer scorers/judge.py@judge``), where a
-#: relative import has no package. So the arrows are written here, and a new one fails this test.
-FRONT_DOOR = {("tasks", "wolf_eval.scorers"), ("tasks", "wolf_eval.solvers"), ("wolf_eval", "wolf_eval.tasks"),
-              ("benchmarks", "wolf_eval.tasks"), ("solvers", "wolf_eval.solvers"), ("scorers", "wolf_eval.scorers")}
-
-
-def front_door_arrows(*folders: str) -> set[tuple[str, str]]:
-    """(importing folder, mapped package) for every import of a mapped package."""
-    arrows = set()
-    for path in sources(*folders):
-        folder = path.relative_to(ROOT).parts[0]
-        for _, name in imports_of(path):
-            package = next((p for p in INSPECT_LAYER if under(name, p)), None)
-            if package is not None and path.name != "__init__.py":
-                arrows.add((folder, package))
-    return arrows
-
-
-def test_the_front_doors_arrows_are_the_stated_ones() -> None:
-    assert front_door_arrows("wolf_eval", "tasks", "solvers", "scorers", "benchmarks") == FRONT_DOOR
-
-
-@pytest.mark.parametrize("path", sources("tasks", "solvers", "scorers"), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", sources(*INSPECT_LAYER_FILES), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_inspect_layer_file_loads_by_its_path(path: Path) -> None:
-    """As Inspect loads a file named on its command line: by path, as a module of no package."""
+    """As Inspect loads a file named on its command line (``inspect eval wolf_eval/tasks.py@triadic``,
+    ``inspect score --scorer wolf_eval/scorers/judge.py@judge``): by path, as a module of no package, where a
+    relative import fails; so the front door imports the package by its absolute names."""
     import importlib.util
     import sys
 
@@ -152,7 +131,7 @@ def test_every_inspect_layer_file_loads_by_its_path(path: Path) -> None:
 def test_only_public_inspect_api() -> None:
     """The shipped code and the benchmarks (tests may check themselves against Inspect's internals)."""
     bad = [f"{p.relative_to(ROOT)}:{line} imports {name}"
-           for p in sources("wolf_eval", "tasks", "scorers", "solvers", "benchmarks") for line, name in imports_of(p)
+           for p in sources("wolf_eval", "benchmarks") for line, name in imports_of(p)
            if under(name, "inspect_ai") and any(part.startswith("_") for part in name.split(".")[1:])]
     assert bad == []
 
@@ -179,7 +158,7 @@ def test_every_model_call_goes_through_the_one_call_path() -> None:
     """A seat's decision, the Jester's lessons and the judge all ask through ``wolf_eval.agents.call.ask``,
     so a new call site cannot skip its seed rule, its failure naming or its fallback record."""
     one_path = ROOT / "wolf_eval" / "agents" / "call.py"
-    sites = [f"{p.relative_to(ROOT)}:{line}" for p in sources("wolf_eval", "tasks", "scorers", "solvers")
+    sites = [f"{p.relative_to(ROOT)}:{line}" for p in sources("wolf_eval")
              for line in generate_calls(p)]
     assert sites == [f"{one_path.relative_to(ROOT)}:{line}" for line in generate_calls(one_path)]
     assert len(sites) == 1
@@ -199,7 +178,7 @@ def test_the_vocabulary_is_the_bottom() -> None:
 def test_no_task_name_is_tested_outside_the_variants() -> None:
     """What differs by task is read from ``wolf_eval.engine.variants``, never from a comparison with its name."""
     pattern = ("variant ==", "variant !=", "variant in (", 'task == "', "task == '", '== "wolf"', '!= "wolf"')
-    hits = [f"{p.relative_to(ROOT)}:{n}" for p in sources("wolf_eval", "tasks", "scorers", "solvers")
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in sources("wolf_eval")
             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if any(x in line for x in pattern)]
     assert hits == []
 
@@ -212,7 +191,7 @@ def test_docstrings_cite_files_the_repository_ships() -> None:
     headings = {line[3:].strip() for line in (ROOT / "docs" / "design.md").read_text(encoding="utf-8").splitlines()
                 if line.startswith("## ")}
     cited, unknown, unshipped = 0, [], []
-    for p in sources("wolf_eval", "tasks", "scorers", "solvers", "tests"):
+    for p in sources("wolf_eval", "tests"):
         text = p.read_text(encoding="utf-8")
         for after in re.findall(r"docs/design\.md, § (.{1,40})", text):
             cited += 1
@@ -226,7 +205,7 @@ def test_docstrings_cite_files_the_repository_ships() -> None:
 def test_no_two_modules_share_a_file_name() -> None:
     """A name says what a module does only if no other module of the package is called the same."""
     seen: dict[str, list[str]] = {}
-    for p in sources("wolf_eval", "tasks", "scorers", "solvers"):
+    for p in sources("wolf_eval"):
         if p.name != "__init__.py":
             seen.setdefault(p.name, []).append(str(p.relative_to(ROOT)))
     assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
@@ -235,7 +214,7 @@ def test_no_two_modules_share_a_file_name() -> None:
 def test_no_production_function_is_longer_than_a_screen() -> None:
     """60 lines at most, from ``def`` to its last line: a longer one does more than one thing."""
     long = []
-    for p in sources("wolf_eval", "tasks", "scorers", "solvers"):
+    for p in sources("wolf_eval"):
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno >= 60:
                 long.append(f"{p.relative_to(ROOT)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1})")

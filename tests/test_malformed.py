@@ -32,7 +32,7 @@ from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.engine import GameState, Record
 from wolf_eval.providers.wolfbot import find_parts
 from wolf_eval.store import logged_record
-from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
+from wolf_eval.tasks import dyadic, triadic, wolf
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 

@@ -1,6 +1,6 @@
-"""The tasks as the Inspect Evals Register and its linter see them: ``@task`` functions in ``tasks/``.
+"""The tasks as the Inspect Evals Register and its linter see them: ``@task`` functions in ``wolf_eval/tasks.py``.
 
-The Register names each task by its file (``tasks/werewolf.py``) and function; the linter reads the
+The Register names each task by its file (``wolf_eval/tasks.py``) and function; the linter reads the
 decorator from the source, Inspect from its registry. Both must find the same three tasks, each
 playing its games with the ``play_game`` solver and taking the parameter table's ``-T`` names.
 """
@@ -19,7 +19,7 @@ from wolf_eval.solvers.play import play_game
 from wolf_eval.tasks import dyadic, triadic, wolf
 
 ROOT = Path(__file__).resolve().parents[1]
-TASK_FILE = ROOT / "tasks" / "werewolf.py"
+TASK_FILE = ROOT / "wolf_eval" / "tasks.py"
 TASKS = {"wolf": wolf, "triadic": triadic, "dyadic": dyadic}
 
 
@@ -49,7 +49,7 @@ def test_each_task_plays_its_games_with_play_game_under_its_settings(name: str) 
 
 def test_eval_yaml_and_the_register_entry_name_the_tasks_and_files_that_exist() -> None:
     """eval.yaml's tasks, and the draft Register entry's task paths and functions, are the ones the code defines."""
-    meta = yaml.safe_load((ROOT / "tasks" / "eval.yaml").read_text(encoding="utf-8"))
+    meta = yaml.safe_load((ROOT / "wolf_eval" / "eval.yaml").read_text(encoding="utf-8"))
     assert [t["name"] for t in meta["tasks"]] == list(TASKS)
     assert {t["dataset_samples"] for t in meta["tasks"]} == {Settings.model_fields["games"].default}
     assert meta["arxiv"] == ["https://arxiv.org/abs/2512.09187", "https://arxiv.org/abs/2606.27909"]

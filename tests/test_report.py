@@ -29,7 +29,7 @@ from wolf_eval.measures import cost
 from wolf_eval.settings import Settings, condition
 from wolf_eval.stats import wilson_cc
 from wolf_eval.store import TokenUsage, current_record, logged_record
-from wolf_eval.tasks.werewolf import game_scorers
+from wolf_eval.tasks import game_scorers
 
 CALLS = 100
 A = ("wolfbot/cue", "triadic", "default")

@@ -25,7 +25,7 @@ from wolf_eval.engine import GameState
 from wolf_eval.engine.state import NEW_WEIGHT
 from wolf_eval.measures import calibration as cal
 from wolf_eval.store import current_record
-from wolf_eval.tasks.werewolf import game_scorers
+from wolf_eval.tasks import game_scorers
 from wolf_eval.vocabulary import Role, UnitKind
 
 TRIADIC = ("wolfbot/cue", "triadic", "default")

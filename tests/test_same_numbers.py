@@ -91,7 +91,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from wolf_eval.analysis.corpus import load
 from wolf_eval.analysis.tables import build
-from wolf_eval.tasks.werewolf import game_scorers
+from wolf_eval.tasks import game_scorers
 
 pytestmark = pytest.mark.slow
 

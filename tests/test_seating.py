@@ -19,7 +19,7 @@ from wolf_eval.analysis.corpus import load
 from wolf_eval.bindings import Bindings, SeatingRefused
 from wolf_eval.engine import Role, new_game
 from wolf_eval.settings import Settings
-from wolf_eval.tasks.werewolf import triadic
+from wolf_eval.tasks import triadic
 
 SHORT = {"games": 1, "max_days": 1, "max_debate_turns": 1, "max_explanation_turns": 1, "deception_analysis": False}
 TRIADIC_ROLES = "Valid roles for wolf_eval/triadic: villager, werewolf, doctor, jester (the seats), judge"

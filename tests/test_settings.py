@@ -13,7 +13,7 @@ from inspect_ai.log import read_eval_log
 from wolf_eval.engine import Role
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.settings import Settings, SettingsError, condition
-from wolf_eval.tasks.werewolf import dyadic, triadic, wolf
+from wolf_eval.tasks import dyadic, triadic, wolf
 
 RELEASE_LOG = Path(__file__).parent / "data" / "release-0.1.0-triadic.eval"
 SHORT = {"games": 1, "max_days": 1, "max_debate_turns": 1, "deception_analysis": False}

@@ -9,17 +9,20 @@ solver's factory runs there, the eval's model and roles set, nothing played and 
 again as each game starts, for bindings a ``Task`` carries itself (``task_with(..., model_roles=...)``)
 and tasks built outside an eval.
 
-Every reader reads the one table: the seats and the learning run (built by the solver from the
-running eval), the judge (built by its scorer), the report's faction columns and the learning run's
-hook (built from the eval's spec, :meth:`Bindings.from_spec`, the same spec the log keeps).
+Every reader reads the one table: the seats, the tagger and the learning run (built by the solver from the
+running eval, :meth:`Bindings.running`, the one place Inspect's bindings are read), the judge (built so by
+its scorer), the report's faction columns and ``wolf-eval learn``'s search for a game's finished log (built
+from the eval's spec, :meth:`Bindings.from_spec`, the same spec the log keeps).
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from inspect_ai.model import Model, get_model, model_roles
 
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import FACTION_OF, role_named
@@ -61,6 +64,34 @@ class Bindings:
 
     model: str
     roles: Mapping[str, str] = field(default_factory=dict)
+    #: The running eval's models by role, for whoever plays them (:meth:`running`); none for a table read from a
+    #: log's spec, which names models and plays nothing.
+    models: Mapping[str, Model] = field(default_factory=dict, compare=False, repr=False)
+    #: The running eval's ``--model`` itself (its config carries the eval's seed).
+    eval_model: Model | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def running(cls, rules: GameConfig | None = None) -> Bindings:
+        """The running eval's table, read from Inspect here and nowhere else, with the models that play: each seat
+        role of ``rules`` (an unbound one is the eval's model, tagged with its role in the log as Inspect tags
+        it) and each non-seat role that is bound (the judge, the tagger). Outside an eval, Inspect's error."""
+        eval_model = get_model()
+        table = cls.of(eval_model, model_roles())
+        seats = [r.value for r in rules.roles_dealt] if rules is not None else []
+        models = {name: get_model(role=name, default=eval_model) for name in seats}
+        models |= {name: get_model(role=name, required=True) for name in NON_SEAT_ROLES if name in table.roles}
+        return replace(table, models=models, eval_model=eval_model)
+
+    @property
+    def eval_seed(self) -> int | None:
+        """The running eval's ``--seed`` (its model's config), from which every call's seed derives."""
+        return self.eval_model.config.seed if self.eval_model is not None else None
+
+    def played_by(self, role: Role | str) -> Model:
+        """The model that plays ``role`` in the running eval (a seat's role, or a bound judge or tagger)."""
+        if str(role) not in self.models:
+            raise RoleUnbound(str(role)) if str(role) in NON_SEAT_ROLES else KeyError(str(role))
+        return self.models[str(role)]
 
     @classmethod
     def of(cls, model: Any, roles: Mapping[str, Any]) -> Bindings:

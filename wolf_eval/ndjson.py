@@ -23,7 +23,7 @@ from wolf_eval.store import logged_record
 
 #: What a model call of several decisions asked, beside its ``decisions``.
 JOINT = {"action": "joint", "subject": None}
-#: The transcript sources of game records (``solvers/transcript.py``); other ``wolf_eval/`` notes, such as
+#: The transcript sources of game records (``wolf_eval/solvers/transcript.py``); other ``wolf_eval/`` notes, such as
 #: a learning run's ``wolf_eval/lessons``, say something about the game and are not records of it.
 RECORD_SOURCES = frozenset(f"wolf_eval/{kind.value}" for kind in Kind)
 

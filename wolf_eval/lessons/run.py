@@ -19,7 +19,7 @@ from typing import Any
 
 import anyio
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log, transcript
-from inspect_ai.model import Model, get_model
+from inspect_ai.model import Model
 from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
@@ -45,7 +45,6 @@ from wolf_eval.refusal import Refusal
 from wolf_eval.settings import Settings, SettingsError
 from wolf_eval.store import LessonRow, current_record, logged_record
 from wolf_eval.text import clean_text
-from wolf_eval.vocabulary import TAGGER_ROLE
 
 
 class LearningStopped(Refusal, RuntimeError):
@@ -96,7 +95,8 @@ class Learning:
         agent.jester_lessons = lessons_by_list(shown)
         return snapshot
 
-    async def after(self, game: GameState, jester: Seat, agent: Agent, snapshot: Snapshot, tagger: bool) -> None:
+    async def after(self, game: GameState, jester: Seat, agent: Agent, snapshot: Snapshot,
+                    tagger: Model | None) -> None:
         """Ask the Jester's model for lessons and record the new ones (snapshot ``step`` is written from the log)."""
         shown = most_recent(snapshot.lessons, self.shown)
         answer = await ask_for_lessons(game, jester, shown, agent.structured_output, agent.usage, agent.game,
@@ -106,9 +106,9 @@ class Learning:
         record.usage, record.calls = agent.usage, record.calls + 1
         record.lessons_added = rows(added)
         record.lessons_reply, record.lessons_problem = clean_text(answer.raw)[:MAX_RAW_CHARS], answer.problem
-        if tagger:  # required: the tagger never reads as the model under evaluation
+        if tagger is not None:  # a bound tagger (never the model under evaluation) reads the new lessons too
             record.tagger_model, record.lessons_added_tagger = await bound_tagger_readings(
-                get_model(role=TAGGER_ROLE, required=True), [x.text for x in added], game.seed, agent.eval_seed)
+                tagger, [x.text for x in added], game.seed, agent.eval_seed)
         transcript().info({"read": len(shown), "proposed": len(answer.value), "added": [x.text for x in added],
                            "problem": answer.problem}, source="wolf_eval/lessons")
 

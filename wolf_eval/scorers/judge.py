@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from inspect_ai.model import GenerateConfig, get_model, model_roles
+from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
@@ -33,17 +33,17 @@ def judge() -> Scorer:
     """Ask the judge model, if one is bound, to name every role from the public record."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        eval_model = get_model()
-        if Bindings.of(eval_model, model_roles()).judge is None:
+        bindings = Bindings.running()
+        if bindings.judge is None:
             return Score(value=math.nan, explanation="**judge**: not applicable: no judge (bind one with "
                                                      "--model-role judge=...)",
                          metadata={"counts": m.no_judge()})
         stage("observe")
         game, _ = scored_game(state)
-        model = get_model(role=JUDGE_ROLE, required=True)  # never the model under evaluation
+        model = bindings.played_by(JUDGE_ROLE)  # never the model under evaluation
         jv = judge_view(game)
         stage("config")
-        config = GenerateConfig(seed=call_seed(game.seed, JUDGE_ROLE, eval_model.config.seed))
+        config = GenerateConfig(seed=call_seed(game.seed, JUDGE_ROLE, bindings.eval_seed))
         caller = Caller(f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})", "judging", game.day,
                         role=JUDGE_ROLE)
         stage("prompt")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import Model, ModelOutput, get_model, model_roles
+from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -26,6 +26,7 @@ from wolf_eval.settings import Settings
 from wolf_eval.solvers.outline import Outline
 from wolf_eval.solvers.transcript import public_chat
 from wolf_eval.store import TokenUsage, current_record
+from wolf_eval.vocabulary import TAGGER_ROLE
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -79,7 +80,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     asked (:class:`Bindings`) and a lessons snapshot it could not read; a game seated otherwise is checked as it starts.
     """
     try:
-        building = Bindings.of(get_model(), model_roles())
+        building = Bindings.running()
     except Exception:  # built outside an eval, no INSPECT_EVAL_MODEL: each game checks as it starts
         building = None
     if building is not None:
@@ -88,32 +89,33 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
             learning.read(building.seat(Role.JESTER))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        eval_model = get_model()
-        bindings = Bindings.of(eval_model, model_roles()).check(settings.rules, learning is not None)
+        bindings = Bindings.running(settings.rules).check(settings.rules, learning is not None)
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
-        seats = seated(game, settings, eval_model)
+        seats = seated(game, settings, bindings)
         record_seating(state, game, seats)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
-                      call_plan=settings.calls, eval_seed=eval_model.config.seed,
+                      call_plan=settings.calls, eval_seed=bindings.eval_seed,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         lessons = await learning.before(state, jester, agent) if learning and jester else None
         game = await _play(game, agent, state)
         if learning and jester and lessons is not None:
             async with span("lessons", type="phase"):
-                await learning.after(game, jester, agent, lessons, bindings.tagger is not None)
+                tagger = bindings.played_by(TAGGER_ROLE) if bindings.tagger is not None else None
+                await learning.after(game, jester, agent, lessons, tagger)
         state.metadata.update(game_columns(game, bindings, agent.usage))
         return state
 
     return solve
 
 
-def seated(game: GameState, settings: Settings, eval_model: Model) -> dict[str, Seat]:
+def seated(game: GameState, settings: Settings, bindings: Bindings) -> dict[str, Seat]:
     """Each seat's model and temperature. A role with no ``--model-role`` binding plays the eval's model, on
     purpose: a comparison binds the roles of the faction it swaps, and the eval's model plays every other seat."""
-    models = {r: get_model(role=r.value, default=eval_model) for r in settings.rules.roles_dealt}
-    return {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
-                         temperature=resolve_temperature(models[p.role], eval_model.config, settings.temperature))
+    assert bindings.eval_model is not None
+    models = {r: bindings.played_by(r) for r in settings.rules.roles_dealt}
+    return {p.name: Seat(name=p.name, role=p.role, model=models[p.role], temperature=resolve_temperature(
+                models[p.role], bindings.eval_model.config, settings.temperature))
             for p in game.players}
 
 
