@@ -35,10 +35,11 @@ ARGS = {"max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "decep
 #: snapshot is written.
 INTERRUPTED_RUN = textwrap.dedent("""
     import os, signal, sys, time
+    import wolf_eval.lessons.book as book
     import wolf_eval.lessons.run as learning
 
     game, point = int(sys.argv[3]), sys.argv[5]
-    asked, write = learning.new_lessons, learning.write_snapshot
+    asked, write = book.new_lessons, book.write_snapshot
 
     def stop():
         os.kill(os.getpid(), getattr(signal, sys.argv[4]))
@@ -54,7 +55,7 @@ INTERRUPTED_RUN = textwrap.dedent("""
             stop()
         return write(folder, snapshot)
 
-    learning.new_lessons, learning.write_snapshot = lessons_then_stop, stop_then_write
+    book.new_lessons, book.write_snapshot = lessons_then_stop, stop_then_write
     learning.learn("triadic", "wolfbot/cue", GAMES, {**ARGS, "lessons_dir": sys.argv[2]}, sys.argv[1], display="none")
 """).replace("GAMES", str(GAMES)).replace("ARGS", repr(ARGS))
 
@@ -155,23 +156,23 @@ def test_the_same_command_after_an_interrupt_plays_the_games_of_a_clean_run(clea
 
 @pytest.mark.slow
 def test_a_failed_game_finished_by_eval_retry_is_kept_from_its_log(clean, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import wolf_eval.lessons.run as learning
+    import wolf_eval.lessons.book as book
     from wolf_eval.lessons.run import LearningStopped
 
     clean_logs, clean_lessons = clean
-    asked = learning.new_lessons
+    asked = book.new_lessons
 
     def fail_game_3(candidates, known, step):  # type: ignore[no-untyped-def]
         if step == 3:
             raise RuntimeError("game 3 fails after its lessons call")
         return asked(candidates, known, step)
 
-    monkeypatch.setattr(learning, "new_lessons", fail_game_3)
+    monkeypatch.setattr(book, "new_lessons", fail_game_3)
     logs, lessons = tmp_path / "logs", tmp_path / "lessons"
     with pytest.raises(LearningStopped, match="game 3 of the learning run ended error .*run the same command again"):
         learned("wolfbot/cue", logs, GAMES, task_args={**ARGS, "lessons_dir": str(lessons)})
     assert latest(model_folder(lessons, "wolfbot/cue"), "wolfbot/cue").step == 2  # type: ignore[union-attr]
-    monkeypatch.setattr(learning, "new_lessons", asked)
+    monkeypatch.setattr(book, "new_lessons", asked)
     [failed] = [read_eval_log(i) for i in list_eval_logs(str(logs)) if read_eval_log(i, header_only=True).status
                 == "error"]
     [retried] = eval_retry(failed, log_dir=str(logs), display="none")
@@ -188,9 +189,9 @@ def test_a_failed_game_finished_by_eval_retry_is_kept_from_its_log(clean, tmp_pa
 def test_a_second_run_that_plays_a_game_another_kept_first_is_refused_and_loses_nothing(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Another run keeps game 2 while this one plays it: this one is refused in one line and writes nothing over it;
     the same command then goes on from the other run's snapshot."""
-    import wolf_eval.lessons.run as learning
+    import wolf_eval.lessons.book as book
 
-    write = learning.write_snapshot
+    write = book.write_snapshot
     theirs = Snapshot(model="wolfbot/cue", step=2, lessons=[{"list": "to_do", "text": "The other run's lesson.",
                                                                "step": 2}])  # type: ignore[list-item]
 
@@ -199,14 +200,14 @@ def test_a_second_run_that_plays_a_game_another_kept_first_is_refused_and_loses_
             write(folder, theirs)
         return write(folder, snapshot)
 
-    monkeypatch.setattr(learning, "write_snapshot", another_run_first)
+    monkeypatch.setattr(book, "write_snapshot", another_run_first)
     lessons = tmp_path / "lessons"
     folder = model_folder(lessons, "wolfbot/cue")
     with pytest.raises(LessonsTaken, match="another run kept game 2 of wolfbot/cue's lessons while this one played "
                                            "it; play one learning run per model and lessons folder at a time"):
         learned("wolfbot/cue", tmp_path / "logs", 3, task_args={**ARGS, "lessons_dir": str(lessons)})
     assert read_snapshot(snapshot_path(folder, 2), "wolfbot/cue") == theirs
-    monkeypatch.setattr(learning, "write_snapshot", write)
+    monkeypatch.setattr(book, "write_snapshot", write)
     [third] = learned("wolfbot/cue", tmp_path / "logs", 3, task_args={**ARGS, "lessons_dir": str(lessons)})
     assert [x["text"] for x in store_field(third.samples[0], "lessons_read")] == ["The other run's lesson."]
 

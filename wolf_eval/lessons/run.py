@@ -26,19 +26,9 @@ from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.player import Agent, Seat
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import GameState, Role
+from wolf_eval.lessons import book
 from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list, most_recent
-from wolf_eval.lessons.book import (
-    Location,
-    Snapshot,
-    check_writable,
-    default_lessons_dir,
-    latest,
-    model_folder,
-    new_lessons,
-    read_snapshot,
-    snapshot_path,
-    write_snapshot,
-)
+from wolf_eval.lessons.book import Location, Snapshot
 from wolf_eval.lessons.model_tagger import bound_tagger_readings
 from wolf_eval.lessons.tagger import tag
 from wolf_eval.refusal import Refusal
@@ -68,14 +58,17 @@ class Learning:
             raise SettingsError(f"jester_learning=true is not accepted alone: a learning run is one eval per game, "
                                 f"played in order by `wolf-eval learn {settings.variant} --model MODEL --games N` "
                                 "(docs/learning.md)")
-        folder = settings.lessons_dir or default_lessons_dir()
+        folder = settings.lessons_dir or book.default_lessons_dir()
         return cls(folder if str(folder).startswith("s3://") else os.path.expanduser(folder),
                    settings.learning_step, settings.lessons_shown)
 
+    def path(self, model: str) -> Location:
+        return book.snapshot_path(book.model_folder(self.lessons_dir, model), self.step - 1)
+
     def read(self, model: str) -> Snapshot:
         """Snapshot ``step - 1`` (snapshot 0 may be absent: no lessons yet); refused when it is missing."""
-        path = snapshot_path(model_folder(self.lessons_dir, model), self.step - 1)
-        found = read_snapshot(path, model)
+        path = self.path(model)
+        found = book.read_snapshot(path, model)
         if found is None and self.step > 1:
             raise LearningStopped(f"learning_step={self.step} reads the lessons of games 1 to {self.step - 1}, but "
                                   f"{path} is missing: play the games in order with wolf-eval learn")
@@ -88,7 +81,7 @@ class Learning:
         snapshot = await anyio.to_thread.run_sync(self.read, jester.model_name)
         shown = most_recent(snapshot.lessons, self.shown)
         record = current_record()
-        record.lessons_file = str(snapshot_path(model_folder(self.lessons_dir, jester.model_name), self.step - 1))
+        record.lessons_file = str(self.path(jester.model_name))
         record.lessons_sha256 = hashlib.sha256(snapshot.dump()).hexdigest()
         record.learning_step = self.step
         record.lessons_read = rows(shown)
@@ -101,7 +94,7 @@ class Learning:
         shown = most_recent(snapshot.lessons, self.shown)
         answer = await ask_for_lessons(game, jester, shown, agent.structured_output, agent.usage, agent.game,
                                        agent.eval_seed)
-        added = new_lessons(answer.value, snapshot.lessons, self.step)
+        added = book.new_lessons(answer.value, snapshot.lessons, self.step)
         record = current_record()
         record.usage, record.calls = agent.usage, record.calls + 1
         record.lessons_added = rows(added)
@@ -134,13 +127,13 @@ def learn(task: str, model: str | Model, games: int, task_args: dict[str, Any] |
     jester = bindings.seat(Role.JESTER)
     learning = Learning.of(settings)
     assert learning is not None
-    check_writable(learning.lessons_dir)
-    folder = model_folder(learning.lessons_dir, jester)
-    snapshot = latest(folder, jester) or Snapshot(model=jester)
+    book.check_writable(learning.lessons_dir)
+    folder = book.model_folder(learning.lessons_dir, jester)
+    snapshot = book.latest(folder, jester) or Snapshot(model=jester)
     log_dir = log_dir or os.environ.get("INSPECT_LOG_DIR", "./logs")
-    logs = []
+    finished, logs = finished_games(log_dir, settings, bindings), []
     for step in range(snapshot.step + 1, games + 1):
-        log = kept_log(log_dir, settings.model_copy(update={"learning_step": step}), bindings, snapshot)
+        log = kept_log(finished.get(step, []), snapshot)
         if log is None:  # in a copy of this context: eval() leaves its model set in the caller's
             [log] = contextvars.copy_context().run(inspect_eval, f"wolf_eval/{task}", model=model, log_dir=log_dir,
                                                    task_args={**args, "learning_step": step}, **eval_args)
@@ -161,24 +154,35 @@ def kept(folder: Location, before: Snapshot, log: EvalLog) -> Snapshot:
     after = Snapshot.model_validate({"model": before.model, "step": step, "logs": [*before.logs, log.location],
                                      "lessons": [*before.model_dump()["lessons"], *added]})
     try:
-        write_snapshot(folder, after)
+        book.write_snapshot(folder, after)
     except OSError as err:
         if isinstance(err, Refusal):
             raise
-        raise LearningStopped(f"the lessons of game {step} could not be saved to {snapshot_path(folder, step)}: "
+        raise LearningStopped(f"the lessons of game {step} could not be saved to {book.snapshot_path(folder, step)}: "
                               f"{err.strerror or err}; its log is kept ({log.location}): run the same command "
                               "again to keep them from it") from err
     return after
 
 
-def kept_log(log_dir: str, settings: Settings, bindings: Bindings, snapshot: Snapshot) -> EvalLog | None:
-    """A finished log in ``log_dir`` of this game, on these settings and seats, over ``snapshot``, if there is one."""
-    digest = hashlib.sha256(snapshot.dump()).hexdigest()
+def finished_games(log_dir: str, settings: Settings, bindings: Bindings) -> dict[int, list[Any]]:
+    """The finished logs in ``log_dir`` of games of this run (these settings and seats), by step, listed once."""
+    wanted = settings.model_dump(mode="json") | {"learning_step": None}
+    found: dict[int, list[Any]] = {}
     for info in list_eval_logs(log_dir):
         header = read_eval_log(info, header_only=True)
-        if header.status == "success" and Bindings.from_spec(header.eval) == bindings and \
-                (header.eval.metadata or {}).get("settings") == settings.model_dump(mode="json"):
-            log = read_eval_log(info)
-            if log.samples and logged_record(log.samples[0].store).lessons_sha256 == digest:
-                return log
+        logged = dict((header.eval.metadata or {}).get("settings") or {})
+        step = logged.get("learning_step")
+        if header.status == "success" and step and logged | {"learning_step": None} == wanted and \
+                Bindings.from_spec(header.eval) == bindings:
+            found.setdefault(step, []).append(info)
+    return found
+
+
+def kept_log(candidates: list[Any], snapshot: Snapshot) -> EvalLog | None:
+    """The candidate log whose game read ``snapshot`` (by its digest), if there is one."""
+    digest = hashlib.sha256(snapshot.dump()).hexdigest()
+    for info in candidates:
+        log = read_eval_log(info)
+        if log.samples and logged_record(log.samples[0].store).lessons_sha256 == digest:
+            return log
     return None
