@@ -59,6 +59,11 @@ have); the predictors lost Pearson's ``p``. Every ``_low`` and ``_high`` cell ch
 studentized bootstrap over games; win rates Wilson's with a continuity correction); no other cell and
 no metric recorded before changed (each compared by its cell and row key).
 
+Edited for learning as one eval per game: the triadic learning run is three one-game evals, so the
+per-game cost table numbers its games' logs ``run`` 1, 2 and 3 (was 1, 1, 1: one log); its eval
+metrics are the three games pooled again (``score`` over their samples), as the one eval's were. No
+other cell and no metric changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and
