@@ -345,6 +345,8 @@ def test_learn_refuses_the_parameters_it_sets_itself(capsys) -> None:  # type: i
     assert main(["learn", "triadic", "--model", "wolfbot/cue", "--games", "2", "-T", "games=3"]) == 2
     assert capsys.readouterr().err == ("wolf-eval: learn: -T games: set by wolf-eval learn (--games N plays until "
                                        "the lessons hold N games)\n")
+    assert main(["learn", "triadic", "--model", "wolfbot/cue", "--games", "2", "--model-role", "jester"]) == 2
+    assert capsys.readouterr().err == "wolf-eval: learn: --model-role jester: expected ROLE=MODEL\n"
 
 
 @pytest.mark.slow

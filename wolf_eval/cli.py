@@ -121,6 +121,8 @@ def _learn(args: argparse.Namespace) -> int:
         raise BadInput(f"learn: -T {', '.join(given)}: set by wolf-eval learn (--games N plays until the lessons "
                        "hold N games)")
     roles = dict(pair.partition("=")[::2] for pair in args.model_roles)
+    if bad := [pair for pair in args.model_roles if not pair.partition("=")[2].strip()]:
+        raise BadInput(f"learn: --model-role {bad[0]}: expected ROLE=MODEL")
     extra = {"display": args.display} if args.display else {}
     try:
         logs = learn(args.task, args.model, args.games, task_args, args.log_dir, model_roles=roles or None, **extra)
