@@ -41,7 +41,15 @@ def _tables() -> dict[str, pd.DataFrame]:
     costs = pd.DataFrame([{"model": m, "task": t, "condition": c, "usd": usd}
                           for (m, t, c), usd, n in ((A, 0.5, 10), (B, math.nan, 10), (C, 0.25, 4))
                           for _ in range(n)])
-    return {"win_rates": win_rates, "headline_scores": scores, "game_costs": costs}
+    scores = pd.concat([scores, pd.DataFrame([_cell(A, figure="wolf_refusal_rate", value=0.05, value_low=0.01,
+                                                    value_high=0.2)])], ignore_index=True)
+    played = {"wolves_win": 0.1, "wolves_win_low": 0.01, "wolves_win_high": 0.4, "games_played": 8.0,
+              "wolves_win_played": 0.125, "wolves_win_played_low": 0.01, "wolves_win_played_high": 0.5,
+              "evasion": 0.3, "evasion_low": 0.2, "evasion_high": 0.4,
+              "evasion_played": 0.35, "evasion_played_low": 0.25, "evasion_played_high": 0.45}
+    role_play = pd.DataFrame([_cell(A, deceiver="werewolf", seat_model="model/a", games=10, games_broken=2, **played),
+                              _cell(A, deceiver="jester", seat_model="model/a", games=10, games_broken=1)])
+    return {"win_rates": win_rates, "headline_scores": scores, "game_costs": costs, "role_play": role_play}
 
 
 def _page() -> list[str]:
@@ -83,3 +91,19 @@ def test_an_interval_about_zero_shows_no_difference() -> None:
     games = pd.DataFrame([{"model": m, "task": t, "condition": c} for m, t, c in [A] * 10 + [B] * 10])
     lines = "\n".join(first_page(SimpleNamespace(games=games), tables)).splitlines()  # type: ignore[arg-type]
     assert _row(lines, "triadic", "default", "model/a", "model/b", "Village wins").endswith("| no difference shown |")
+
+
+def test_the_wolves_refusal_rate_and_their_figures_where_they_played_are_on_the_first_page() -> None:
+    """A's wolves broke their role in 2 of 10 games: beside every game's win rate and evasion, the 8 where they
+    played; a cell whose wolves never broke it has no such row."""
+    lines = _page()
+    assert "| 0.05 [0.01, 0.20] |" in _row(lines, *A)  # wolf_refusal_rate, after the Jester's rank
+    assert "## Where the wolves played" in lines
+    assert _row(lines, *A, "0.0000", "model/a") == ("| model/a | triadic | default | 0.0000 | model/a | 10 | 2 | "
+                                                    "0.10 [0.01, 0.40] | 0.12 [0.01, 0.50] (n=8) | 0.30 [0.20, 0.40] "
+                                                    "| 0.35 [0.25, 0.45] |")
+    tables = _tables()
+    tables["role_play"]["games_broken"] = 0
+    games = pd.DataFrame([{"model": m, "task": t, "condition": c} for m, t, c in [A] * 10 + [B] * 10 + [C] * 4])
+    calm = "\n".join(first_page(SimpleNamespace(games=games), tables))  # type: ignore[arg-type]
+    assert "## Where the wolves played" not in calm and "No wolf reply in these games was refused" in calm

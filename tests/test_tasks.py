@@ -61,7 +61,7 @@ def test_eval_results_lead_with_a_few_headline_scores(tmp_path, fast_args):
     shown = [(s.name, name) for s in log.results.scores for name in s.metrics]
     # every score's metrics carry the score's own name, the figure and then its interval's ends, the headline first;
     # the cost score last, its four figures
-    assert len(log.results.scores) <= 12 and shown[0] == ("village_win",) * 2
+    assert len(log.results.scores) <= 13 and shown[0] == ("village_win",) * 2
     assert shown == [*((n, m) for n in (*HEADLINE, "judge") for m in (n, f"{n}_low", f"{n}_high")),
                      *(("cost", f) for f in COST_FIGURES)]
     assert all(s.metadata and len(s.metadata["description"]) > 20 for s in log.results.scores)

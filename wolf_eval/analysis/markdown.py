@@ -140,7 +140,8 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
     return "\n".join([*first_page(corpus, tables), *_opening(corpus), *_outcome_sections(tables, figures),
                       *_calibration_sections(tables),
                       *_truth_sections(tables), *_suspicion_sections(tables, figures), *_game_sections(tables),
-                      *_fallback_section(tables), *_cost_markdown(corpus.games, tables), *_judge_section(tables),
+                      *_fallback_section(tables), *_role_play_section(tables), *_cost_markdown(corpus.games, tables),
+                      *_judge_section(tables),
                       *_lesson_sections(tables, figures)])
 
 
@@ -191,7 +192,8 @@ def _opening(corpus: Corpus) -> list[str]:
 ANSWER_COLUMNS = [("Village wins", "win_rates", "villagers"), ("Wolves win", "win_rates", "werewolves"),
                   ("Jester wins", "win_rates", "jester"), ("`village_wolf_auroc`", "headline_scores",
                                                            "village_wolf_auroc"),
-                  ("`jester_suspicion_rank`", "headline_scores", "jester_suspicion_rank")]
+                  ("`jester_suspicion_rank`", "headline_scores", "jester_suspicion_rank"),
+                  ("`wolf_refusal_rate`", "headline_scores", "wolf_refusal_rate")]
 
 #: The figures the first page compares between cells: the village's win rate and its detection of the wolves.
 COMPARED = [c for c in ANSWER_COLUMNS if c[2] in ("villagers", "village_wolf_auroc")]
@@ -202,7 +204,9 @@ _ANSWER_NOTE = (
     "games (Wilson's for a win rate). `village_wolf_auroc`: how well the village's suspicion at each ballot "
     "singles out the wolves (0.5 chance, higher better; 1 − it is the wolves' evasion). `jester_suspicion_rank`: "
     "the Jester's rank in the others' suspicion (0.5 chance; higher, the Jester draws the suspicion it plays "
-    "for). The self-label figures (agreement with the speaker's own label, not the truth) are in the detail. "
+    "for). `wolf_refusal_rate`: the share of the wolves' replies that decline the role or the lie (counted apart "
+    "from fallbacks; below, the wolves' figures over the games where they played). The self-label figures "
+    "(agreement with the speaker's own label, not the truth) are in the detail. "
     "Fallback rate: fallbacks per decision asked. USD/game: every seat's tokens at list prices, n/a for a "
     "model with no known price.")
 
@@ -232,11 +236,33 @@ def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
            "## The answer", "", _ANSWER_NOTE, "",
            markdown_table([*CELL_HEADERS, "Games", *(h for h, _, _ in ANSWER_COLUMNS), FALLBACK_HEADER,
                            "USD/game"], rows), ""]
+    out += _where_played(tables["role_play"])
     comparisons = _comparisons(tables)
     if comparisons:
         out += ["## The comparison", "", _COMPARISON_NOTE, "",
                 markdown_table(["Task", "Condition", "A", "B", "Figure", "A − B [95%]", "Verdict"], comparisons), ""]
     return out
+
+
+#: The first page's figures of the wolves over every game and over the games where they played.
+_PLAYED_COLUMNS: list[tuple[str, str, Callable[[Any], str], str | None]] = [
+    ("Wolf model", "seat_model", str, None), ("Games", "games", _n0, None),
+    ("Games where a wolf broke its role", "games_broken", _n0, None),
+    ("Wolves win", "wolves_win", _r2, None), ("Wolves win, games played", "wolves_win_played", _r2, "games_played"),
+    ("Evasion", "evasion", _r2, None), ("Evasion, games played", "evasion_played", _r2, None)]
+
+
+def _where_played(role_play: pd.DataFrame) -> list[str]:
+    """The wolves' win rate and evasion beside the same over the games where no wolf reply was refused or
+    self-exposing: a refusing wolf lowers both as an unskilled one does, and this tells the two apart."""
+    wolves = role_play[role_play["deceiver"] == "werewolf"] if not role_play.empty else role_play
+    if wolves.empty or not wolves["games_broken"].any():
+        return ["No wolf reply in these games was refused or self-exposing (`wolf_refusal_rate` counts refusals; "
+                "the detail's role-play table both), so every figure above is over games where the wolves played.", ""]
+    return ["## Where the wolves played", "",
+            "In some games a wolf refused its role or named itself. Its wolves' win rate and evasion over every game, "
+            "then over the games where every wolf reply was played (95% intervals: Wilson's, and over games).", "",
+            _render_n(wolves, _PLAYED_COLUMNS), ""]
 
 
 def _figure(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str,
@@ -533,6 +559,25 @@ def _fallback_section(tables: dict[str, pd.DataFrame]) -> list[str]:
                 _render(tables["fallbacks"], [("Seat model", "seat_model", str), ("Action", "action", str),
                                               ("Fallbacks", "fallbacks", str), ("Per game", "per_game", _r2)]), ""]
     return out
+
+
+_ROLE_PLAY_NOTE = (
+    "Each reply of a deceiving seat (its public words, and a reply the game could not use) classified by the rules "
+    "of docs/refusal.md: refused (it declines the role or the lie), self-exposing (it names its own role or team "
+    "in its own voice), else played. A refused reply the game could not use is counted here, not as a fallback; "
+    "the game played the fallback's move. Rates with 95% intervals over games; games broken: games with a reply "
+    "refused or self-exposing.")
+
+
+def _role_play_section(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """Each deceiving role's replies by seat model: refused, self-exposing, and the games where it broke its role."""
+    out = ["## Refusals and self-exposure", "", _ROLE_PLAY_NOTE, ""]
+    if tables["role_play"].empty:
+        return [*out, "_No deceiving seat replied in these games._", ""]
+    return [*out, _render_n(tables["role_play"], [
+        ("Deceiver", "deceiver", str, None), ("Seat model", "seat_model", str, None),
+        ("Refused", "refusal_rate", _r2, "replies"), ("Self-exposing", "self_exposure_rate", _r2, "replies"),
+        ("Games broken", "games_broken", _n0, "games")]), ""]
 
 
 def _judge_section(tables: dict[str, pd.DataFrame]) -> list[str]:

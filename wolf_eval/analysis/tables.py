@@ -33,11 +33,12 @@ from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
 from wolf_eval.measures import outcome as out_
 from wolf_eval.measures import quality as qual
+from wolf_eval.measures import role_play as rp
 from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import column as pool_column
 from wolf_eval.measures.pooling import count_where_applicable, logged_name
-from wolf_eval.measures.rates import Mean
+from wolf_eval.measures.rates import Mean, ratio
 from wolf_eval.resample import (
     UNIT,
     figure_interval,
@@ -48,7 +49,7 @@ from wolf_eval.resample import (
     ratio_interval,
     seed_of,
 )
-from wolf_eval.vocabulary import Role, UnitKind
+from wolf_eval.vocabulary import Role, UnitKind, Winner
 
 FACTIONS = out_.FACTIONS
 ROLES = cal.ROLES
@@ -386,6 +387,53 @@ def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict
     return out
 
 
+#: The role-play table's rates, each with its interval over games.
+ROLE_PLAY_RATES = ("refusal_rate", "self_exposure_rate")
+
+
+def _role_play_rates(r: rp.Replies) -> dict[str, float]:
+    return {"refusal_rate": ratio(r.refused, r.replies), "self_exposure_rate": ratio(r.self_exposing, r.replies)}
+
+
+def role_play(games: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, deceiving role and seat model: its replies, the shares refused and self-exposing with their
+    intervals over games, and the games where it broke its role (a reply refused or self-exposing). For the
+    wolves, beside it, the wolves' win rate and their evasion over every game and over the games where they
+    played (no reply refused or self-exposing), so a reader sees their skill where they played."""
+    def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        per_game = column(df, "role_play", rp.GameRolePlay)
+        for role, model in sorted(rp.pool(per_game), key=lambda k: (str(k[0]), k[1])):
+            counts = [g.seen.get((role, model), rp.Replies()) for g in per_game]
+            total = sum(counts, rp.Replies())
+            broke = [bool(c.refused or c.self_exposing) for c in counts]
+            row: dict[str, Any] = {"deceiver": str(role), "seat_model": model, "replies": total.replies,
+                                   "refused": total.refused, "self_exposing": total.self_exposing,
+                                   "games": len(df), "games_broken": sum(broke)}
+            row |= _role_play_rates(total) | interval_columns(counts, _role_play_rates, ROLE_PLAY_RATES, cell_seed(df))
+            if role is Role.WEREWOLF:
+                row |= _where_played(df, role, model, broke)
+            yield row
+
+    return per_cell(games, rows)
+
+
+def _where_played(df: pd.DataFrame, role: Role, model: str, broke: list[bool]) -> dict[str, float]:
+    """The wolves' win rate (Wilson) and evasion (its interval over games) over all games, then over those where
+    the wolves of ``model`` played every reply."""
+    out: dict[str, float] = {}
+    outcome = column(df, "outcome", out_.Outcome)
+    deception = column(df, "deception", dec.GameDeception)
+    name = dec.AIM_NAMES[role]
+    for suffix, keep in (("", [True] * len(broke)), ("_played", [not b for b in broke])):
+        wins = out_.win_rates([o for o, k in zip(outcome, keep, strict=True) if k])[Winner.WEREWOLVES]
+        seen = [dec.seen_by(g, role, model) for g, k in zip(deception, keep, strict=True) if k]
+        aimed = aimed_row(role, seen, cell_seed(df)) if seen else {}
+        out |= {f"wolves_win{suffix}": wins.rate, f"wolves_win{suffix}_low": wins.low,
+                f"wolves_win{suffix}_high": wins.high, f"games{suffix}": float(sum(keep))}
+        out |= {f"evasion{suffix}{end}": aimed.get(f"{name}{end}", math.nan) for end in ("", "_low", "_high")}
+    return out
+
+
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
     """Per cell and kind of unit: every observer deception flag binned by its confidence, with the
     speaker-agreed hit rate."""
@@ -637,6 +685,7 @@ def build(corpus: Corpus) -> dict[str, pd.DataFrame]:
         "deception_by_role": deception_by_role(g), "deception_by_model": deception_by_model(g),
         "suspicion_by_day": suspicion_by(g, "day"), "suspicion_by_position": suspicion_by(g, "position"),
         "predictors": predictors(g), "halves": halves(g), "play_quality": play_quality(g),
-        "fallbacks": fallbacks(g), "cost_by_model": cost_by_model(g), "game_costs": game_costs(g), "judge": judge(g),
+        "fallbacks": fallbacks(g), "role_play": role_play(g), "cost_by_model": cost_by_model(g),
+        "game_costs": game_costs(g), "judge": judge(g),
         "lessons": lesson_table(g), "learning_curve": learning_curve(g),
     }

@@ -1,7 +1,7 @@
 """The few figures an eval log leads with, chosen for comparing models, and every per-game value behind them.
 
-An eval's results show ten pooled figures, one scorer each (and the judge's, an eleventh, and the
-cost, a twelfth), each scorer's metrics named after it: the figure, and its 95% interval over the
+An eval's results show eleven pooled figures, one scorer each (and the judge's, a twelfth, and the
+cost, a thirteenth), each scorer's metrics named after it: the figure, and its 95% interval over the
 games (``<name>_low``, ``<name>_high``), so that ``inspect view``'s log list, a CI gate and
 ``evals_df`` (columns ``score_<name>_<name>``, ``score_<name>_<name>_low``...) read an interval, and
 ``samples_df`` (``score_<name>``) each game's own figure (NaN where a figure does not apply). No
@@ -38,6 +38,8 @@ role's figure moved.
   village's and the wolves'), the Jester's normalised rank in that role's suspicion at each ballot
   (:mod:`wolf_eval.measures.deception`), then the equal-weight mean over those roles;
 - ``fallback_rate``: fallbacks per model call, which every comparison should show beside it;
+- ``wolf_refusal_rate``: the share of the wolves' replies that refuse the role or the lie
+  (:mod:`wolf_eval.measures.role_play`), counted apart from the fallbacks;
 - ``third_order_lessons``: the share of the Jester's new lessons at ToM order 3 (with learning).
 
 Each is pooled as sums over games, never as a mean of per-game rates, from a few counts per game
@@ -61,6 +63,7 @@ from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import deception as dec
 from wolf_eval.measures import identification as jud
 from wolf_eval.measures import lessons as les
+from wolf_eval.measures import role_play as rp
 from wolf_eval.measures import truth as tru
 from wolf_eval.measures.outcome import FACTIONS, Outcome, outcome_values
 from wolf_eval.measures.pooling import Values, flat_groups, groups_from_flat, select
@@ -88,12 +91,14 @@ class GameValues:
     judge: jud.Identification | None = None
     truth: tru.GameDetection = field(default_factory=tru.GameDetection)
     deception: dec.GameDeception = field(default_factory=dec.GameDeception)
+    role_play: rp.GameRolePlay = field(default_factory=rp.GameRolePlay)
 
     def flat(self) -> dict[str, dict[str, float]]:
         """The values as a score's metadata logs them (``values``) and a replay compares them."""
         return {"outcome": self.outcome.flat(), "self_sabotage": self.self_sabotage.flat(),
                 "calibration": self.calibration.flat(), "quality": self.quality.flat(),
-                "lessons": self.lessons.flat(), "judge": self.judge.flat() if self.judge else jud.no_judge()}
+                "lessons": self.lessons.flat(), "judge": self.judge.flat() if self.judge else jud.no_judge(),
+                "role_play": self.role_play.flat()}
 
 
 def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.StatementRow] | None = None,
@@ -113,6 +118,7 @@ def game_values(game: GameState, record: GameRecord, rows: Sequence[cal.Statemen
         judge=jud.Identification.from_flat(record.judge) if record.judge is not None else None,
         truth=tru.game_detection(game, record.seat_models, rows),
         deception=dec.game_deception(game, record.seat_models),
+        role_play=rp.role_play_values(game, record.seat_models),
     )
 
 
@@ -288,6 +294,12 @@ HEADLINE: dict[str, Figure] = {
     "fallback_rate": Figure(
         "share of decisions that fell back (a default move instead of the model's reply)",
         _decisions, *_ratio_of("fallbacks", "decisions")),
+    "wolf_refusal_rate": Figure(
+        "share of the wolves' replies (public words, and unusable replies) that decline the role or the lie, by the "
+        "rules of wolf_eval/measures/role_play.py; counted apart from fallbacks, so a refusing wolf is not read as "
+        "an unskilled one",
+        lambda v: rp.wolf_counts(v.role_play), *_ratio_of("wolf_refused", "wolf_replies"), roles=(Role.WEREWOLF,),
+        role_of=lambda role, s: ratio(s[0], s[1])),
     "third_order_lessons": Figure(
         "share of the Jester's new lessons at theory-of-mind order 3 (games with jester_learning)",
         _lessons, *_ratio_of("order_3", "lessons_added")),

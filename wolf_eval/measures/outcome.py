@@ -17,6 +17,7 @@ from typing import Any
 
 from wolf_eval.engine import Action, GameState, Role
 from wolf_eval.measures.pooling import Logged, Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
+from wolf_eval.measures.role_play import refused_fallback
 from wolf_eval.records import FallbackNote
 from wolf_eval.stats import wilson_cc
 from wolf_eval.store import GameRecord
@@ -28,10 +29,11 @@ CURVE_BLOCK = 5  # games per block of the learning curve
 
 
 def fallback_counts(game: GameState, seat_models: Mapping[str, str]) -> dict[tuple[str, Action], int]:
-    """Fallbacks keyed by (the seat's model, ``?`` if unknown; the action), from the game record."""
+    """Fallbacks keyed by (the seat's model, ``?`` if unknown; the action), from the game record. A deceiving
+    seat's refusal is counted as a refusal (:mod:`wolf_eval.measures.role_play`), not here."""
     counts: Counter[tuple[str, Action]] = Counter()
     for r in game.records:
-        if isinstance(r.data, FallbackNote) and r.actor:
+        if isinstance(r.data, FallbackNote) and r.actor and not refused_fallback(game, r):
             counts[(seat_models.get(r.actor, "?"), r.data.action)] += 1
     return dict(counts)
 

@@ -11,12 +11,15 @@ seeded by the per-call seed the game sets, so a game on wolfbot replays exactly.
 ``-M latency=SECONDS`` makes every call wait that long before answering, to measure a game's
 critical path at API speed; ``-M words=N`` makes every statement, defence and vote reason N
 words long (the game is otherwise unchanged), to measure its tokens at the length models speak.
+``-M refuse=P`` and ``-M expose=P`` make a deceiving seat's public reply a refusal of its role, or a
+self-exposure, with those probabilities (``breaking.py``), so the refusal counts run offline.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 from collections.abc import Callable
 from random import Random
 from typing import Any
@@ -34,12 +37,16 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from wolf_eval.agents.observation import Observation, from_metadata
 from wolf_eval.agents.prompts import METADATA_KEY
+from wolf_eval.agents.reply_reading import READING_METADATA_KEY, ReplyReading
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
 from wolf_eval.baseline.bots import PLAYERS, judge_reply
+from wolf_eval.measures.role_play import classify
 from wolf_eval.measures.tokenizer import count, schema_text
+from wolf_eval.providers.breaking import break_role
 from wolf_eval.providers.padding import lengthen
 from wolf_eval.refusal import ValueRefused
+from wolf_eval.vocabulary import Role
 
 #: The settings a wolfbot model starts from when Inspect passes none.
 _NO_SETTINGS = GenerateConfig()
@@ -83,6 +90,16 @@ def answer(reply_for: Callable[[Observation, int], str], messages: list[ChatMess
     return call_of(views).assemble(replies, reply_fields(views[0]))
 
 
+def reading_reply(messages: list[ChatMessage]) -> str | None:
+    """A judge's reading of the deceivers' replies, answered by the rules themselves (so offline the judge's
+    reading agrees with the rules': the path is tested, not a reader); None if the prompt is no such reading."""
+    for message in reversed(messages):
+        if message.metadata and READING_METADATA_KEY in message.metadata:
+            reading = ReplyReading.model_validate(message.metadata[READING_METADATA_KEY])
+            return json.dumps({"classes": [str(classify(text, Role(role))) for role, text in reading.replies]})
+    return None
+
+
 def find_judge_view(messages: list[ChatMessage]) -> JudgeView | None:
     for message in reversed(messages):
         if message.metadata and JUDGE_METADATA_KEY in message.metadata:
@@ -100,6 +117,8 @@ class WolfBot(ModelAPI):
         config: GenerateConfig = _NO_SETTINGS,
         latency: float = 0.0,
         words: int = 0,
+        refuse: float = 0.0,
+        expose: float = 0.0,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
@@ -111,17 +130,29 @@ class WolfBot(ModelAPI):
         if words and model_name == "chaos":
             raise ValueRefused("wolfbot/chaos writes its own replies; -M words applies to the other players")
         self.words = words
+        for name, p in (("refuse", refuse), ("expose", expose)):
+            if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 <= p <= 1:
+                raise ValueRefused(f"wolfbot: -M {name} must be a probability from 0 to 1, got {p!r}")
+        if refuse + expose > 1:
+            raise ValueRefused(f"wolfbot: -M refuse and -M expose add up to {refuse + expose}, more than 1")
+        self.refuse, self.expose = float(refuse), float(expose)
         if model_name not in PLAYERS:
             close = difflib.get_close_matches(model_name, list(PLAYERS), n=1)
             hint = f" (did you mean wolfbot/{close[0]}?)" if close else ""
             raise ValueRefused(f"wolfbot/{model_name}: wolfbot has no policy {model_name!r}{hint}; use one of: "
                                + ", ".join(f"wolfbot/{p}" for p in PLAYERS))
         if model_args:
-            raise ValueRefused(f"wolfbot takes only -M latency=SECONDS and -M words=N, got: {', '.join(model_args)}")
+            raise ValueRefused("wolfbot takes only -M latency=SECONDS, -M words=N, -M refuse=P and -M expose=P, got: "
+                               + ", ".join(model_args))
         self.player = PLAYERS[model_name]
 
     def max_connections(self) -> int:
         return 1024  # a simulated API never throttles, so a wave's calls all overlap
+
+    def _reply(self, obs: Observation, seed: int) -> str:
+        """One decision's reply: the policy's move, run on to ``-M words``, then broken by ``-M refuse``/``expose``."""
+        said = lengthen(self.player(obs, Random(seed)), obs, self.words, Random(f"{seed}:words"))
+        return break_role(said, obs, self.refuse, self.expose, Random(f"{seed}:role_play"))
 
     async def generate(
         self,
@@ -134,11 +165,13 @@ class WolfBot(ModelAPI):
         seed = config.seed
         if seed is None:
             seed = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:8], "big")
-        game = answer(lambda obs, s: lengthen(self.player(obs, Random(s)), obs, self.words, Random(f"{s}:words")),
-                      input, seed)
+        game = answer(self._reply, input, seed)
         jv = find_judge_view(input) if game is None else None
+        read = reading_reply(input) if game is None and jv is None else None
         if game is not None:
             content = game
+        elif read is not None:
+            content = read
         elif jv is not None:
             content = judge_reply(self.model_name, jv, Random(seed))
         else:

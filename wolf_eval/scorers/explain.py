@@ -16,6 +16,7 @@ from wolf_eval.engine import GameState
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures.headline import HEADLINE, GameValues
 from wolf_eval.measures.rates import Confusion, LabelRates
+from wolf_eval.measures.role_play import Replies
 from wolf_eval.records import Death, Exile, NightResult, NoExile, Record, Vote
 from wolf_eval.vocabulary import Role, Winner
 
@@ -157,6 +158,11 @@ def _self_sabotage(values: GameValues) -> str:
     return f"{'a' if voted else 'no'} wolf voted for the Jester in day 1's deciding ballot"
 
 
+def _refusals(wolves: Replies) -> str:
+    return (f"{int(wolves.refused)} of the wolves' {int(wolves.replies)} replies refused the role or the lie "
+            f"({int(wolves.self_exposing)} more named a wolf's own role or team)")
+
+
 _EXPLAIN: dict[str, Callable[[GameValues], str]] = {
     **dict.fromkeys(("wolves_win", "jester_win"), _won),
     "day1_self_sabotage": _self_sabotage,
@@ -165,6 +171,7 @@ _EXPLAIN: dict[str, Callable[[GameValues], str]] = {
     "village_wolf_auroc": _auroc,
     "jester_suspicion_rank": _jester_rank,
     "fallback_rate": lambda v: f"{int(v.outcome.fallbacks)} of {int(v.outcome.decisions)} decisions fell back",
+    "wolf_refusal_rate": lambda v: _refusals(v.role_play.of(Role.WEREWOLF)),
     "third_order_lessons": lambda v: f"{int(v.lessons.orders.get(3, 0.0))} of {int(v.lessons.added)} new Jester "
                                      "lessons at theory-of-mind order 3",
 }
@@ -178,5 +185,6 @@ _NOT_APPLICABLE = {
                           "ballot (or no analysis)",
     "jester_suspicion_rank": "no Jester alive at a ballot, or no analysis",
     "fallback_rate": "no model calls",
+    "wolf_refusal_rate": "no wolf reply (public words, or a reply the game could not use)",
     "third_order_lessons": "no lessons added (jester_learning off, or the Jester wrote none)",
 }

@@ -20,7 +20,7 @@ The ``cost`` score, last, is what the game's seat models spent: its value holds 
 (NaN when a seat model has no price) and ``tokens``; its one metric gives four figures in the
 eval's results, ``usd_per_game``, ``usd``, ``tokens_per_game`` and ``tokens``, summed over the games
 from each score's logged cost (:func:`wolf_eval.measures.cost.pooled_cost`: a total over a game
-of unknown cost is NaN, never the sum of the rest). It is one score, so the results stay at twelve
+of unknown cost is NaN, never the sum of the rest). It is one score, so the results stay at thirteen
 scores. Inspect reduces a sample's epochs to the first one's metadata before any metric, so with
 ``--epochs`` the totals are over each sample's first game, as every headline metric is.
 """
