@@ -360,3 +360,19 @@ def test_learn_is_one_command_and_running_it_again_plays_nothing_more(tmp_path, 
     assert main(command) == 0
     assert "nothing to play" in capsys.readouterr().out
     assert len(list((tmp_path / "logs").glob("*.eval"))) == 1
+
+
+def test_learning_needs_no_inspect_hook_and_no_module_level_state() -> None:
+    """A learning game reads its snapshot and asks once; wolf-eval learn orders the games: nothing hooks Inspect."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "wolf_eval"
+    assert not [p for p in root.rglob("*.py") if "inspect_ai.hooks" in p.read_text(encoding="utf-8")]
+    for path in (root / "lessons").glob("*.py"):  # no module-level container born empty, to be filled as games run
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+            empty = (isinstance(value, ast.Dict) and not value.keys) or (isinstance(value, ast.List | ast.Set)
+                                                                       and not value.elts) or (
+                isinstance(value, ast.Call) and getattr(value.func, "id", "") in ("dict", "list", "set") and
+                not value.args)
+            assert not empty, f"{path.name}:{node.lineno}"
