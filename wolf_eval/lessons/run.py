@@ -38,7 +38,7 @@ from wolf_eval.text import clean_text
 
 
 class LearningStopped(Refusal, RuntimeError):
-    """A learning run that cannot go on: the game that failed, and that the same command resumes it."""
+    """A learning run that cannot go on: its one line names the game, and how the same command goes on from it."""
 
 
 @dataclass(frozen=True)
