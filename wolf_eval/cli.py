@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "beside the regex tagger's reading, e.g. openai/gpt-4.1")
     _add_compare(commands)
     _add_plan(commands)
+    _add_play(commands)
     rp = commands.add_parser("replay", help="re-play every game of a log from its recorded replies and check it "
                                             "reaches the same records, final state and scores")
     rp.add_argument("log", help="an Inspect log (.eval or .json; a local path or any fsspec location)")
@@ -69,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rate(args)
         if args.command == "plan":
             return _plan(args)
+        if args.command == "play":
+            return _play_seat(args)
         if args.command == "report":
             return _report(args.logdir, args.out, args.keep_duplicates)
         for path in export(args.log, args.out):
@@ -187,6 +190,48 @@ def _add_plan(commands: Any) -> None:
     pl.add_argument("--priced-as", metavar="MODEL",
                     help="price every seat's tokens at this model's list price (e.g. openai/gpt-4.1), for a pilot "
                          "played by baseline players or a model without a price")
+
+
+def _add_play(commands: Any) -> None:
+    """The ``play`` command's arguments."""
+    from wolf_eval.human_game import OPPONENTS
+
+    pl = commands.add_parser("play", help="play one game yourself in a seat, against scripted players (offline) "
+                                          "or models; logged and scored like any game (docs/human.md)")
+    pl.add_argument("--task", default="triadic", choices=("wolf", "triadic", "dyadic"))
+    pl.add_argument("--name", default="player", help="your name in the log: your seat is bound as human/NAME")
+    pl.add_argument("--role", help="the role you play (default: drawn among the roles one player holds)")
+    pl.add_argument("--opponents", default=OPPONENTS, help=f"the model of every other seat (default {OPPONENTS})")
+    pl.add_argument("--seed", type=int, help="the game's seed (default: a new game each time)")
+    pl.add_argument("--timeout", type=float, help="seconds you have for each decision (default: no limit)")
+    pl.add_argument("--no-judging", action="store_true",
+                    help="do not ask you to label each statement (left unjudged, recorded as missing)")
+    pl.add_argument("--log-dir", default="logs", help="where the game's log is written (default logs)")
+    pl.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE",
+                    help="a task parameter, as for inspect eval (games and seed are the command's own)")
+
+
+def _play_seat(args: argparse.Namespace) -> int:
+    """One game with the person in a seat; 1 when it did not finish."""
+    from inspect_ai.model import get_model
+
+    from wolf_eval.human_game import play, summary
+    from wolf_eval.refusal import ValueRefused
+
+    options: dict[str, Any] = {"judging": not args.no_judging}
+    if args.timeout is not None:
+        options["timeout"] = args.timeout
+    try:  # the person's model, made here as the one model the command's user names (no eval runs yet)
+        person = get_model(f"human/{args.name}", memoize=False, **options)
+        log, role, seed = play(args.task, person, args.role, args.opponents, args.seed, args.log_dir,
+                               _task_args(args.task_args))
+    except ValueRefused as err:
+        raise BadInput(f"play: {err}") from err
+    print(f"\nYou played the {role} (human/{args.name}) in {args.task} game {seed}.")
+    print("\n".join(summary(log, args.name)))
+    if log is not None:
+        print(f"Log: {log.location}")
+    return 0 if log is not None and log.status == "success" else 1
 
 
 def _fail(args: argparse.Namespace, message: str, status: int) -> int:

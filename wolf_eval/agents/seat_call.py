@@ -47,6 +47,7 @@ from wolf_eval.agents.blocks import text_block
 from wolf_eval.agents.call import call_seed, read_reply
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import (
+    FORFEIT,
     InvalidReply,
     NotLegal,
     ReplyObject,
@@ -287,6 +288,8 @@ class SeatCall:
             return Unanswered(f"{DECISION!r} is null, {own!r} was asked")
         if not isinstance(decision, dict):
             return InvalidReply(f"{DECISION!r} is not an object ({kind_of(decision)})")
+        if FORFEIT in decision:  # given up: read (and so fallen back) at once, never asked again
+            return decision
         if own not in decision or decision[own] is None:
             given = ", ".join(map(str, list(decision)[:4])) or "nothing"
             return Unanswered(f"{DECISION!r} gives {given}, {own!r} was asked")
