@@ -80,7 +80,7 @@ def page(obs: Observation, person: Person) -> str:
 
 def _role(obs: Observation) -> str:
     """Who the seat is, as its prompt says it, without the line that tells a model how to speak."""
-    character = template("character").substitute(seat=obs.seat).strip()
+    character = template("roles.character").substitute(seat=obs.seat).strip()
     return f"You are {obs.seat}.{role_text(obs).removeprefix(character)}"
 
 
