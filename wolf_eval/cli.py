@@ -42,14 +42,6 @@ def main(argv: list[str] | None = None) -> int:
                           "judge (by default each is counted once and the report lists the repeats it set aside)")
     _add_rate(commands)
     _add_learn(commands)
-    les = commands.add_parser("lessons", help="work with a Jester lessons snapshot")
-    les_cmd = les.add_subparsers(dest="lessons_command", required=True)
-    tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons snapshot with its ToM order and "
-                                             "categories")
-    tag_cmd.add_argument("file", help="a lessons snapshot (JSON, as wolf-eval learn writes), or a model's folder of "
-                                      "them (its latest)")
-    tag_cmd.add_argument("--model", help="also tag every lesson with this model (one call each, temperature 0), "
-                                         "beside the regex tagger's reading, e.g. openai/gpt-4.1")
     _add_compare(commands)
     _add_plan(commands)
     _add_play(commands)
@@ -104,7 +96,7 @@ def _add_rate(commands: Any) -> None:
 
 
 def _add_learn(commands: Any) -> None:
-    """The ``learn`` command's arguments."""
+    """The ``learn`` command's arguments, and the ``lessons tag`` command's, which reads what it writes."""
     ln = commands.add_parser("learn", help="play a Jester learning run: one eval per game, in order, each game "
                                            "reading the lessons of the games before it (run it again to resume)")
     ln.add_argument("task", choices=("wolf", "triadic", "dyadic"), help="the task (one that seats a Jester)")
@@ -117,6 +109,14 @@ def _add_learn(commands: Any) -> None:
                     help="a role's model, as for inspect eval")
     ln.add_argument("--log-dir", help="where each game's log goes (Inspect's default if not given)")
     ln.add_argument("--display", help="Inspect's display (full, rich, plain, log, none)")
+    les = commands.add_parser("lessons", help="work with a Jester lessons snapshot")
+    les_cmd = les.add_subparsers(dest="lessons_command", required=True)
+    tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons snapshot with its ToM order and "
+                                             "categories")
+    tag_cmd.add_argument("file", help="a lessons snapshot (JSON, as wolf-eval learn writes), or a model's folder of "
+                                      "them (its latest)")
+    tag_cmd.add_argument("--model", help="also tag every lesson with this model (one call each, temperature 0), "
+                                         "beside the regex tagger's reading, e.g. openai/gpt-4.1")
 
 
 def _learn(args: argparse.Namespace) -> int:
