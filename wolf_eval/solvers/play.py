@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -25,8 +25,9 @@ from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
 from wolf_eval.solvers.outline import Outline
 from wolf_eval.solvers.transcript import public_chat
+from wolf_eval.solvers.watch import watch
 from wolf_eval.store import TokenUsage, current_record
-from wolf_eval.vocabulary import TAGGER_ROLE
+from wolf_eval.vocabulary import MONITOR_ROLE, TAGGER_ROLE
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -84,21 +85,23 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     except Exception:  # built outside an eval, no INSPECT_EVAL_MODEL: each game checks as it starts
         building = None
     if building is not None:
-        building.check(settings.rules, learning is not None)
+        building.check(settings.rules, learning is not None, settings.monitor)
         if learning is not None:
             learning.read(building.seat(Role.JESTER))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        bindings = Bindings.running(settings.rules).check(settings.rules, learning is not None)
+        bindings = Bindings.running(settings.rules).check(settings.rules, learning is not None, settings.monitor)
+        # never the model under evaluation: -T monitor without a monitor bound is refused above
+        monitor = bindings.played_by(MONITOR_ROLE) if settings.monitor != "off" else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats = seated(game, settings, bindings)
         record_seating(state, game, seats)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
-                      call_plan=settings.calls, eval_seed=bindings.eval_seed,
+                      call_plan=settings.calls, eval_seed=bindings.eval_seed, watched=settings.watched,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         lessons = await learning.before(state, jester, agent) if learning and jester else None
-        game = await _play(game, agent, state)
+        game = await _play(game, agent, state, (monitor, settings.monitor))
         if learning and jester and lessons is not None:
             async with span("lessons", type="phase"):
                 tagger = bindings.played_by(TAGGER_ROLE) if bindings.tagger is not None else None
@@ -119,8 +122,10 @@ def seated(game: GameState, settings: Settings, bindings: Bindings) -> dict[str,
             for p in game.players}
 
 
-async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
-    """Play the game wave by wave, the viewer's outline watching it (``outline.py``)."""
+async def _play(game: GameState, agent: Agent, state: TaskState,
+                monitor: tuple[Model | None, str] = (None, "off")) -> GameState:
+    """Play the game wave by wave, the viewer's outline watching it (``outline.py``); then, with a monitor model and
+    its source, the monitor reads each day (``watch.py``)."""
     record = current_record()
     async with Outline.watching(game) as outline:
         requests = pending(game)
@@ -137,6 +142,10 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
     record.usage = agent.usage
+    record.reasoning = agent.thoughts
+    reader, source = monitor
+    if reader is not None:
+        await watch(game, agent, reader, source)
     assert game.outcome is not None
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."
