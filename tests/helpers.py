@@ -24,6 +24,13 @@ def run(task: str, model: Any = "wolfbot/cue", log_dir: Any = None, **kwargs: An
     return log
 
 
+def learned(model: Any = "wolfbot/cue", log_dir: Any = None, games: int = 1, **kwargs: Any) -> list[EvalLog]:
+    """A triadic learning run played offline by ``wolf-eval learn``'s function: each game's log, in order."""
+    from wolf_eval.lessons.run import learn
+
+    return learn("triadic", model, games, dict(kwargs.pop("task_args", {})), str(log_dir), display="none", **kwargs)
+
+
 def final_state(sample: EvalSample) -> GameState:
     return logged_record(sample.store).game()
 

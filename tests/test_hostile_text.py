@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import interpret, run, scripted_model
+from helpers import interpret, learned, scripted_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from inspect_ai.log import EvalSample, resolve_sample_attachments
@@ -27,7 +27,7 @@ from wolf_eval.agents.parse import InvalidReply, first_json_object, match_name
 from wolf_eval.agents.role_guesses import parse_guesses
 from wolf_eval.engine import Action, Phase, Request
 from wolf_eval.lessons.asking import parse_lessons
-from wolf_eval.lessons.book import LessonsFile, append_lessons, lessons_path, read_lessons
+from wolf_eval.lessons.book import Snapshot, model_folder, new_lessons, read_snapshot, snapshot_path
 from wolf_eval.store import logged_record
 from wolf_eval.text import clean_text, clean_value, is_hostile
 
@@ -223,16 +223,17 @@ def test_every_decoded_string_is_clean(key: str, value: str, how: str) -> None:
 
 
 def test_lessons_written_by_an_older_release_are_cleaned_on_read(tmp_path: Path) -> None:
-    path = lessons_path(tmp_path, "m")
-    old = LessonsFile.model_validate({"model": "m", "lessons": [
+    path = snapshot_path(tmp_path, 0)
+    old = Snapshot.model_validate({"model": "m", "lessons": [
         {"list": "to_do", "text": "Bid\u202e high\x1b[2J on\u2028day one."},
         {"list": "to_not_do", "text": "\u200b\ufeff"},
         {"list": "winning_tactics", "text": "Act 🐺 wolfish."}]})
     path.write_text(json.dumps(old.model_dump(mode="json"), ensure_ascii=False), encoding="utf-8")
-    assert [x.text for x in read_lessons(path).lessons] == ["Bid high[2J on day one.", "Act 🐺 wolfish."]
-    added = append_lessons(path, "m", [("to_do", "Speak\u2066 first\x7f."), ("to_do", "Bid high[2J on day one.")])
+    read = read_snapshot(path)
+    assert read is not None and [x.text for x in read.lessons] == ["Bid high[2J on day one.", "Act 🐺 wolfish."]
+    added = new_lessons([("to_do", "Speak\u2066 first\x7f."), ("to_do", "Bid high[2J on day one.")], read.lessons, 1)
     assert [x.text for x in added] == ["Speak first."]
-    assert hostile_in(path.read_text(encoding="utf-8")) == ""
+    assert hostile_in(read.model_copy(update={"lessons": [*read.lessons, *added]}).dump().decode()) == ""
 
 
 # =========================================================================== a whole game
@@ -267,12 +268,12 @@ def haunt(obs: Any, content: str) -> str:
 def play_haunted_game(log_dir: Path, lessons_dir: Path) -> EvalSample:
     """A two-day triadic game (analysis and Jester learning on), laced replies, a laced old lessons file."""
     model = scripted_model(haunt, policy="random", whole=True)  # the random bots play the two days out
-    path = lessons_path(lessons_dir, str(model))
+    path = snapshot_path(model_folder(lessons_dir, str(model)), 0)
     old = {"model": str(model), "lessons": [{"list": "to_do", "text": f"Act wolfish{REPORTED} on day one."}]}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(old, ensure_ascii=False), encoding="utf-8")
-    log = run("triadic", model, log_dir, task_args={**GAME_ARGS, "jester_learning": True,
-                                                    "lessons_dir": str(lessons_dir)})
+    [log] = learned(model, log_dir, 1, task_args={k: v for k, v in GAME_ARGS.items() if k != "games"}
+                    | {"lessons_dir": str(lessons_dir)})
     assert log.status == "success", log.error
     [sample] = log.samples
     return resolve_sample_attachments(sample)

@@ -1,79 +1,63 @@
-"""A learning run that crashes and is retried plays the games, and keeps the lessons, of one that did not.
+"""A learning run killed or interrupted at any point, then run again, plays the games and keeps the lessons of one
+that was not.
 
-The crash is the hard case: the process is killed right after a game wrote its lessons, before
-Inspect logged its sample, so the file holds lessons of an attempt the log never saw, and
-``inspect eval-retry`` plays that game again, then the ones after it. The retried run must give
-every game the same step, the same lessons to read and the same lessons to add as an
-uninterrupted run, and the file must end with one attempt per game: the ones the final log holds.
+Two points matter. A kill while a game is in flight (after its lessons call, before its eval ended): nothing of it
+was kept, and the same command plays it again. A kill after a game's eval ended, before its snapshot was written:
+the same command keeps the game from its log and does not play it again. Either way each game ends in exactly one
+finished log, with the step, the lessons read and the lessons added of an uninterrupted run, and the snapshots are
+that run's. Two runs of one model's sequence never both keep a game: the second is refused.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import final_state, run, store_field
+from helpers import final_state, learned, run, store_field
 from inspect_ai import eval_retry
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from wolf_eval.lessons.book import lessons_path, read_lessons
+from wolf_eval.lessons.book import LessonsTaken, Snapshot, latest, model_folder, read_snapshot, snapshot_path
 
 GAMES = 5
 #: On the fixed layout: its games are the ones these tests were written for (the fourth adds lessons).
-ARGS = {"games": GAMES, "jester_learning": True, "max_debate_turns": 3, "max_explanation_turns": 2,
-        "max_days": 3, "deception_analysis": False, "seating": "fixed"}
+ARGS = {"max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "deception_analysis": False,
+        "seating": "fixed"}
 
-#: Plays the learning run with the sample log flushed after every game, and sends itself ``sys.argv[4]``
-#: (SIGKILL, or SIGINT as a Ctrl-C does) right after the lessons of game ``sys.argv[3]`` are written.
+#: Plays the learning run and sends itself ``sys.argv[4]`` (SIGKILL, or SIGINT as a Ctrl-C does) at game
+#: ``sys.argv[3]``: ``in_flight``, right after its lessons call; ``unkept``, after its eval ended, before its
+#: snapshot is written.
 INTERRUPTED_RUN = textwrap.dedent("""
     import os, signal, sys, time
-    import wolf_eval.lessons.turnstile as learning
-    from inspect_ai import eval as inspect_eval
+    import wolf_eval.lessons.book as book
+    import wolf_eval.lessons.run as learning
 
-    written = learning.append_lessons
-    calls = []
+    game, point = int(sys.argv[3]), sys.argv[5]
+    asked, write = book.new_lessons, book.write_snapshot
 
-    def write_then_stop(*args, **kwargs):
-        added = written(*args, **kwargs)
-        calls.append(1)
-        if len(calls) == int(sys.argv[3]):
-            os.kill(os.getpid(), getattr(signal, sys.argv[4]))
-            time.sleep(1)  # a Ctrl-C lands while the game still waits for its write, before its sample is logged
-        return added
+    def stop():
+        os.kill(os.getpid(), getattr(signal, sys.argv[4]))
+        time.sleep(2)  # a Ctrl-C lands here
 
-    learning.append_lessons = write_then_stop
-    inspect_eval("wolf_eval/triadic", model="wolfbot/cue", log_dir=sys.argv[1], display="none", log_buffer=1,
-                 task_args={**ARGS, "lessons_dir": sys.argv[2]})
-""").replace("ARGS", repr(ARGS))
+    def lessons_then_stop(candidates, known, step):
+        if point == "in_flight" and step == game:
+            stop()
+        return asked(candidates, known, step)
 
-#: Retries the log ``sys.argv[1]`` into ``sys.argv[2]`` with game ``sys.argv[3]`` added to the run late:
-#: the games after it must still read its lessons (were the games started at once, they would start first).
-LATE_RETRY = textwrap.dedent("""
-    import asyncio, sys
-    from inspect_ai import eval_retry
-    from wolf_eval.lessons.turnstile import LearningRun
+    def stop_then_write(folder, snapshot):
+        if point == "unkept" and snapshot.step == game:
+            stop()
+        return write(folder, snapshot)
 
-    added = LearningRun.sample_complete
-
-    async def late(self, sample):
-        after = await added(self, sample)
-        if after and str(after[0].id) == sys.argv[3]:
-            await asyncio.sleep(0.5)
-        return after
-
-    LearningRun.sample_complete = late
-    [log] = eval_retry(sys.argv[1], log_dir=sys.argv[2], display="none")
-    sys.exit(0 if log.status == "success" else 1)
-""")
+    book.new_lessons, book.write_snapshot = lessons_then_stop, stop_then_write
+    learning.learn("triadic", "wolfbot/cue", GAMES, {**ARGS, "lessons_dir": sys.argv[2]}, sys.argv[1], display="none")
+""").replace("GAMES", str(GAMES)).replace("ARGS", repr(ARGS))
 
 
 def digest(sample: Any) -> str:
@@ -81,287 +65,181 @@ def digest(sample: Any) -> str:
     return hashlib.sha256(final_state(sample).model_dump_json().encode()).hexdigest()
 
 
-def per_game(log: EvalLog) -> dict[int, dict[str, Any]]:
-    """What each game played and what it read and added, by sample id."""
-    return {int(s.id): {"digest": digest(s), "step": store_field(s, "learning_step"),
-                        "read": [x["text"] for x in store_field(s, "lessons_read")],
-                        "added": [x["text"] for x in store_field(s, "lessons_added")]}
-            for s in log.samples or []}
+def finished(log_dir: Path) -> list[EvalLog]:
+    """Every finished log in the folder (an interrupted game leaves an unfinished one)."""
+    logs = [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
+    return [log for log in logs if log.status == "success"]
 
 
-def kept(folder: Path) -> list[tuple[Any, ...]]:
-    stored = read_lessons(lessons_path(folder, "wolfbot/cue"))
-    assert stored is not None
-    return sorted((x.game.step, x.list, x.text) for x in stored.lessons if x.game)
+def per_game(logs: list[EvalLog]) -> dict[int, dict[str, Any]]:
+    """What each game played and what it read and added, by step; a step in two logs is a duplicate."""
+    games: dict[int, dict[str, Any]] = {}
+    for s in (s for log in logs for s in log.samples or []):
+        step = store_field(s, "learning_step")
+        assert step not in games, f"game {step} is in two finished logs"
+        games[step] = {"digest": digest(s), "read": [x["text"] for x in store_field(s, "lessons_read")],
+                       "added": [x["text"] for x in store_field(s, "lessons_added")]}
+    return games
 
 
-def in_file_order(folder: Path) -> list[tuple[Any, ...]]:
-    stored = read_lessons(lessons_path(folder, "wolfbot/cue"))
-    assert stored is not None
-    return [(x.game.step if x.game else None, x.list, x.text) for x in stored.lessons]
+def snapshots(lessons: Path) -> list[list[tuple[Any, ...]]]:
+    """Each snapshot's lessons (step, list, text), in order."""
+    folder = model_folder(lessons, "wolfbot/cue")
+    kept = [read_snapshot(snapshot_path(folder, k), "wolfbot/cue") for k in range(1, GAMES + 1)]
+    assert all(kept) and latest(folder, "wolfbot/cue").step == GAMES  # type: ignore[union-attr]
+    return [[(x.step, x.list, x.text) for x in s.lessons] for s in kept if s]
 
 
-def assert_file_holds_only_the_logged_attempts(log: EvalLog, folder: Path) -> None:
-    stored = read_lessons(lessons_path(folder, "wolfbot/cue"))
-    assert stored is not None
-    attempts = {int(s.id): s.uuid for s in log.samples or []}
-    assert {x.game.step: x.game.attempt for x in stored.lessons if x.game}.items() <= attempts.items()
-    assert sorted((g.step, g.attempt) for g in stored.games) == sorted(attempts.items())
-    assert {g.task for g in stored.games} == {log.eval.task_id}
+def assert_snapshots_name_their_logs(lessons: Path, logs: list[EvalLog]) -> None:
+    """Snapshot k names the finished log that holds game k."""
+    named = latest(model_folder(lessons, "wolfbot/cue"), "wolfbot/cue").logs  # type: ignore[union-attr]
+    by_name = {Path(log.location).name: log for log in logs}  # a listed log's location is a file:// URL
+    assert len(named) == GAMES
+    for step, location in enumerate(named, start=1):
+        [sample] = by_name[Path(location).name].samples or []
+        assert store_field(sample, "learning_step") == step
 
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):  # type: ignore[no-untyped-def]
     folder = tmp_path_factory.mktemp("clean")
-    log = run("triadic", "wolfbot/cue", folder / "logs", task_args={**ARGS, "lessons_dir": str(folder / "lessons")})
-    assert log.status == "success", log.error
-    return log, folder / "lessons"
+    logs = learned("wolfbot/cue", folder / "logs", GAMES, task_args={**ARGS, "lessons_dir": str(folder / "lessons")})
+    return logs, folder / "lessons"
 
 
 @pytest.mark.slow
 def test_the_clean_run_plays_its_games_in_order(clean) -> None:  # type: ignore[no-untyped-def]
-    log, folder = clean
-    games = per_game(log)
-    assert [games[i]["step"] for i in range(1, GAMES + 1)] == list(range(1, GAMES + 1))
+    logs, lessons = clean
+    games = per_game(logs)
+    assert sorted(games) == list(range(1, GAMES + 1))
     read: list[str] = []
     for i in range(1, GAMES + 1):
         assert games[i]["read"] == read
         read += games[i]["added"]
-    assert_file_holds_only_the_logged_attempts(log, folder)
+    assert games[4]["added"], "a game after the first adds lessons"
+    assert_snapshots_name_their_logs(lessons, logs)
 
 
-#: Where a run is interrupted: right after game 1's lessons write, and right after game 3's.
-INTERRUPTS = [(signal, game) for signal in ("SIGKILL", "SIGINT") for game in (1, 3)]
+#: (signal, where, game): a kill and a Ctrl-C at each of the two points.
+INTERRUPTS = [("SIGKILL", "in_flight", 1), ("SIGINT", "in_flight", 3), ("SIGKILL", "unkept", 3),
+              ("SIGINT", "unkept", 1)]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signal, game", INTERRUPTS)
-def test_eval_retry_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp_path, signal, game) -> None:  # type: ignore[no-untyped-def]
-    """Interrupted between a game's lessons write and its log; the retry starts that game late.
-
-    A single Ctrl-C ends the run, within 60 s (about 6): no game of a learning run waits for another.
-    """
-    clean_log, clean_lessons = clean
+@pytest.mark.parametrize("signal, point, game", INTERRUPTS)
+def test_the_same_command_after_an_interrupt_plays_the_games_of_a_clean_run(clean, tmp_path, signal, point,  # type: ignore[no-untyped-def]
+                                                                           game) -> None:
+    clean_logs, clean_lessons = clean
     logs, lessons = tmp_path / "logs", tmp_path / "lessons"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    # run from a folder of its own, as a user's eval is: from the repository's root the Ctrl-C hang never showed
     try:
-        stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_RUN, str(logs), str(lessons), str(game), signal],
-                                 env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_RUN, str(logs), str(lessons), str(game), signal,
+                                  point], env=env, capture_output=True, text=True, timeout=90, cwd=tmp_path)
     except subprocess.TimeoutExpired as err:
-        pytest.fail(f"the run did not end within 60 s of the {signal} (it ends in about 6): {str(err.stderr)[-2000:]}")
+        pytest.fail(f"the run did not end within 90 s of the {signal}: {str(err.stderr)[-2000:]}")
+    assert stopped.returncode != 0, stopped.stderr[-2000:]
     if signal == "SIGKILL":
         assert stopped.returncode == -9, stopped.stderr[-2000:]
+    folder = model_folder(lessons, "wolfbot/cue")
+    written = sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) if folder.exists() else []
+    assert written == [f"{k:06d}.json" for k in range(1, game)], "nothing of the interrupted game was kept"
+    before = {log.location for log in finished(logs)}
+    assert len(before) == (game if point == "unkept" else game - 1)
 
-    [info] = list_eval_logs(str(logs))
-    interrupted = read_eval_log(info)
-    assert interrupted.status in ("started", "cancelled")
-    assert sorted(int(s.id) for s in interrupted.samples or [] if s.error is None) == list(range(1, game))
-    before = read_lessons(lessons_path(lessons, "wolfbot/cue"))
-    assert before is not None and {x.game.step for x in before.lessons if x.game} >= set(range(1, game))
-    if signal == "SIGKILL":
-        assert game in {x.game.step for x in before.lessons if x.game}, "the killed attempt left its lessons"
+    learned("wolfbot/cue", logs, GAMES, task_args={**ARGS, "lessons_dir": str(lessons)})
+    done = finished(logs)
+    assert per_game(done) == per_game(clean_logs)
+    assert snapshots(lessons) == snapshots(clean_lessons)
+    assert_snapshots_name_their_logs(lessons, done)
+    assert len(done) - len(before) == GAMES - len(before), "a game kept from its log is not played again"
 
-    retry = subprocess.run([sys.executable, "-c", LATE_RETRY, info.name, str(tmp_path / "retried"), str(game)], env=env,
-                           capture_output=True, text=True, timeout=120)
-    assert retry.returncode == 0, retry.stderr[-2000:]
-    [retried_info] = list_eval_logs(str(tmp_path / "retried"))
-    retried = read_eval_log(retried_info)
+
+@pytest.mark.slow
+def test_a_failed_game_finished_by_eval_retry_is_kept_from_its_log(clean, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import wolf_eval.lessons.book as book
+    from wolf_eval.lessons.run import LearningStopped
+
+    clean_logs, clean_lessons = clean
+    asked = book.new_lessons
+
+    def fail_game_3(candidates, known, step):  # type: ignore[no-untyped-def]
+        if step == 3:
+            raise RuntimeError("game 3 fails after its lessons call")
+        return asked(candidates, known, step)
+
+    monkeypatch.setattr(book, "new_lessons", fail_game_3)
+    logs, lessons = tmp_path / "logs", tmp_path / "lessons"
+    with pytest.raises(LearningStopped, match="game 3 of the learning run ended error .*run the same command again"):
+        learned("wolfbot/cue", logs, GAMES, task_args={**ARGS, "lessons_dir": str(lessons)})
+    assert latest(model_folder(lessons, "wolfbot/cue"), "wolfbot/cue").step == 2  # type: ignore[union-attr]
+    monkeypatch.setattr(book, "new_lessons", asked)
+    [failed] = [read_eval_log(i) for i in list_eval_logs(str(logs)) if read_eval_log(i, header_only=True).status
+                == "error"]
+    [retried] = eval_retry(failed, log_dir=str(logs), display="none")
     assert retried.status == "success", retried.error
-    assert retried.eval.task_id == interrupted.eval.task_id
 
-    assert per_game(retried) == per_game(clean_log)
-    assert kept(lessons) == kept(clean_lessons)
-    assert in_file_order(lessons) == in_file_order(clean_lessons)
-    assert_file_holds_only_the_logged_attempts(retried, lessons)
-    reused = {int(s.id): s.uuid for s in interrupted.samples or [] if s.error is None}
-    assert {int(s.id): s.uuid for s in retried.samples if int(s.id) in reused} == reused
-    played = {int(s.id) for s in retried.samples if s.uuid not in {x.uuid for x in interrupted.samples or []}}
-    assert played == set(range(game, GAMES + 1)), "the retry plays the interrupted game and the ones after it"
+    learned("wolfbot/cue", logs, GAMES, task_args={**ARGS, "lessons_dir": str(lessons)})
+    done = finished(logs)
+    assert len(done) == GAMES and Path(retried.location).name in {Path(log.location).name for log in done}
+    assert per_game(done) == per_game(clean_logs)
+    assert snapshots(lessons) == snapshots(clean_lessons)
 
 
 @pytest.mark.slow
-def test_a_game_that_fails_after_writing_its_lessons_is_replayed_as_in_a_clean_run(clean, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    import wolf_eval.solvers.play as game
+def test_a_second_run_that_plays_a_game_another_kept_first_is_refused_and_loses_nothing(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Another run keeps game 2 while this one plays it: this one is refused in one line and writes nothing over it;
+    the same command then goes on from the other run's snapshot."""
+    import wolf_eval.lessons.book as book
 
-    clean_log, clean_lessons = clean
-    recorded = game.describe_lessons
-    seen: list[int] = []
+    write = book.write_snapshot
+    theirs = Snapshot(model="wolfbot/cue", step=2, lessons=[{"list": "to_do", "text": "The other run's lesson.",
+                                                               "step": 2}])  # type: ignore[list-item]
 
-    def fail_the_fourth_game(lessons):  # type: ignore[no-untyped-def]
-        seen.append(1)
-        if len(seen) == 8:  # each game describes what it read, then what it added
-            raise RuntimeError("the sample fails after its lessons are written")
-        return recorded(lessons)
+    def another_run_first(folder, snapshot):  # type: ignore[no-untyped-def]
+        if snapshot.step == 2:
+            write(folder, theirs)
+        return write(folder, snapshot)
 
-    monkeypatch.setattr(game, "describe_lessons", fail_the_fourth_game)
+    monkeypatch.setattr(book, "write_snapshot", another_run_first)
     lessons = tmp_path / "lessons"
-    failed = run("triadic", "wolfbot/cue", tmp_path / "logs", task_args={**ARGS, "lessons_dir": str(lessons)})
-    assert failed.status == "error"
-    steps = {x.game.step for x in read_lessons(lessons_path(lessons, "wolfbot/cue")).lessons if x.game}
-    assert 4 not in steps, "a game whose sample failed is not in the log as played: its lessons are not kept"
-    monkeypatch.setattr(game, "describe_lessons", recorded)
-
-    [retried] = eval_retry(failed, log_dir=str(tmp_path / "retried"), display="none")
-    assert retried.status == "success", retried.error
-    assert per_game(retried) == per_game(clean_log)
-    assert kept(lessons) == kept(clean_lessons)
-    assert_file_holds_only_the_logged_attempts(retried, lessons)
+    folder = model_folder(lessons, "wolfbot/cue")
+    with pytest.raises(LessonsTaken, match="another run kept game 2 of wolfbot/cue's lessons while this one played "
+                                           "it; play one learning run per model and lessons folder at a time"):
+        learned("wolfbot/cue", tmp_path / "logs", 3, task_args={**ARGS, "lessons_dir": str(lessons)})
+    assert read_snapshot(snapshot_path(folder, 2), "wolfbot/cue") == theirs
+    monkeypatch.setattr(book, "write_snapshot", write)
+    [third] = learned("wolfbot/cue", tmp_path / "logs", 3, task_args={**ARGS, "lessons_dir": str(lessons)})
+    assert [x["text"] for x in store_field(third.samples[0], "lessons_read")] == ["The other run's lesson."]
 
 
 @pytest.mark.slow
-def test_concurrent_evals_sharing_a_file_number_their_own_games(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from inspect_ai import eval as inspect_eval
-
-    from wolf_eval.tasks import triadic
-
-    lessons = tmp_path / "lessons"
-    args = {**ARGS, "games": 3, "lessons_dir": str(lessons)}
-    logs = inspect_eval([triadic(**{**args, "seed": 1}), triadic(**{**args, "seed": 2})], model="wolfbot/cue",
-                        log_dir=str(tmp_path / "logs"), display="none")
-    assert [log.status for log in logs] == ["success", "success"]
-    stored = read_lessons(lessons_path(lessons, "wolfbot/cue"))
-    assert stored is not None
-    for log in logs:
-        steps = {int(s.id): store_field(s, "learning_step") for s in log.samples}
-        assert steps == {1: 1, 2: 2, 3: 3}
-        mine = [g for g in stored.games if g.task == log.eval.task_id]
-        assert sorted((g.step, g.attempt) for g in mine) == sorted((int(s.id), s.uuid) for s in log.samples)
-        for s in log.samples:
-            own_later = {x.text for x in stored.lessons if x.game and x.game.task == log.eval.task_id
-                         and x.game.step >= int(s.id)}
-            assert not own_later & {x["text"] for x in store_field(s, "lessons_read")}
-    assert logs[0].eval.task_id != logs[1].eval.task_id
-    assert len(stored.lessons) == sum(len(store_field(s, "lessons_added")) for log in logs for s in log.samples)
+def test_each_model_reads_only_its_own_sequence(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Two models' runs in one lessons folder, and a Jester bound apart: each sequence is its Jester model's."""
+    lessons = str(tmp_path / "lessons")
+    learned("wolfbot/cue", tmp_path / "logs", 2, task_args={**ARGS, "lessons_dir": lessons})
+    [bound] = learned("wolfbot/random", tmp_path / "logs", 1, task_args={**ARGS, "lessons_dir": lessons},
+                      model_roles={"jester": "wolfbot/tom"})
+    [own] = learned("wolfbot/random", tmp_path / "logs", 1, task_args={**ARGS, "lessons_dir": lessons})
+    for model, steps in (("wolfbot/cue", 2), ("wolfbot/tom", 1), ("wolfbot/random", 1)):
+        snapshot = latest(model_folder(lessons, model), model)
+        assert snapshot is not None and snapshot.model == model and snapshot.step == steps
+    for log, model in ((bound, "wolfbot/tom"), (own, "wolfbot/random")):
+        [sample] = log.samples or []
+        assert store_field(sample, "lessons_read") == [], f"{model}'s first game reads no other model's lessons"
+        assert store_field(sample, "lessons_file") == str(snapshot_path(model_folder(lessons, model), 0))
 
 
 @pytest.mark.slow
-def test_a_game_that_fails_before_its_turn_does_not_hold_up_the_run(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import wolf_eval.solvers.play as game
+def test_a_game_whose_earlier_snapshot_is_missing_is_refused_before_any_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from wolf_eval.lessons.run import LearningStopped
 
-    seated = game.seating
-
-    def no_seats_for_game_1(state, seats):  # type: ignore[no-untyped-def]
-        if state.seed == game.game_seed(0, 1):
-            raise RuntimeError("game 1 fails before it reaches the turnstile")
-        return seated(state, seats)
-
-    monkeypatch.setattr(game, "seating", no_seats_for_game_1)
-    lessons = tmp_path / "lessons"
-    log = run("triadic", "wolfbot/cue", tmp_path / "logs", fail_on_error=False,
-              task_args={**ARGS, "games": 3, "lessons_dir": str(lessons)})
-    by_id = {int(s.id): s for s in log.samples}
-    assert by_id[1].error is not None and by_id[2].error is None and by_id[3].error is None
-    assert [store_field(by_id[i], "learning_step") for i in (2, 3)] == [2, 3]
-    assert [x["text"] for x in store_field(by_id[3], "lessons_read")] == \
-        [x["text"] for x in store_field(by_id[2], "lessons_added")]
-    notes = [e.data for e in by_id[2].events if e.event == "info" and e.source == "wolf_eval/lessons"]
-    assert {"order_broken": True, "step": 2, "failed": [1]} in notes  # game 2 says it goes on without game 1
-
-
-@pytest.mark.slow
-def test_one_task_object_evaluated_with_two_models_keeps_each_models_games_in_its_own_eval(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from inspect_ai import eval as inspect_eval
-
-    from wolf_eval.tasks import triadic
-
-    lessons = tmp_path / "lessons"
-    shared = triadic(**{**ARGS, "games": 2, "lessons_dir": str(lessons)})  # Inspect runs this one object per model
-    logs = inspect_eval(shared, model=["wolfbot/cue", "wolfbot/random"], log_dir=str(tmp_path / "logs"), display="none")
-    assert [log.status for log in logs] == ["success", "success"]
-    for log in logs:
-        stored = read_lessons(lessons_path(lessons, log.eval.model))
-        assert stored is not None
-        assert sorted((g.task, g.eval, g.step, g.attempt) for g in stored.games) == \
-            sorted((log.eval.task_id, log.eval.eval_id, int(s.id), s.uuid) for s in log.samples)
-
-
-def logged(step: int, uuid: str, **fields: Any) -> Any:
-    """Game ``step`` as Inspect hands a logged sample to the run's dataset."""
-    from inspect_ai.log import EvalSample
-
-    return EvalSample(id=step, epoch=1, input="", target="", uuid=uuid, **fields)
-
-
-def test_the_run_adds_each_game_only_once_the_one_before_it_is_logged() -> None:
-    """The whole of the order: game 1 first, game k+1 from game k's log entry (played or reused), nothing after."""
-    from inspect_ai.dataset import Sample
-
-    from wolf_eval.lessons.turnstile import Learning, LearningRun
-
-    games = [Sample(id=i, input=f"game {i}") for i in range(1, 4)]
-    run = LearningRun(games, Learning("unused"))
-    assert run.initial_samples() == games[:1]
-    for step in (1, 2):
-        assert asyncio.run(run.sample_complete(logged(step, f"u{step}"))) == [games[step]]
-    assert asyncio.run(run.sample_complete(logged(3, "u3"))) is None
-    assert asyncio.run(run.next_samples()) is None
-
-
-@contextmanager
-def started(*uuids: str) -> Iterator[None]:
-    """Eval ``e`` of run (task id) ``run`` with samples ``uuids`` started, as Inspect's hooks tell the learning run."""
-    from inspect_ai.hooks import SampleStart, TaskEnd, TaskStart
-    from inspect_ai.log import EvalSpec
-
-    from wolf_eval.lessons.turnstile import LearningIds
-
-    spec = EvalSpec.model_construct(task_id="run", eval_id="e", run_id="r", model="m", model_roles=None)
-    hooks = LearningIds()
-    asyncio.run(hooks.on_task_start(TaskStart(eval_set_id=None, run_id="r", eval_id="e", spec=spec, plan=None)))
-    for uuid in uuids:
-        asyncio.run(hooks.on_sample_start(SampleStart(eval_set_id=None, run_id="r", eval_id="e", sample_id=uuid,
-                                                      summary=None)))
-    try:
-        yield
-    finally:
-        asyncio.run(hooks.on_task_end(TaskEnd(eval_set_id=None, run_id="r", eval_id="e", log=None)))
-
-
-def test_a_failed_games_lessons_go_before_the_next_game_is_added_and_it_says_so(tmp_path) -> None:
-    """Game 2 wrote its lessons, then its sample failed: the next game must not read them; a retry plays it again."""
-    from inspect_ai.dataset import Sample
-    from inspect_ai.log import EvalError
-
-    from wolf_eval.lessons.book import GameKey, append_lessons
-    from wolf_eval.lessons.turnstile import FAILED, Learning, LearningRun
-
-    learning = Learning(tmp_path)
-    path = learning.path("m")
-    for step in (1, 2):
-        append_lessons(path, "m", [("to_do", f"Lesson of game {step}.")],
-                       game=GameKey(task="run", eval="e", sample=step, step=step, attempt=f"u{step}"))
-    games = [Sample(id=i, input=f"game {i}") for i in range(1, 4)]
-    error = EvalError(message="RuntimeError('after the write')", traceback="", traceback_ansi="")
-    with started("u2"):
-        [after] = asyncio.run(LearningRun(games, learning).sample_complete(logged(2, "u2", error=error)))
-    assert after.id == 3 and after.metadata == {FAILED: [2]}
-    stored = read_lessons(path, "m")
-    assert stored is not None and [x.text for x in stored.lessons] == ["Lesson of game 1."]
-    assert [g.step for g in stored.games] == [1]
-
-
-def test_a_game_is_keyed_by_its_run_and_place_and_a_second_epoch_is_refused() -> None:
-    from inspect_ai.solver import TaskState
-
-    from wolf_eval.lessons.book import GameKey
-    from wolf_eval.lessons.turnstile import Learning
-
-    learning = Learning("unused")
-    with started("u3", "u3b"):
-        game = learning.begin(TaskState(model="m", sample_id=3, epoch=1, input="", messages=[], sample_uuid="u3"))
-        with pytest.raises(ValueError, match="--epochs is refused"):
-            learning.begin(TaskState(model="m", sample_id=3, epoch=2, input="", messages=[], sample_uuid="u3b"))
-    assert game == GameKey(task="run", eval="e", run="r", sample=3, epoch=1, step=3, attempt="u3")
-    with pytest.raises(RuntimeError, match="eval is unknown"):  # the hooks are gone with the eval
-        learning.begin(TaskState(model="m", sample_id=3, epoch=1, input="", messages=[], sample_uuid="u3"))
-
-
-def test_a_run_that_cannot_start_at_game_1_is_refused() -> None:
-    """``--sample-id 3`` leaves out game 1: the run would play nothing, so it says why instead."""
-    from inspect_ai.dataset import Sample
-
-    from wolf_eval.lessons.turnstile import Learning, LearningRun
-
-    with pytest.raises(ValueError, match="--sample-id must include 1"):
-        asyncio.run(LearningRun([Sample(id=1, input="game 1")], Learning("unused")).next_samples())
+    with pytest.raises(LearningStopped, match="learning_step=3 reads the lessons of games 1 to 2, but .*000002.json "
+                                              "is missing: play the games in order with wolf-eval learn"):
+        run("triadic", "wolfbot/cue", tmp_path / "logs",
+            task_args={**ARGS, "games": 1, "jester_learning": True, "learning_step": 3,
+                       "lessons_dir": str(tmp_path / "lessons")})
+    assert not (tmp_path / "logs").exists() or not list((tmp_path / "logs").iterdir())
+    log = run("triadic", "wolfbot/cue", tmp_path / "logs", epochs=2,
+              task_args={**ARGS, "games": 1, "jester_learning": True, "learning_step": 1,
+                         "lessons_dir": str(tmp_path / "lessons")})
+    assert log.status == "error" and "--epochs is refused" in str(log.error)

@@ -13,12 +13,15 @@ from pathlib import Path
 import pytest
 
 from wolf_eval.lessons.book import (
-    GameKey,
-    append_lessons,
+    LessonsTaken,
+    Snapshot,
     is_duplicate,
-    lessons_path,
-    read_lessons,
-    visible_to,
+    latest,
+    model_folder,
+    new_lessons,
+    read_snapshot,
+    snapshot_path,
+    write_snapshot,
 )
 from wolf_eval.lessons.tagger import categories, tag, tom_order
 
@@ -116,53 +119,64 @@ def test_duplicates_exact_near_and_opposite() -> None:
     assert not is_duplicate("Accuse a quiet player early to look wolf-like.", ["Stay silent early to look wolf-like."])
 
 
-def test_append_skips_duplicates_and_keeps_order(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = lessons_path(tmp_path, "openai/gpt-4.1")
-    first = append_lessons(path, "openai/gpt-4.1",
-                           [("to_do", "Bid high on day 1."), ("to_not_do", "Never stay silent.")], source={"sample": 1})
-    assert [lesson.text for lesson in first] == ["Bid high on day 1.", "Never stay silent."]
-    again = append_lessons(path, "openai/gpt-4.1",
-                           [("to_do", "bid high on day 1"), ("winning_tactics", "Look wolf-like."),
-                            ("to_do", "look wolf like"), ("bogus", "A list that does not exist.")])
-    assert [lesson.text for lesson in again] == ["Look wolf-like."]
-    stored = read_lessons(path)
-    assert stored is not None and stored.model == "openai/gpt-4.1"
-    assert [lesson.text for lesson in stored.lessons] == ["Bid high on day 1.", "Never stay silent.", "Look wolf-like."]
-    assert stored.lessons[0].source == {"sample": 1}
+def test_new_lessons_skip_duplicates_and_keep_order() -> None:
+    known = new_lessons([("to_do", "Bid high on day 1."), ("to_not_do", "Never stay silent.")], [], 1)
+    assert [(x.text, x.step) for x in known] == [("Bid high on day 1.", 1), ("Never stay silent.", 1)]
+    again = new_lessons([("to_do", "bid high on day 1"), ("winning_tactics", "Look wolf-like."),
+                         ("to_do", "look wolf like"), ("bogus", "A list that does not exist.")], known, 2)
+    assert [(x.list, x.text, x.step) for x in again] == [("winning_tactics", "Look wolf-like.", 2)]
 
 
-def test_models_never_share_a_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    assert lessons_path(tmp_path, "a/b") != lessons_path(tmp_path, "a_b")
-    assert lessons_path(tmp_path, "openai/gpt-4.1").name.startswith("openai_gpt-4.1-")
-    path = lessons_path(tmp_path, "a/b")
-    append_lessons(path, "a/b", [("to_do", "Something.")])
-    with pytest.raises(ValueError, match="holds the lessons of"):
-        append_lessons(path, "someone/else", [("to_do", "Other.")])
+def snapshot(step: int, *texts: str, model: str = "m") -> Snapshot:
+    return Snapshot.model_validate({"model": model, "step": step,
+                                    "lessons": [{"list": "to_do", "text": t, "step": step} for t in texts]})
 
 
-def test_a_damaged_file_is_an_error_and_is_left_alone(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = lessons_path(tmp_path, "m")
+def test_models_never_share_a_folder_and_a_snapshot_of_another_model_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert model_folder(tmp_path, "a/b") != model_folder(tmp_path, "a_b")
+    assert model_folder(tmp_path, "openai/gpt-4.1").name.startswith("openai_gpt-4.1-")
+    folder = model_folder(tmp_path, "a/b")
+    write_snapshot(folder, snapshot(1, "Something.", model="a/b"))
+    with pytest.raises(ValueError, match="holds the lessons of 'a/b', not of 'someone/else'"):
+        latest(folder, "someone/else")
+    assert latest(model_folder(tmp_path, "someone/else"), "someone/else") is None
+
+
+def test_a_damaged_snapshot_is_an_error_and_is_left_alone(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = snapshot_path(tmp_path, 1)
     path.write_text("{not json")
     with pytest.raises(ValueError, match="never overwritten"):
-        append_lessons(path, "m", [("to_do", "Anything.")])
+        latest(tmp_path, "m")
     assert path.read_text() == "{not json"
+
+
+def test_a_snapshot_is_written_once_and_never_changed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    write_snapshot(tmp_path, snapshot(1, "First."))
+    with pytest.raises(LessonsTaken, match="000001.json exists: another run kept game 1 of m's lessons"):
+        write_snapshot(tmp_path, snapshot(1, "Second."))
+    assert [x.text for x in read_snapshot(snapshot_path(tmp_path, 1), "m").lessons] == ["First."]
+    write_snapshot(tmp_path, snapshot(2, "First.", "Second."))
+    assert latest(tmp_path, "m") == snapshot(2, "First.", "Second.")
+
+
+def _write_one(directory: str, writer: int, won: list[int]) -> None:
+    try:
+        write_snapshot(Path(directory), snapshot(1, _distinct(writer, 0)))
+        won.append(writer)
+    except LessonsTaken:
+        pass
 
 
 def _distinct(writer: int, i: int) -> str:
     return "lesson " + hashlib.sha256(f"{writer}-{i}".encode()).hexdigest()[:32]
 
 
-def _write_many(directory: str, writer: int, count: int) -> None:
-    path = lessons_path(directory, "shared/model")
-    for i in range(count):
-        append_lessons(path, "shared/model", [("to_do", _distinct(writer, i))], source={"writer": writer})
-
-
-def test_concurrent_threads_and_processes_lose_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    writers, count = 4, 12
-    threads = [threading.Thread(target=_write_many, args=(str(tmp_path), w, count)) for w in range(writers)]
+def test_of_concurrent_writers_of_one_snapshot_threads_and_processes_one_wins_whole(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    writers = 4
+    won: list[int] = []
+    threads = [threading.Thread(target=_write_one, args=(str(tmp_path), w, won)) for w in range(writers)]
     ctx = multiprocessing.get_context("fork")
-    processes = [ctx.Process(target=_write_many, args=(str(tmp_path), writers + w, count)) for w in range(writers)]
+    processes = [ctx.Process(target=_write_one, args=(str(tmp_path), writers + w, [])) for w in range(writers)]
     for t in (*threads, *processes):
         t.start()
     for t in threads:
@@ -170,22 +184,21 @@ def test_concurrent_threads_and_processes_lose_nothing(tmp_path) -> None:  # typ
     for p in processes:
         p.join()
         assert p.exitcode == 0
-    path = lessons_path(tmp_path, "shared/model")
-    stored = json.loads(path.read_text())  # valid JSON: never half-written
-    texts = [entry["text"] for entry in stored["lessons"]]
-    assert sorted(texts) == sorted(_distinct(w, i) for w in range(2 * writers) for i in range(count))
-    assert not list(tmp_path.glob("*.tmp"))
+    stored = json.loads(snapshot_path(tmp_path, 1).read_text())  # valid JSON: never half-written
+    [text] = [entry["text"] for entry in stored["lessons"]]
+    assert text in {_distinct(w, 0) for w in range(2 * writers)}
+    assert len(won) <= 1 and (not won or text == _distinct(won[0], 0))
+    assert [p.name for p in tmp_path.iterdir()] == ["000001.json"], "no temporary file is left"
 
 
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
-def test_a_lessons_file_is_created_with_the_users_umask(tmp_path, umask: int, mode: int) -> None:  # type: ignore[no-untyped-def]
+def test_a_snapshot_is_created_with_the_users_umask(tmp_path, umask: int, mode: int) -> None:  # type: ignore[no-untyped-def]
     old = os.umask(umask)
     try:
-        path = tmp_path / "lessons.json"
-        append_lessons(path, "m", [("to_do", "Bid high on day one.")])
+        write_snapshot(tmp_path, snapshot(1, "Bid high on day one."))
     finally:
         os.umask(old)
-    assert stat.S_IMODE(path.stat().st_mode) == mode
+    assert stat.S_IMODE(snapshot_path(tmp_path, 1).stat().st_mode) == mode
 
 
 @pytest.mark.slow
@@ -197,62 +210,18 @@ def test_an_unwritable_lessons_dir_fails_before_the_first_game(tmp_path) -> None
     bad = blocker / "lessons"
     with pytest.raises(PermissionError, match=f"jester_learning cannot write lessons to {bad}"):
         run("triadic", log_dir=tmp_path / "logs",
-            task_args={"games": 1, "jester_learning": True, "lessons_dir": str(bad)})
+            task_args={"games": 1, "jester_learning": True, "learning_step": 1, "lessons_dir": str(bad)})
     assert not list((tmp_path / "logs").glob("*.eval")) if (tmp_path / "logs").exists() else True
 
 
-def game(step: int, attempt: str, task: str = "run-a") -> GameKey:
-    return GameKey(task=task, eval=f"eval-{attempt}", run="r", sample=step, epoch=1, step=step, attempt=attempt)
-
-
-def test_a_game_reads_neither_its_own_earlier_attempt_nor_later_games_of_its_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "m.json"
-    path.write_text(json.dumps({"model": "m", "lessons": [{"list": "to_do", "text": "From an old file."}]}))
-    append_lessons(path, "m", [("to_do", "Bid high on day one.")], game=game(1, "a1"))
-    append_lessons(path, "m", [("to_do", "Accuse the quiet seat.")], game=game(2, "a2"))  # attempt killed after this
-    append_lessons(path, "m", [("to_not_do", "Never defend a wolf.")], game=game(3, "a3"))
-    append_lessons(path, "m", [("to_do", "Speak last on day two.")], game=game(1, "b1", task="run-b"))
-    stored = read_lessons(path)
-    retried = game(2, "retry")
-    assert [x.text for x in visible_to(stored, retried)] == [
-        "From an old file.", "Bid high on day one.", "Speak last on day two."]
-    assert [x.text for x in visible_to(stored, None)] == [x.text for x in stored.lessons]
-
-
-def test_a_retried_game_replaces_its_earlier_attempt(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "m.json"
-    append_lessons(path, "m", [("to_do", "Bid high on day one.")], game=game(1, "a1"))
-    append_lessons(path, "m", [("to_do", "Accuse the quiet seat."), ("to_do", "Ask pointed questions.")],
-                   game=game(2, "a2"))
-    # The same lesson again is not a duplicate of the attempt it replaces, and what that attempt
-    # said but this one does not is gone.
-    added = append_lessons(path, "m", [("to_do", "Accuse the quiet seat.")], game=game(2, "retry"))
-    assert [x.text for x in added] == ["Accuse the quiet seat."]
-    stored = read_lessons(path)
-    assert [(x.text, x.game.attempt) for x in stored.lessons] == [
-        ("Bid high on day one.", "a1"), ("Accuse the quiet seat.", "retry")]
-    assert [(g.step, g.attempt, g.added) for g in stored.games] == [(1, "a1", 1), (2, "retry", 1)]
-
-
-def test_a_game_that_adds_nothing_is_still_listed_as_completed(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "m.json"
-    append_lessons(path, "m", [("to_do", "Bid high on day one.")], game=game(1, "a1"))
-    assert append_lessons(path, "m", [("to_do", "Bid high on day 1.")], game=game(2, "a2")) == []
-    stored = read_lessons(path)
-    assert len(stored.lessons) == 1 and [(g.step, g.added) for g in stored.games] == [(1, 1), (2, 0)]
-    on_disk = json.loads(path.read_text())
-    assert on_disk["lessons"][0]["game"] == {"task": "run-a", "eval": "eval-a1", "run": "r", "sample": 1,
-                                            "epoch": 1, "step": 1, "attempt": "a1"}
-
-
-def test_a_file_written_before_lessons_carried_their_game_still_reads_and_grows(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "m.json"
+def test_a_lessons_file_of_an_earlier_release_reads_as_a_snapshot_to_start_from(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = snapshot_path(tmp_path, 0)
     path.write_text(json.dumps({"model": "m", "lessons": [
-        {"list": "to_do", "text": "Bid high.", "added_at": "2025-01-01T00:00:00+00:00", "source": {"sample": 4}}]}))
-    stored = read_lessons(path)
-    assert stored.lessons[0].game is None and stored.games == []
-    assert append_lessons(path, "m", [("to_do", "Bid high!")], game=game(1, "a1")) == []
-    assert [x.text for x in read_lessons(path).lessons] == ["Bid high."]
+        {"list": "to_do", "text": "Bid high.", "added_at": "2025-01-01T00:00:00+00:00", "source": {"sample": 4},
+         "game": {"task": "t", "sample": 4, "step": 4}}], "games": [{"task": "t", "sample": 4, "step": 4}]}))
+    start = latest(tmp_path, "m")
+    assert start is not None and start.step == 0 and [(x.text, x.step) for x in start.lessons] == [("Bid high.", None)]
+    assert new_lessons([("to_do", "Bid high!")], start.lessons, 1) == []
 
 
 @pytest.mark.slow
@@ -264,22 +233,23 @@ def test_the_inspect_command_refuses_unusable_lessons_in_one_line_before_any_log
     import sys
 
     folder = tmp_path / "lessons"
-    folder.mkdir()
-    path = Path(lessons_path(folder, "wolfbot/tom"))
+    path = Path(model_folder(folder, "wolfbot/tom")) / "000001.json"
+    path.parent.mkdir(parents=True)
     if problem == "another model's file":
         theirs = {"model": "openai/gpt-4o", "lessons": [{"list": "to_do", "text": "Theirs."}]}
         path.write_text(json.dumps(theirs), encoding="utf-8")
-        why = f"Error: lessons/{path.name} is not a wolf-eval lessons file: it holds the lessons of 'openai/gpt-4o', "
+        why = (f"Error: lessons/{path.parent.name}/{path.name} is not a wolf-eval lessons file: it holds the lessons "
+               "of 'openai/gpt-4o', ")
     elif problem == "a folder":
         path.mkdir()
-        why = f"Error: lessons/{path.name} is not a wolf-eval lessons file: it is a folder; "
+        why = f"Error: lessons/{path.parent.name}/{path.name} is not a wolf-eval lessons file: it is a folder; "
     else:
         (tmp_path / "blocker").write_text("a file where a folder should be")
         folder = tmp_path / "blocker" / "lessons"
         why = "Error: jester_learning cannot write lessons to blocker/lessons: Not a directory; "
     inspect = str(Path(sys.executable).parent / "inspect")
     done = subprocess.run([inspect, "eval", "wolf_eval/triadic", "--model", "wolfbot/cue", "--model-role",
-                           "jester=wolfbot/tom", "-T", "games=1", "-T", "jester_learning=true",
+                           "jester=wolfbot/tom", "-T", "games=1", "-T", "jester_learning=true", "-T", "learning_step=2",
                            "-T", f"lessons_dir={folder.relative_to(tmp_path)}", "--log-dir", "logs"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done

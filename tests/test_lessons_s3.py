@@ -1,8 +1,8 @@
 """Lessons and logs on S3: a real S3-compatible server (moto's, on 127.0.0.1) with conditional writes.
 
 The server runs locally on a free port for this module; nothing leaves the machine. A lessons
-file on ``s3://`` is changed by conditional writes (``wolf_eval.lessons.remote``): concurrent
-writers lose nothing, and a write over a version that changed is refused.
+snapshot on ``s3://`` is created by a conditional write (``wolf_eval.lessons.remote``): of concurrent
+writers of one snapshot one wins, whole, and the others are refused.
 """
 
 from __future__ import annotations
@@ -16,16 +16,19 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from helpers import run, store_field
+from helpers import learned, store_field
 
 from wolf_eval.lessons import remote
 from wolf_eval.lessons.book import (
-    GameKey,
     LessonsDirRefused,
-    append_lessons,
+    LessonsTaken,
+    Snapshot,
     check_writable,
-    lessons_path,
-    read_lessons,
+    latest,
+    model_folder,
+    read_snapshot,
+    snapshot_path,
+    write_snapshot,
 )
 
 pytest.importorskip("moto")
@@ -67,43 +70,29 @@ def s3():  # type: ignore[no-untyped-def]
                 os.environ[k] = v
 
 
-def test_concurrent_writers_on_s3_lose_nothing_and_a_stale_write_is_refused(s3) -> None:  # type: ignore[no-untyped-def]
-    path = lessons_path(f"{s3}/concurrent", "m")
-    assert path.startswith(f"{s3}/concurrent/m-")
+def test_of_concurrent_writers_of_one_snapshot_on_s3_one_wins_whole(s3) -> None:  # type: ignore[no-untyped-def]
+    folder = model_folder(f"{s3}/concurrent", "m")
+    assert folder.startswith(f"{s3}/concurrent/m-")
+    assert latest(folder, "m") is None
 
-    def write(writer: int) -> None:
-        for i in range(5):
-            text = hashlib.sha256(f"{writer}-{i}".encode()).hexdigest()  # no two near-duplicates
-            append_lessons(path, "m", [("to_do", text)])
+    def write(writer: int) -> int | None:
+        text = hashlib.sha256(str(writer).encode()).hexdigest()
+        try:
+            write_snapshot(folder, Snapshot.model_validate({"model": "m", "step": 1,
+                                                            "lessons": [{"list": "to_do", "text": text}]}))
+        except LessonsTaken:
+            return None
+        return writer
 
-    with ThreadPoolExecutor(4) as pool:
-        list(pool.map(write, range(4)))
-    stored = read_lessons(path, "m")
-    assert stored is not None and len(stored.lessons) == 20
-
-    etag, _ = remote.read(path)
-    append_lessons(path, "m", [("to_do", "One more, after the ETag was read.")])
-    assert remote.write(path, b"{}", etag) is False, "a write over a version that changed is refused"
-    assert remote.write(f"{s3}/concurrent/new.json", b"{}", None) is True
-    assert remote.write(f"{s3}/concurrent/new.json", b"{}", None) is False, "only one writer creates the file"
-    append_lessons(path, "m", [], game=GameKey(task="run", sample=1, step=1))
-    assert len(read_lessons(path, "m").lessons) == 21
-
-
-def test_a_change_refused_because_another_writer_came_first_is_made_again_on_its_content(s3) -> None:  # type: ignore[no-untyped-def]
-    url = f"{s3}/interleaved/file.json"
-    remote.write(url, b"start", None)
-    seen: list[bytes | None] = []
-
-    def change(old: bytes | None) -> bytes:
-        seen.append(old)
-        if len(seen) == 1:  # another writer changes the object between this writer's read and its write
-            remote.update(url, lambda other: (other or b"") + b"+other")
-        return (old or b"") + b"+mine"
-
-    remote.update(url, change)
-    assert seen == [b"start", b"start+other"]
-    assert remote.read(url)[1] == b"start+other+mine"
+    with ThreadPoolExecutor(8) as pool:
+        won = [w for w in pool.map(write, range(8)) if w is not None]
+    [winner] = won
+    stored = read_snapshot(snapshot_path(folder, 1), "m")
+    assert stored is not None and [x.text for x in stored.lessons] == [hashlib.sha256(str(winner).encode()).hexdigest()]
+    assert latest(folder, "m") == stored
+    assert remote.create(f"{s3}/concurrent/new.json", b"{}") is True
+    assert remote.create(f"{s3}/concurrent/new.json", b"[]") is False, "only one writer creates an object"
+    assert remote._filesystem().cat_file(f"{s3}/concurrent/new.json") == b"{}"
 
 
 def test_a_lessons_folder_in_a_missing_bucket_is_one_line_naming_the_bucket(s3, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -119,41 +108,37 @@ def test_a_lessons_folder_in_a_missing_bucket_is_one_line_naming_the_bucket(s3, 
 def test_a_learning_run_keeps_its_lessons_and_logs_in_one_bucket_and_the_report_reads_them(s3, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from wolf_eval.cli import main
 
-    log = run("triadic", "wolfbot/cue", f"{s3}/logs", task_args={
-        "games": 2, "jester_learning": True, "lessons_dir": f"{s3}/lessons", "max_debate_turns": 3,
-        "max_explanation_turns": 2, "max_days": 3, "deception_analysis": False})
-    assert log.status == "success", log.error
-    assert log.location.startswith(f"{s3}/logs/")
-    stored = read_lessons(lessons_path(f"{s3}/lessons", "wolfbot/cue"), "wolfbot/cue")
-    assert stored is not None and sorted(g.step for g in stored.games) == [1, 2]
-    by_id = {int(s.id): s for s in log.samples}
-    assert [x["text"] for x in store_field(by_id[2], "lessons_read")] == \
-        [x["text"] for x in store_field(by_id[1], "lessons_added")]
-    added = [x["text"] for i in (1, 2) for x in store_field(by_id[i], "lessons_added")]
+    logs = learned("wolfbot/cue", f"{s3}/logs", 2, task_args={
+        "lessons_dir": f"{s3}/lessons", "max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3,
+        "deception_analysis": False})
+    assert [log.status for log in logs] == ["success", "success"]
+    assert all(log.location.startswith(f"{s3}/logs/") for log in logs)
+    stored = latest(model_folder(f"{s3}/lessons", "wolfbot/cue"), "wolfbot/cue")
+    assert stored is not None and stored.step == 2 and stored.logs == [x.location for x in logs]
+    first, second = (log.samples[0] for log in logs)
+    assert [x["text"] for x in store_field(second, "lessons_read")] == \
+        [x["text"] for x in store_field(first, "lessons_added")]
+    added = [x["text"] for s in (first, second) for x in store_field(s, "lessons_added")]
     assert [x.text for x in stored.lessons] == added
     assert main(["report", f"{s3}/logs", "--out", str(tmp_path / "report")]) == 0
     assert (tmp_path / "report" / "report.md").exists()
 
 
-def test_a_run_killed_after_a_lessons_write_on_s3_is_retried_into_the_games_of_a_clean_run(s3, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Issue 28: 3 and 10 together. Killed (``kill -9``) right after game 3 wrote its lessons to S3, before its
-    log; ``eval-retry`` (game 3 starting last) plays the games, and leaves the lessons in the order, of an
-    uninterrupted local run."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-    from test_learning_retry import ARGS, INTERRUPTED_RUN, LATE_RETRY, in_file_order, per_game
+def test_a_run_killed_before_a_snapshot_on_s3_is_resumed_into_the_games_of_a_clean_run(s3, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Killed (``kill -9``) after game 3's eval ended, before its snapshot on S3 was written: the same command keeps
+    game 3 from its log and ends with the games and the snapshots of an uninterrupted local run."""
+    from test_learning_retry import ARGS, GAMES, INTERRUPTED_RUN, finished, per_game
 
-    clean = run("triadic", "wolfbot/cue", tmp_path / "clean", task_args={**ARGS, "lessons_dir": str(tmp_path / "l")})
-    assert clean.status == "success", clean.error
+    clean = learned("wolfbot/cue", tmp_path / "clean", GAMES, task_args={**ARGS, "lessons_dir": str(tmp_path / "l")})
     lessons = f"{s3}/killed/lessons"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_RUN, str(tmp_path / "logs"), lessons, "3", "SIGKILL"],
-                             env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_RUN, str(tmp_path / "logs"), lessons, "3", "SIGKILL",
+                              "unkept"], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert stopped.returncode == -9, stopped.stderr[-2000:]
-    assert 3 in {x.game.step for x in read_lessons(lessons_path(lessons, "wolfbot/cue")).lessons if x.game}
-    [info] = list_eval_logs(str(tmp_path / "logs"))
-    retry = subprocess.run([sys.executable, "-c", LATE_RETRY, info.name, str(tmp_path / "retried"), "3"], env=env,
-                           capture_output=True, text=True, timeout=120)
-    assert retry.returncode == 0, retry.stderr[-2000:]
-    [done] = list_eval_logs(str(tmp_path / "retried"))
-    assert per_game(read_eval_log(done)) == per_game(clean)
-    assert in_file_order(lessons) == in_file_order(tmp_path / "l")
+    folder = model_folder(lessons, "wolfbot/cue")
+    assert latest(folder, "wolfbot/cue").step == 2  # type: ignore[union-attr]
+    learned("wolfbot/cue", tmp_path / "logs", GAMES, task_args={**ARGS, "lessons_dir": lessons})
+    done = finished(tmp_path / "logs")
+    assert len(done) == GAMES and per_game(done) == per_game(clean)
+    mine, theirs = latest(folder, "wolfbot/cue"), latest(model_folder(tmp_path / "l", "wolfbot/cue"), "wolfbot/cue")
+    assert mine is not None and theirs is not None and mine.lessons == theirs.lessons

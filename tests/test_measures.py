@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run
+from helpers import learned, run
 from inspect_ai.log import EvalLog, read_eval_log
 
 from wolf_eval.analysis import report
@@ -34,12 +34,11 @@ SHORT = {"games": 3, "max_days": 3, "max_debate_turns": 2, "seed": 11}
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[EvalLog]]:
     folder = tmp_path_factory.mktemp("measures")
-    logs = [
-        run("triadic", "wolfbot/cue", folder, model_roles={"judge": "wolfbot/tom"},
-            task_args={**SHORT, "max_explanation_turns": 1, "jester_learning": True,
-                       "lessons_dir": str(folder / "lessons")}),
-        run("wolf", "wolfbot/chaos", folder, task_args=SHORT),
-    ]
+    learning = {k: v for k, v in SHORT.items() if k != "games"} | {"max_explanation_turns": 1,
+                                                                    "lessons_dir": str(folder / "lessons")}
+    # a learning run is an eval per game: one game, so its eval is the report's whole cell, as the wolf eval is
+    logs = [*learned("wolfbot/cue", folder, 1, model_roles={"judge": "wolfbot/tom"}, task_args=learning),
+            run("wolf", "wolfbot/chaos", folder, task_args=SHORT)]
     assert all(log.status == "success" for log in logs), [log.error for log in logs]
     return folder, logs
 
@@ -220,7 +219,7 @@ def test_the_report_pools_the_per_game_scores_the_log_holds(played: tuple[Path, 
             logged = [s.scores["judge"].metadata["counts"] if scorer == "judge"
                       else s.scores["village_win"].metadata["values"][scorer] for s in ordered]
             read = [as_logged(v) for v in report.values(games, scorer)]
-            assert len(read) == len(logged) == SHORT["games"]
+            assert len(read) == len(logged) == len(log.samples or [])
             assert all(a.keys() == b.keys() and all(equal(a[k], float(b[k])) for k in b)
                        for a, b in zip(read, logged, strict=True)), scorer
 
@@ -309,4 +308,4 @@ def test_a_release_log_beside_todays_logs_reads_both(played: tuple[Path, list[Ev
     corpus = report.load(tmp_path)
     assert len(corpus.games) == len(read_eval_log(str(RELEASE)).samples) + sum(len(log.samples) for log in logs)
     judged = [v for v in report.values(corpus.games, "judge") if v is not None]
-    assert len(judged) == SHORT["games"]  # the triadic eval's judge; the release and the wolf eval had none
+    assert len(judged) == len(logs[0].samples or [])  # the triadic eval's judge; the release and the wolf eval had none

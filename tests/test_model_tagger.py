@@ -10,18 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run, store_field
+from helpers import learned, run, store_field
 from inspect_ai.util import Store
 
 from wolf_eval.bindings import Bindings, SeatingRefused
 from wolf_eval.cli import main
-from wolf_eval.lessons.book import append_lessons, lessons_path
+from wolf_eval.lessons.book import Snapshot, model_folder, new_lessons, write_snapshot
 from wolf_eval.lessons.tagger import tag
 from wolf_eval.measures import lessons as les
 from wolf_eval.settings import Settings
 from wolf_eval.store import GameRecord, TaggerReading
 
-SHORT = {"games": 2, "max_days": 1, "max_debate_turns": 1, "max_explanation_turns": 1, "deception_analysis": False}
+SHORT = {"max_days": 1, "max_debate_turns": 1, "max_explanation_turns": 1, "deception_analysis": False}
 UNREADABLE = "I would rather not say."
 
 
@@ -73,10 +73,11 @@ def test_a_games_readings_are_counted_and_a_lost_one_is_no_order() -> None:
 
 @pytest.fixture
 def lessons_file(tmp_path: Path) -> Path:
-    path = Path(lessons_path(tmp_path, "some/model"))
-    append_lessons(path, "some/model", [("to_do", "Vote with the majority early so the wolves think you are one."),
-                                        ("to_not_do", "Talk a lot."), ("to_do", "Claim doctor on day two.")])
-    return path
+    folder = Path(model_folder(tmp_path, "some/model"))
+    lessons = new_lessons([("to_do", "Vote with the majority early so the wolves think you are one."),
+                           ("to_not_do", "Talk a lot."), ("to_do", "Claim doctor on day two.")], [], 1)
+    write_snapshot(folder, Snapshot(model="some/model", step=1, lessons=lessons))
+    return folder / "000001.json"
 
 
 def test_lessons_tag_with_a_model_prints_its_reading_beside_the_regex_one(
@@ -116,13 +117,14 @@ def test_a_bound_tagger_reads_every_added_lesson_beside_the_regex_tags(tmp_path:
     from wolf_eval.analysis import report
 
     asked: list[str] = []
-    log = run("triadic", "wolfbot/cue", tmp_path / "logs", model_roles={"tagger": scripted_tagger(by_length, asked)},
-              task_args={"jester_learning": True, "lessons_dir": str(tmp_path / "lessons"), **SHORT})
-    assert log.status == "success"
-    added = [x for s in log.samples for x in store_field(s, "lessons_added")]
-    readings = [x for s in log.samples for x in store_field(s, "lessons_added_tagger")]
+    logs = learned("wolfbot/cue", tmp_path / "logs", 2, model_roles={"tagger": scripted_tagger(by_length, asked)},
+                   task_args={"lessons_dir": str(tmp_path / "lessons"), **SHORT})
+    assert [log.status for log in logs] == ["success"] * 2
+    samples = [s for log in logs for s in log.samples or []]
+    added = [x for s in samples for x in store_field(s, "lessons_added")]
+    readings = [x for s in samples for x in store_field(s, "lessons_added_tagger")]
     assert added and sorted(asked) == sorted(x["text"] for x in added)
-    assert all(store_field(s, "tagger_model") == "mockllm/model" for s in log.samples)
+    assert all(store_field(s, "tagger_model") == "mockllm/model" for s in samples)
     for lesson, reading in zip(added, readings, strict=True):
         assert reading["text"] == lesson["text"]
         regex = tag(lesson["text"])
@@ -133,16 +135,19 @@ def test_a_bound_tagger_reads_every_added_lesson_beside_the_regex_tags(tmp_path:
             assert reading["order"] == len(lesson["text"]) % 3 + 1 and reading["problem"] is None
     lost = sum(1 for x in readings if x["order"] is None)
     assert 0 < lost < len(readings), "the script should give both readings and lost ones"
-    headline = next(s for s in log.results.scores if s.name == "third_order_lessons").metrics  # type: ignore[union-attr]
-    assert headline["third_order_lessons"].value == pytest.approx(sum(x["order"] == 3 for x in added) / len(added))
+    for log, sample in ((x, s) for x in logs for s in x.samples or []):  # each eval's metric: its one game's
+        mine = store_field(sample, "lessons_added")
+        headline = next(s for s in log.results.scores if s.name == "third_order_lessons").metrics  # type: ignore[union-attr]
+        assert not mine or headline["third_order_lessons"].value == pytest.approx(
+            sum(x["order"] == 3 for x in mine) / len(mine))
 
-    [row] = report.build(report.load(log.location))["lessons"].to_dict("records")
+    [row] = report.build(report.load(tmp_path / "logs"))["lessons"].to_dict("records")
     assert row["order_3"] == pytest.approx(sum(x["order"] == 3 for x in added) / len(added))  # the regex's
     assert row["tagger_asked"] == len(added) and row["tagger_lost"] == lost and row["tagger_model"] == "mockllm/model"
     given = [x for x in readings if x["order"] is not None]
     if given:
         assert row["tagger_order_3"] == pytest.approx(sum(x["order"] == 3 for x in given) / len(given))
-    report.write_report(log.location, tmp_path / "report")
+    report.write_report(tmp_path / "logs", tmp_path / "report")
     assert "| Tagger | Asked | Lost | Regex 1st | Model 1st |" in (tmp_path / "report" / "report.md").read_text()
 
 

@@ -229,6 +229,7 @@ def test_the_inspect_command_ends_on_a_misspelt_model_name(tmp_path: Path) -> No
 @pytest.mark.slow
 def test_the_inspect_command_ends_on_an_s3_lessons_folder_without_credentials(no_aws, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     lines = inspect_eval_command(tmp_path, "--model", "wolfbot/cue", "-T", "games=1", "-T", "jester_learning=true",
-                                 "-T", "lessons_dir=s3://wolf-eval-lessons/jester", env=dict(os.environ))
+                                 "-T", "learning_step=1", "-T", "lessons_dir=s3://wolf-eval-lessons/jester",
+                                 env=dict(os.environ))
     assert lines[-1] == ("Error: jester_learning cannot write lessons to s3://wolf-eval-lessons/jester: no S3 "
                          "credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE")

@@ -77,15 +77,15 @@ def test_condition_labels_read_the_tables_condition_column() -> None:
              "max_days": 2, "max_statement_words": 20, "temperature": 0.5, "reveal_roles": True,
              "structured_output": False, "history": "full", "deception_analysis": False, "seating": "fixed",
              "calls": "per_decision", "roles": "villager:5,doctor:1,werewolf:2,jester:1", "monitor": "speech"}
-    learning = {"jester_learning": True, "temperature": None}
+    learning = {"jester_learning": True, "temperature": None, "games": 1}
     for name, value in other.items():
         changed = Settings.from_task_args("triadic", **{name: value})
         assert (condition(changed) != "default") == PARAMETERS[name].condition, name
     base = condition(Settings.from_task_args("triadic", **learning))
-    for name, value in {"lessons_dir": "/tmp/lessons", "lessons_shown": 5}.items():
+    for name, value in {"lessons_dir": "/tmp/lessons", "lessons_shown": 5, "learning_step": 2}.items():
         changed = condition(Settings.from_task_args("triadic", **learning, **{name: value}))
         assert (changed != base) == PARAMETERS[name].condition, name
     monitored = condition(Settings.from_task_args("triadic", monitor="reasoning"))
     assert condition(Settings.from_task_args("triadic", monitor="reasoning", watched=True)) != monitored
     assert PARAMETERS["watched"].condition
-    assert set(other) | set(learning) | {"lessons_dir", "lessons_shown", "watched"} == set(PARAMETERS)
+    assert set(other) | set(learning) | {"lessons_dir", "lessons_shown", "learning_step", "watched"} == set(PARAMETERS)

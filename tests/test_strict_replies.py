@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 import pytest
-from helpers import run
+from helpers import learned, run
 from jsonschema import Draft202012Validator
 
 from wolf_eval.baseline.bots import on_grid, strict_reply
@@ -52,8 +52,11 @@ def schema_failures(sample: Any) -> tuple[int, list[str]]:
 @pytest.mark.parametrize("task,model,extra,roles", GAMES, ids=[g[0] for g in GAMES])
 def test_every_bot_reply_validates_against_the_strict_schema_it_was_sent(task, model, extra, roles,
                                                                         tmp_path) -> None:  # type: ignore[no-untyped-def]
-    args = SHORT | extra | ({"lessons_dir": str(tmp_path / "lessons")} if extra.get("jester_learning") else {})
-    log = run(task, model, tmp_path / "logs", task_args=args, model_roles=roles or None)
+    if extra.get("jester_learning"):  # a learning run's game: one eval of wolf-eval learn's
+        args = {k: v for k, v in SHORT.items() if k != "games"} | {"lessons_dir": str(tmp_path / "lessons")}
+        [log] = learned(model, tmp_path / "logs", 1, task_args=args, model_roles=roles or None)
+    else:
+        log = run(task, model, tmp_path / "logs", task_args=SHORT | extra, model_roles=roles or None)
     assert log.status == "success", log.error
     checked, failures = schema_failures(log.samples[0])
     assert checked > 20

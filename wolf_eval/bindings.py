@@ -11,8 +11,8 @@ and tasks built outside an eval.
 
 Every reader reads the one table: the seats, the tagger and the learning run (built by the solver from the
 running eval, :meth:`Bindings.running`, the one place Inspect's bindings are read), the judge (built so by
-its scorer), the report's faction columns and the learning run's hook (built from the eval's spec,
-:meth:`Bindings.from_spec`, the same spec the log keeps).
+its scorer), the report's faction columns and ``wolf-eval learn``'s search for a game's finished log (built
+from the eval's spec, :meth:`Bindings.from_spec`, the same spec the log keeps).
 """
 
 from __future__ import annotations

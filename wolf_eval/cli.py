@@ -41,12 +41,7 @@ def main(argv: list[str] | None = None) -> int:
                      help="count games that are another game record for record, with the same seat models and "
                           "judge (by default each is counted once and the report lists the repeats it set aside)")
     _add_rate(commands)
-    les = commands.add_parser("lessons", help="work with a Jester lessons file")
-    les_cmd = les.add_subparsers(dest="lessons_command", required=True)
-    tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons file with its ToM order and categories")
-    tag_cmd.add_argument("file", help="a lessons file (JSON, as written with jester_learning)")
-    tag_cmd.add_argument("--model", help="also tag every lesson with this model (one call each, temperature 0), "
-                                         "beside the regex tagger's reading, e.g. openai/gpt-4.1")
+    _add_learn(commands)
     _add_compare(commands)
     _add_plan(commands)
     _add_play(commands)
@@ -58,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "replay":
             return _replay(args.log)
+        if args.command == "learn":
+            return _learn(args)
         if args.command == "lessons":
             return _tag_lessons(args.file, args.model)
         if args.command == "compare":
@@ -96,6 +93,52 @@ def _add_rate(commands: Any) -> None:
     rat.add_argument("--out", help="also write leaderboard.md and cost_rating.png into this folder")
     rat.add_argument("--keep-duplicates", action="store_true", help="count games that repeat another record for "
                                                                      "record (as for report)")
+
+
+def _add_learn(commands: Any) -> None:
+    """The ``learn`` command's arguments, and the ``lessons tag`` command's, which reads what it writes."""
+    ln = commands.add_parser("learn", help="play a Jester learning run: one eval per game, in order, each game "
+                                           "reading the lessons of the games before it (run it again to resume)")
+    ln.add_argument("task", choices=("wolf", "triadic", "dyadic"), help="the task (one that seats a Jester)")
+    ln.add_argument("--model", required=True, help="the eval's model, e.g. openai/gpt-4.1")
+    ln.add_argument("--games", type=int, required=True,
+                    help="play until the Jester model's lessons hold this many games")
+    ln.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE",
+                    help="a task parameter, as for inspect eval (YAML values)")
+    ln.add_argument("--model-role", dest="model_roles", action="append", default=[], metavar="ROLE=MODEL",
+                    help="a role's model, as for inspect eval")
+    ln.add_argument("--log-dir", help="where each game's log goes (Inspect's default if not given)")
+    ln.add_argument("--display", help="Inspect's display (full, rich, plain, log, none)")
+    les = commands.add_parser("lessons", help="work with a Jester lessons snapshot")
+    les_cmd = les.add_subparsers(dest="lessons_command", required=True)
+    tag_cmd = les_cmd.add_parser("tag", help="print every lesson of a lessons snapshot with its ToM order and "
+                                             "categories")
+    tag_cmd.add_argument("file", help="a lessons snapshot (JSON, as wolf-eval learn writes), or a model's folder of "
+                                      "them (its latest)")
+    tag_cmd.add_argument("--model", help="also tag every lesson with this model (one call each, temperature 0), "
+                                         "beside the regex tagger's reading, e.g. openai/gpt-4.1")
+
+
+def _learn(args: argparse.Namespace) -> int:
+    """Play the learning run; 1, naming the game and why, when it cannot go on."""
+    from wolf_eval.lessons.run import learn
+    from wolf_eval.refusal import Refusal
+
+    task_args = _task_args(args.task_args)
+    if given := sorted({"games", "jester_learning", "learning_step"} & set(task_args)):
+        raise BadInput(f"learn: -T {', '.join(given)}: set by wolf-eval learn (--games N plays until the lessons "
+                       "hold N games)")
+    roles = dict(pair.partition("=")[::2] for pair in args.model_roles)
+    if bad := [pair for pair in args.model_roles if not pair.partition("=")[2].strip()]:
+        raise BadInput(f"learn: --model-role {bad[0]}: expected ROLE=MODEL")
+    extra = {"display": args.display} if args.display else {}
+    try:
+        logs = learn(args.task, args.model, args.games, task_args, args.log_dir, model_roles=roles or None, **extra)
+    except Refusal as err:
+        raise NoResult(err.message) from err
+    done = f"games {args.games - len(logs) + 1} to {args.games} kept, one log each" if logs else "nothing to play"
+    print(f"wolf-eval learn: {done}; the Jester's lessons hold {args.games} game{'s' * (args.games != 1)} or more")
+    return 0
 
 
 def _add_compare(commands: Any) -> None:
@@ -291,20 +334,22 @@ def _replay_game(sample: EvalSample, release: str | None) -> bool:
 
 def _tag_lessons(file: str, model: str | None = None) -> int:
     """Print each lesson's regex tags, and with ``model`` that model's reading beside them."""
-    from wolf_eval.lessons.book import NotALessonsFile, read_lessons
+    from wolf_eval.lessons.book import NotALessonsFile, latest, read_snapshot
     from wolf_eval.lessons.tagger import tag
 
-    if (kind := not_a_file(Path(file), "lessons file")) is not None:  # a named pipe would hang the read
+    folder = Path(file).is_dir()
+    if not folder and (kind := not_a_file(Path(file), "lessons file")) is not None:  # a pipe would hang the read
         raise BadInput(f"{file}: {kind}")
     try:
-        stored = read_lessons(file)
+        stored = latest(file, None) if folder else read_snapshot(file)
     except NotALessonsFile as err:
         raise BadInput(f"{file}: not a wolf-eval lessons file (expected the JSON that jester_learning writes: "
                        f"{err.reason})") from err
     except OSError as err:
         raise BadInput(f"{file}: cannot be read ({err.strerror or type(err).__name__})") from err
     if stored is None:
-        raise BadInput(f"{file}: no such file")
+        raise BadInput(f"{file}: a folder, not a lessons file, and it holds no lessons snapshot (000001.json, ...)"
+                       if folder else f"{file}: no such file")
     if not stored.lessons:
         raise NoResult(f"{file}: the file holds no lessons")
     readings = _model_readings(model, [x.text for x in stored.lessons]) if model else None

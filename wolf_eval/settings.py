@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from wolf_eval.engine.config import SEATING_BEFORE, GameConfig, Seating
 from wolf_eval.engine.roles import parse_roster, validate_roster
@@ -144,16 +144,20 @@ class Settings(BaseModel):
         "replies are read defensively either way.")] = True
     jester_learning: Annotated[bool, Parameter(
         "true or false", "After each game the Jester's model writes lessons that the next game's Jester "
-        "reads; the games are then played one after another.")] = False
+        "reads; a learning run is played by wolf-eval learn, one eval per game.")] = False
+    learning_step: Annotated[int | None, Field(ge=1), Parameter(
+        "a whole number, 1 or more (with jester_learning=true; wolf-eval learn sets it)",
+        "The game of the Jester model's learning sequence this eval plays; it reads the lessons of the "
+        "games before it.", condition=False, given_as=int | None)] = None
     lessons_dir: Annotated[str | None, Parameter(
         "a folder path or an s3:// URL (with jester_learning=true)",
-        "Where each model's lessons file lives (null: wolf-eval/lessons in the user's data folder).",
+        "Where each model's folder of lessons snapshots lives (null: wolf-eval/lessons in the user's data folder).",
         condition=False,
         given_as=str | None)] = None
     lessons_shown: Annotated[int, Field(ge=1), Parameter(
         "a whole number of lessons, 1 or more: the most recent the Jester's prompt carries "
         "(with jester_learning=true)",
-        "The most recent lessons the Jester's prompt carries (the file keeps all).")] = 50
+        "The most recent lessons the Jester's prompt carries (the snapshots keep all).")] = 50
     history: Annotated[History, Parameter(
         "'full' or 'compact'", "compact: earlier days in brief and the current day in full; full: every "
         "prompt carries the seat's whole record, as the papers' prompts did. The game is the same either way.",
@@ -189,10 +193,10 @@ class Settings(BaseModel):
         return {**task_defaults(data["variant"]), **data}
 
     @field_validator("games", "seed", "max_debate_turns", "max_explanation_turns", "max_days", "max_statement_words",
-                     "lessons_shown", mode="before")
+                     "lessons_shown", "learning_step", mode="before")
     @classmethod
-    def _whole_numbers(cls, value: Any) -> Any:
-        return _whole(value)
+    def _whole_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        return value if value is None and info.field_name == "learning_step" else _whole(value)
 
     @field_validator("shuffle_roles", "reveal_roles", "structured_output", "jester_learning", "deception_analysis",
                      "watched", mode="before")
@@ -256,8 +260,11 @@ class Settings(BaseModel):
         if game.max_explanation_turns is None and self.max_explanation_turns:
             raise ValueError(f"max_explanation_turns: it does not apply to wolf_eval/{self.variant} "
                              "(one ballot, no defence)")
-        if self.lessons_dir is not None and not self.jester_learning:
-            raise ValueError("lessons_dir: it is only read with jester_learning=true")
+        for name in ("lessons_dir", "learning_step"):
+            if getattr(self, name) is not None and not self.jester_learning:
+                raise ValueError(f"{name}: it is only read with jester_learning=true")
+        if self.learning_step is not None and self.games != 1:
+            raise ValueError("learning_step: a learning eval plays one game, so games must be 1")
         if self.jester_learning and (game.jester_as_villager or not self.roles.get(Role.JESTER)):
             raise ValueError(f"jester_learning: it needs a Jester, and this wolf_eval/{self.variant} roster seats none")
         if self.watched and self.monitor == "off":
@@ -368,6 +375,7 @@ def _unread_learning(logged: dict[str, Any]) -> None:
     if not logged.get("jester_learning"):
         logged.pop("lessons_shown", None)
         logged.pop("lessons_dir", None)
+        logged.pop("learning_step", None)
 
 
 def task_signature(variant: VariantName) -> inspect.Signature:

@@ -87,7 +87,8 @@ class GameRecord(StoreModel):
     seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
     calls: int = Field(default=0)  # model calls (the lessons call and the monitor's included)
     usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by model (the lessons call and the monitor's included)
-    lessons_file: str | None = Field(default=None)  # jester_learning: the Jester model's lessons file
+    lessons_file: str | None = Field(default=None)  # jester_learning: the lessons snapshot the game read
+    lessons_sha256: str | None = Field(default=None)  # that snapshot's digest, as wolf-eval learn kept it
     learning_step: int | None = Field(default=None)  # this game's place in the learning sequence
     lessons_read: list[LessonRow] = Field(default_factory=list)
     lessons_added: list[LessonRow] = Field(default_factory=list)

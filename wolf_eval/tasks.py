@@ -10,7 +10,6 @@ defaults and what each does: docs/parameters.md (written from the same table).
 from __future__ import annotations
 
 from inspect import signature
-from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
@@ -18,9 +17,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 
 from wolf_eval.engine.variants import VARIANTS
-from wolf_eval.lessons.book import check_writable, default_lessons_dir
-from wolf_eval.lessons.remote import is_remote
-from wolf_eval.lessons.turnstile import Learning, LearningRun
+from wolf_eval.lessons.book import check_writable
+from wolf_eval.lessons.run import Learning
 from wolf_eval.scorers.game_scores import LEAD, cost_scorer, headline_scorers
 from wolf_eval.scorers.judge import judge
 from wolf_eval.scorers.monitor_scores import monitor_scorers
@@ -50,30 +48,23 @@ def headline() -> dict[str, Any]:
 def game_task(settings: Settings) -> Task:
     """One sample per game; the settings go whole to the solver and into every sample's metadata.
 
-    With ``jester_learning`` the dataset is a ``LearningRun``, which adds each game once the one
-    before it is logged, so the games are played in order, across ``eval-retry`` too.
+    With ``jester_learning`` the eval plays one game, ``learning_step`` (``wolf-eval learn`` plays them in order).
     An eval that could not seat its players as asked (no model, a role no seat takes), or whose
-    Jester's lessons folder or file cannot be used, is refused here (the seats and the file by
+    Jester's lessons folder or snapshot cannot be used, is refused here (the seats and the snapshot by
     ``play_game`` as it is built), before any game or log.
     """
-    learning = None
-    if settings.jester_learning:
-        folder: Path | str = default_lessons_dir()
-        if settings.lessons_dir and is_remote(settings.lessons_dir):
-            folder = settings.lessons_dir
-        elif settings.lessons_dir:
-            folder = Path(settings.lessons_dir).expanduser()
-        check_writable(folder)
-        learning = Learning(folder)
+    learning = Learning.of(settings)
+    if learning is not None:
+        check_writable(learning.lessons_dir)
     variant = settings.variant
     recorded = settings.model_dump(mode="json")
     samples = [
         Sample(id=i, input=f"{VARIANTS[variant].title}: game {i} (seed {settings.seed})",
                metadata={"variant": variant, "game": i, "seed": settings.seed, "settings": recorded})
-        for i in range(1, settings.games + 1)
+        for i in ([learning.step] if learning else range(1, settings.games + 1))
     ]
     return Task(
-        dataset=LearningRun(samples, learning) if learning else MemoryDataset(samples, name=f"werewolf-{variant}"),
+        dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
         solver=play_game(settings=settings, learning=learning),
         scorer=game_scorers(settings.monitor),
         **headline(),

@@ -1,13 +1,10 @@
-"""Lessons files on S3 (``s3://`` through fsspec's s3fs): read-modify-write made safe by conditional writes.
+"""Lessons snapshots on S3 (``s3://`` through fsspec's s3fs): each written once, by a conditional write.
 
-A local lessons file is guarded by ``flock`` and replaced by an atomic rename (``book``). S3 has
-neither, but it has conditional writes: a ``PutObject`` with ``If-Match: <ETag>`` succeeds only
-if the object is still the version that was read, and one with ``If-None-Match: *`` only if no
-object exists yet. Every change reads the object and its ETag in one ``GetObject``, builds the new
-content and writes it conditionally; when another writer got there first the write is refused
-(HTTP 412) and the change is made again on what that writer left. So concurrent writers, in any
-number of processes or machines, neither lose nor corrupt entries, and a killed writer leaves no
-lock behind: S3 replaces an object whole, so readers never see half a file.
+A snapshot is never changed (``book``), so the one write S3 must make safe is its creation: a
+``PutObject`` with ``If-None-Match: *`` succeeds only if no object of that name exists yet (HTTP 412
+otherwise, or 409 when a concurrent conditional write wins). Of two writers of one snapshot, one
+wins and the other is told; a killed writer leaves no lock behind, and S3 writes an object whole,
+so a reader never sees half a snapshot.
 
 Only ``s3://`` is supported: conditional writes are S3's; other fsspec stores are refused by the
 settings (``wolf_eval.settings``). The endpoint and credentials are s3fs's (for example
@@ -16,13 +13,9 @@ settings (``wolf_eval.settings``). The endpoint and credentials are s3fs's (for 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from wolf_eval.refusal import one_line
-
-#: How many times a change is made again after another writer's change refused it.
-MAX_ATTEMPTS = 50
 
 
 def is_remote(location: object) -> bool:
@@ -40,38 +33,22 @@ def _bucket_key(url: str) -> tuple[str, str]:
     return bucket, key
 
 
-def read(url: str) -> tuple[str | None, bytes | None]:
-    """The object's ETag and content in one request, or (None, None) when there is none."""
-    from fsspec.asyn import sync
-
-    fs = _filesystem()
+def create(url: str, content: bytes) -> bool:
+    """Write ``content`` only where no object is yet (``If-None-Match: *``); False if one is."""
     bucket, key = _bucket_key(url)
-
-    async def get() -> tuple[str, bytes]:
-        reply = await fs._call_s3("get_object", Bucket=bucket, Key=key)
-        return reply["ETag"], await reply["Body"].read()
-
-    try:
-        return sync(fs.loop, get)
-    except FileNotFoundError:
-        return None, None
-
-
-def write(url: str, content: bytes, etag: str | None) -> bool:
-    """Write ``content`` only over the version ``etag`` (or only where no object is, for None); False if refused."""
     fs = _filesystem()
-    bucket, key = _bucket_key(url)
-    condition = {"IfMatch": etag} if etag is not None else {"IfNoneMatch": "*"}
     try:
-        fs.call_s3("put_object", Bucket=bucket, Key=key, Body=content, **condition)
+        fs.call_s3("put_object", Bucket=bucket, Key=key, Body=content, IfNoneMatch="*")
     except OSError as err:
         if _refused(err):
             return False
         raise
+    finally:
+        fs.invalidate_cache(url)  # s3fs would go on answering from a listing made before the object existed
     return True
 
 
-#: S3's refusals of a conditional write: the version changed (412), or a concurrent conditional write won (409).
+#: S3's refusals of a conditional write: an object exists (412), or a concurrent conditional write won (409).
 _REFUSALS = {"PreconditionFailed", "ConditionalRequestConflict"}
 
 
@@ -84,16 +61,6 @@ def _refused(err: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
-
-
-def update(url: str, change: Callable[[bytes | None], bytes | None]) -> None:
-    """Apply ``change`` (old content, None for no object, to new content, None for no write) atomically."""
-    for _ in range(MAX_ATTEMPTS):
-        etag, old = read(url)
-        new = change(old)
-        if new is None or write(url, new, etag):
-            return
-    raise OSError(f"{url}: other writers changed it {MAX_ATTEMPTS} times in a row; try again")
 
 
 def check_writable(url: str) -> None:

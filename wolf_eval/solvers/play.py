@@ -14,14 +14,12 @@ from inspect_ai.model import Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
-from wolf_eval.agents.call import MAX_RAW_CHARS
 from wolf_eval.agents.honoured import ignored_settings, warn_once
 from wolf_eval.agents.player import Agent, Seat, resolve_temperature
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
-from wolf_eval.lessons.model_tagger import bound_tagger_readings
-from wolf_eval.lessons.turnstile import Learning, describe_lessons, keep_lessons, lessons_by_list
+from wolf_eval.lessons.run import Learning
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
@@ -29,7 +27,6 @@ from wolf_eval.solvers.outline import Outline
 from wolf_eval.solvers.transcript import public_chat
 from wolf_eval.solvers.watch import watch
 from wolf_eval.store import TokenUsage, current_record
-from wolf_eval.text import clean_text
 from wolf_eval.vocabulary import MONITOR_ROLE, TAGGER_ROLE
 
 
@@ -81,7 +78,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     """Play one complete game per sample, kept in its store; with ``learning`` the Jester reads and adds lessons.
 
     Built with the task, the eval's models set, it refuses here, before any game or log, seats it could not play as
-    asked (:class:`Bindings`) and a lessons file it could not use; a game seated otherwise is checked as it starts.
+    asked (:class:`Bindings`) and a lessons snapshot it could not read; a game seated otherwise is checked as it starts.
     """
     try:
         building = Bindings.running()
@@ -90,53 +87,39 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     if building is not None:
         building.check(settings.rules, learning is not None, settings.monitor)
         if learning is not None:
-            learning.check(building.seat(Role.JESTER))
+            learning.read(building.seat(Role.JESTER))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         bindings = Bindings.running(settings.rules).check(settings.rules, learning is not None, settings.monitor)
-        eval_model = bindings.eval_model
-        assert eval_model is not None
-        # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
-        # the roles of the faction it swaps, and the eval's model plays every other seat
-        models = {r: bindings.played_by(r) for r in settings.rules.roles_dealt}
         # never the model under evaluation: -T monitor without a monitor bound is refused above
         monitor = bindings.played_by(MONITOR_ROLE) if settings.monitor != "off" else None
-        key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
-        seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
-                              temperature=resolve_temperature(models[p.role], eval_model.config, settings.temperature))
-                 for p in game.players}
+        seats = seated(game, settings, bindings)
         record_seating(state, game, seats)
-        record = current_record()
-        jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
                       call_plan=settings.calls, eval_seed=bindings.eval_seed, watched=settings.watched,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
-        if learning is None or key is None or jester is None:
-            game = await _play(game, agent, state, (monitor, settings.monitor))
-            state.metadata.update(game_columns(game, bindings, agent.usage))
-            return state
-        known = learning.read(jester.model_name, key, settings.lessons_shown)
-        record.lessons_file = str(learning.path(jester.model_name))
-        record.learning_step = key.step
-        record.lessons_read = describe_lessons(known)
-        agent.jester_lessons = lessons_by_list(known)
+        jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
+        lessons = await learning.before(state, jester, agent) if learning and jester else None
         game = await _play(game, agent, state, (monitor, settings.monitor))
-        async with span("lessons", type="phase"):
-            added, raw, problem = await keep_lessons(game, jester, known, learning, settings.structured_output,
-                                                     agent.usage, key, agent.game, agent.eval_seed)
-        record.usage = agent.usage
-        record.calls += 1
-        record.lessons_added = describe_lessons(added)
-        if bindings.tagger is not None:  # required: the tagger never reads as the model under evaluation
-            record.tagger_model, record.lessons_added_tagger = await bound_tagger_readings(
-                bindings.played_by(TAGGER_ROLE), [x.text for x in added], game.seed, agent.eval_seed)
-        record.lessons_reply = clean_text(raw)[:MAX_RAW_CHARS]
-        record.lessons_problem = problem
+        if learning and jester and lessons is not None:
+            async with span("lessons", type="phase"):
+                tagger = bindings.played_by(TAGGER_ROLE) if bindings.tagger is not None else None
+                await learning.after(game, jester, agent, lessons, tagger)
         state.metadata.update(game_columns(game, bindings, agent.usage))
         return state
 
     return solve
+
+
+def seated(game: GameState, settings: Settings, bindings: Bindings) -> dict[str, Seat]:
+    """Each seat's model and temperature. A role with no ``--model-role`` binding plays the eval's model, on
+    purpose: a comparison binds the roles of the faction it swaps, and the eval's model plays every other seat."""
+    assert bindings.eval_model is not None
+    models = {r: bindings.played_by(r) for r in settings.rules.roles_dealt}
+    return {p.name: Seat(name=p.name, role=p.role, model=models[p.role], temperature=resolve_temperature(
+                models[p.role], bindings.eval_model.config, settings.temperature))
+            for p in game.players}
 
 
 async def _play(game: GameState, agent: Agent, state: TaskState,
