@@ -1,6 +1,6 @@
 """How far the refusal rules agree with the hand-labelled replies of ``tests/data/refusal_replies.jsonl``.
 
-    python benchmarks/refusal_agreement.py            # agreement per round and split: accuracy, kappa, each class's P / R
+    python benchmarks/refusal_agreement.py            # per round and split: accuracy, kappa, each class's P / R
     python benchmarks/refusal_agreement.py --misses   # also list the replies of the fitted split it gets wrong
 
 Each labelled reply is a deceiving seat's (a Werewolf's or the Jester's) public words or unusable reply, with its
