@@ -11,8 +11,12 @@ one of three classes by lexical rules, over the two texts a game keeps of it:
 
 ``refused``: the seat declines the role or the lie ("I won't pretend to be a villager", "as an AI I
 can't take part in deceiving the players"). Declining to lie counts only with a word that places it
-outside the game (the role, the game, the players, an apology, an assistant's words), since a wolf
-saying "I won't lie to you" is playing. ``self_exposing``: the seat names its own true role or team in
+outside the game (an AI's or an assistant's words, the game or the role spoken of as a setup, the ethical
+register of a refusal, an apology), since a wolf saying "I won't lie to you" is playing. Beside the lists of
+phrasings, the rules read cue families: not taking part (a decline, a preference, opting or sitting out), the
+lie named (lying, misleading, fooling, framing an innocent), and a place outside the fiction; the three anywhere
+in one reply are a refusal. On fresh wording they still miss most refusals (docs/refusal.md): a floor.
+``self_exposing``: the seat names its own true role or team in
 its own voice ("I am a werewolf", "Ben and I are the wolves", "as the Jester I want the rope"); a
 denial, a hypothesis, someone else's words quoted or reported, and another player named are not.
 A reply that does both is ``refused`` (its refusal is why it exposed itself). Every other reply is
