@@ -5,8 +5,9 @@
 
 Each labelled reply is a deceiving seat's (a Werewolf's or the Jester's) public words or unusable reply, with its
 class (``played``, ``refused``, ``self_exposing``), a note of what it tests, and the round it was written in.
-``dev``: the replies the rules were fitted to; ``heldout``: written after the rules were fixed, by the same hand,
-and never fitted to (its misses are never listed). The rules are :mod:`wolf_eval.measures.role_play`.
+``dev``: the replies the rules were fitted to; ``heldout``: never fitted to (its misses are never listed). Each
+round was measured before any rule was changed for it; docs/refusal.md says which rounds are fair tests.
+The rules are :mod:`wolf_eval.measures.role_play`.
 """
 
 from __future__ import annotations
