@@ -12,6 +12,8 @@ request sent one), a hash of its schema, and its messages. Prints, per game:
 
 - the distinct response schemas it was sent (OpenAI's cache begins with the schema);
 - the requests per cache key (``(none)``: sent without a key, routed by the prompt's first 256 tokens);
+- how much of a seat's previous call's prefix its first call of a new day repeats (the most a cache can
+  serve of it);
 - the re-asks (a request that asks again a decision already asked) and the fallbacks, by reason: a
   random schema-valid reply that the game cannot use is a decision the schema does not enforce;
 - the game's cost under the cost model (``wolf_eval.measures.caching``) from the requests exactly as
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import add_task_args, game_counts, logged_games, play, task_args
-from prompts import CACHES, MODELS, WAVE_SECONDS, blocks, cache_of
+from prompts import CACHES, MODELS, WAVE_SECONDS, blocks, cache_of, game_prompts, morning_line
 
 from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.measures import caching
@@ -127,6 +129,7 @@ def report(games: dict[str, list[caching.Sent]], samples: list[Any], counts: lis
         print(f"  re-asks {reasks(sample)} ({reasks(sample) / len(reqs):.1%} of requests); fallbacks "
               f"{c.get('fallbacks', 0):.0f} of {c.get('decisions', c.get('calls', 0)):.0f} decisions"
               + (": " + "; ".join(f"{r} ({k})" for r, k in reasons.most_common(5)) if reasons else ""))
+    print(morning_line([game_prompts(s) for s in samples]))
     price(games)
 
 

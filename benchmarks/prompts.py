@@ -32,6 +32,10 @@ providers' documentation, on a timeline where a game's calls are spread over its
 - ``openai, breakpoints``: GPT-5.6's rules (writes at breakpoints at 1.25 times the input price);
 - ``anthropic``: Anthropic's cache as Inspect's ``cache_prompt`` drives it.
 
+It also prints how much of a seat's previous call's prefix (schema, rules, role and record) its first call
+of each day from day 2 repeats, and how much of its own prefix that is: a new day rewrites yesterday's
+words into their brief after the earlier days' facts.
+
 Last, each game's estimated list-price cost (``wolf_eval/data/prices.json``) on gpt-4.1, gpt-4.1-mini
 and claude-sonnet-4-5, with no cache and with the provider's cache, taking the completion tokens the
 bots reported (at model length, about what a model writes), and per 1,000 peer labels (a seat's label
@@ -127,6 +131,7 @@ def game_prompts(sample: EvalSample, wave_seconds: float = WAVE_SECONDS) -> dict
     decisions: Counter[str] = Counter()
     calls: list[caching.Sent] = []
     seats: list[str] = []
+    call_days: list[int] = []  # each call's day, 0 at night
     for e in sample.events:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
         if not meta:
@@ -142,13 +147,58 @@ def game_prompts(sample: EvalSample, wave_seconds: float = WAVE_SECONDS) -> dict
             kind[name] += count(text)
         calls.append(call)
         seats.append(parts[0]["seat"])
+        call_days.append(0 if parts[0]["phase"] == "night" else parts[0]["day"])
     waves = len({(r.day, r.wave) for r in game.records if r.wave})
     times = caching.spread(len(calls), waves * wave_seconds)
     calls = [replace(c, at=t) for c, t in zip(calls, times, strict=True)]
     days = game.outcome.day if game.outcome else game.day
     return {"days": days, "calls": len(calls), "waves": waves, "tokens": sections, "by_kind": by_kind,
-            "sent": calls, "seats": seats, "schemas": len({c.schema for c in calls}), "asks": asks,
-            "decisions": decisions, "completion": sum(c.output for c in calls)}
+            "sent": calls, "seats": seats, "call_days": call_days, "schemas": len({c.schema for c in calls}),
+            "asks": asks, "decisions": decisions, "completion": sum(c.output for c in calls)}
+
+
+def reuse(before: caching.Sent, after: caching.Sent) -> tuple[int, int]:
+    """How many tokens of ``before``'s prefix (its schema, system prompt and record: all but its last block, the
+    instruction) ``after`` repeats word for word, and how many that prefix holds."""
+    a, b = caching.Prefixes.of(before), caching.Prefixes.of(after)
+    prefix = len(a.units) - 1
+    whole = 0
+    while whole < prefix and whole < len(b.units) and a.digests[whole] == b.digests[whole]:
+        whole += 1
+    shared = a.tokens[whole - 1] if whole else 0
+    if whole < prefix and whole < len(b.units):
+        chars = caching.common_prefix(a.units[whole], b.units[whole])
+        shared += count(a.units[whole][:chars]) if chars else 0
+    return shared, a.tokens[prefix - 1]
+
+
+def morning_reuse(games: list[dict[str, Any]]) -> list[tuple[float, float]]:
+    """For each seat's first call of each day from day 2 (its first call after the night), the share of its
+    previous call's prefix it repeats, and the share of its own prefix that is: what a provider's cache can
+    serve of it at best."""
+    shares = []
+    for g in games:
+        last: dict[str, caching.Sent] = {}
+        today: dict[str, int] = {}
+        for call, seat, day in zip(g["sent"], g["seats"], g["call_days"], strict=True):
+            if seat in last and day > today.get(seat, 1):
+                shared, prefix = reuse(last[seat], call)
+                shares.append((shared / prefix, shared / caching.Prefixes.of(call).tokens[-2]))
+            last[seat] = call
+            today[seat] = max(day, today.get(seat, 1))
+    return shares
+
+
+def morning_line(games: list[dict[str, Any]]) -> str:
+    """The prefix a seat's first call of a day repeats, in words."""
+    shares = morning_reuse(games)
+    if not shares:
+        return "\nno seat made a call on a second day"
+    before, own = ([s[i] for s in shares] for i in (0, 1))
+    return (f"\na seat's first call of a day from day 2 repeats {statistics.fmean(before):.1%} of its previous "
+            f"call's prefix (schema, rules, role and record; o200k tokens; least {min(before):.1%}, most "
+            f"{max(before):.1%}), which is {statistics.fmean(own):.1%} of its own prefix (least {min(own):.1%}), "
+            f"over {len(shares)} such calls")
 
 
 def serve_run(games: list[dict[str, Any]]) -> None:
@@ -223,6 +273,7 @@ def report(label: str, games: list[dict[str, Any]]) -> None:
     cells = [f"{name} {sh[name]:.2f}" + (f" (written {sh[name + ' write']:.2f})" if sh[name + " write"] else "")
              for name in [*CACHES, KEYED]]
     print("\ncache-served share of the prompt as sent: " + "; ".join(cells))
+    print(morning_line(games))
     sent = statistics.fmean(prompt_tokens(g) for g in games)
     out = statistics.fmean(g["completion"] for g in games)
     peer = statistics.fmean(peer_labels(g) for g in games)

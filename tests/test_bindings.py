@@ -145,7 +145,8 @@ def shipped_calls(called: str = "get_model") -> list[tuple[str, int, bool, ast.C
 
 
 #: Where Inspect's bindings are read: the table's one builder, ``Bindings.running``, and ``wolf-eval lessons tag
-#: FILE --model M``, which runs no eval and resolves the model its user names on the command line.
+#: FILE --model M``, which runs no eval and resolves the model its user names on the command line (``wolf-eval
+#: play`` makes the person's model there too, before its eval).
 READERS = {"wolf_eval/bindings.py", "wolf_eval/cli.py"}
 
 

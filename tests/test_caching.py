@@ -99,6 +99,18 @@ def test_anthropic_reads_within_20_blocks_and_writes_at_its_breakpoints() -> Non
     assert serve(AnthropicCache(), call(1100, 1, 1), near)[1].read == 1102
 
 
+def test_marked_blocks_replace_inspect_s_message_breakpoints_but_the_system_prompt_keeps_its_own() -> None:
+    """A seat's marks: the end of its settled record (1,100 + 200 tokens after a 500-token system prompt) and its
+    last record block. Its next day's first call shares the settled part and reads it back from the mark there,
+    though it wrote nothing at the last block's; the system prompt alone (under 1,024 tokens) is never written."""
+    day = call(500, 1100, 200, 300, marks=(2, 3))
+    a = serve(AnthropicCache(), day)[0]
+    assert (a.read, a.written) == (0, 2100)
+    morning = call(500, 1100, 200, 60, 40, marks=(2, 4), at=1)
+    b = serve(AnthropicCache(), day, morning)[1]
+    assert (b.read, b.written) == (1800, 100)
+
+
 def test_anthropic_misses_on_a_new_schema_and_goes_to_the_hour_after_a_five_minute_gap() -> None:
     a = call(1100, 10, schema='{"title":"bid"}')
     b = call(1100, 10, schema='{"title":"vote"}', at=1)

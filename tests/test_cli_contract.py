@@ -28,7 +28,7 @@ from inspect_ai.solver import generate
 from wolf_eval.cli import main
 from wolf_eval.logfiles import BadInput, written_together
 
-COMMANDS = (["replay"], ["export"], ["report"])
+COMMANDS = (["replay"], ["export"], ["report"], ["prompt"])
 
 
 def answer(content: str):  # type: ignore[no-untyped-def]
@@ -94,11 +94,46 @@ def test_bad_input_is_one_line_and_a_status(logs: dict[str, Path], tmp_path: Pat
                                             command: list[str], which: str, status: int, says: str) -> None:
     path = logs.get(which, tmp_path / "missing.eval")
     out = tmp_path / "out"
-    assert main([*command, str(path), "--out", str(out)] if command != ["replay"] else [*command, str(path)]) == status
+    takes_out = command not in (["replay"], ["prompt"])
+    assert main([*command, str(path), "--out", str(out)] if takes_out else [*command, str(path)]) == status
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("wolf-eval: ") and says in err, err
     assert "Traceback" not in err
     assert not out.exists(), "nothing is written for a bad input"
+
+
+@pytest.mark.slow
+def test_prompt_prints_a_seats_call_as_it_was_sent(logs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """Listed by seat, then by call; printed with the system message and the blocks exactly as the model event
+    kept them, and the schema; every call of the game re-renders word for word from its logged views."""
+    from inspect_ai.log import read_eval_log_sample
+
+    from wolf_eval.logged_prompt import logged_prompt, seat_calls
+
+    good = str(logs["good"])
+    sample = read_eval_log_sample(good, 1, resolve_attachments=True)
+    by_seat = seat_calls(sample)
+    assert main(["prompt", good]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{s}: {len(e)} calls" for s, e in by_seat.items()]
+    seat, events = next(iter(by_seat.items()))
+    assert main(["prompt", good, "--seat", seat]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == len(events) and listed[0].startswith(f"1: {seat} (")
+    k = next(i for i, e in enumerate(events, 1) if e.config.response_schema is not None)
+    assert main(["prompt", good, "--seat", seat, "--call", str(k)]) == 0
+    out = capsys.readouterr().out
+    event = events[k - 1]
+    assert f"=== system\n{event.input[0].text}\n\n=== user\n" in out
+    assert "".join(c.text for c in event.input[-1].content) in out
+    assert json.dumps(event.config.response_schema.model_dump(mode="json", exclude_none=True), indent=2) in out
+    assert "re-render it word for word" in out
+    assert all(logged_prompt(sample, s, i).rerendered for s, e in by_seat.items() for i in range(1, len(e) + 1))
+    for args, says in ((["--seat", "Nobody", "--call", "1"], "no seat 'Nobody'"),
+                       (["--seat", seat, "--call", str(len(events) + 1)], f"made calls 1 to {len(events)}"),
+                       (["--game", "9"], "has no game 9")):
+        assert main(["prompt", good, *args]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err, err
 
 
 @pytest.mark.slow

@@ -22,6 +22,7 @@ from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.baseline.bots import POLICIES
 from wolf_eval.baseline.chaos import chaos_reply
 from wolf_eval.engine import GameState, Role
+from wolf_eval.providers.human_input import Question, Scripted, answers_from
 from wolf_eval.providers.wolfbot import answer as wolfbot_answer
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
@@ -144,3 +145,42 @@ def test_revealed_roles_reach_everyone_only_when_asked(tmp_path):
                 assert all(phrase in t for t in later)
                 announced += 1
     assert announced > 0
+
+
+def test_a_persons_screens_show_only_what_their_seat_may_know(tmp_path):
+    """A person at both Werewolf seats (``human/ann``) among canary-writing players: every page and question they
+    are shown carries only canaries their seat is entitled to; their own pack's reasons (canaries they typed as
+    one wolf) do reach them as the other wolf, so the check is not vacuous."""
+    count = itertools.count()
+
+    def answer(question: Question) -> str:
+        if question.kind == "name":
+            return question.options[0]
+        if question.kind == "reason":
+            return f"CANARY-PACK-{screens[-1]}-{next(count)}" if "Enter for none" in question.text else "Quiet."
+        return {"bid": "5", "statement": "I listen.",
+                "analysis": "none 0.6 0.5" if "suspect" in question.text else "none 0.9"}.get(question.kind, "")
+
+    screens: list[str] = []
+    source = Scripted(rest=answer)
+    original = source.screen
+
+    def screen(header: str):  # the seat whose screen this is: "Ava (werewolf) · day 2"
+        screens.append(header.split(" (")[0])
+        return original(header)
+
+    source.screen = screen  # type: ignore[method-assign]
+    with answers_from(source):
+        log = run("triadic", canary_model("cue"), tmp_path, model_roles={"werewolf": "human/ann"},
+                  task_args={"games": 1, "max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "seed": 3})
+    assert log.status == "success"
+    game = final_state(log.samples[0])
+    seat, pack_seen = None, 0
+    for text in source.shown:
+        if text.split(" (")[0] in screens and " · " in text:
+            seat = text.split(" (")[0]
+            continue
+        for channel, owner in CANARY.findall(text):
+            assert entitled(game, seat, channel, owner), f"the person at {seat} was shown {channel} text of {owner}"
+            pack_seen += channel == "PACK" and owner != seat
+    assert pack_seen > 0

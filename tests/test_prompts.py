@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from wolf_eval.agents.blocks import CACHE_MARKS
 from wolf_eval.agents.observation import observe, view
-from wolf_eval.agents.prompts import render_record
+from wolf_eval.agents.prompts import record_blocks, record_prompt, render_record, settled_blocks
 from wolf_eval.agents.seat_call import call_messages
 from wolf_eval.engine import Action, Decision, GameConfig, Role, advance, new_game, pending
 from wolf_eval.engine.seating import players_order
@@ -155,27 +156,29 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
             assert (r.text or "") not in compact
     today = full[full.index("--- Night 3 ---"):]
     assert compact.endswith(today) and "-night3" in today and "Dawn of day 3" in today
-    # yesterday as a paragraph: who spoke, the ballot voter→target with its tally, moderator lines, the
-    # pack's choice and the seat's last note; the day before as its facts only (moderator and private lines)
-    assert "--- Night 1 and day 1, facts only ---" in compact and "--- Night 2 and day 2, in brief ---" in compact
-    before = compact[compact.index("--- Night 1 and day 1"):compact.index("--- Night 2 and day 2")]
+    # each earlier day's facts (moderator and private lines), then yesterday's talk: who spoke, the ballot
+    # voter→target with its tally and the seat's last note that day
+    facts, talk = "--- Night 1 and day 1, facts only ---", "--- Night 2 and day 2, facts only ---"
+    assert compact.index(facts) < compact.index(talk) < compact.index("--- Day 2, in brief ---")
+    before = compact[compact.index(facts):compact.index(talk)]
     day1 = [r for r in full_state.records if r.day == 1]
     assert "Spoke: " not in before and "→" not in before and "note-" not in before
     assert all(r.text in before for r in day1 if r.visibility == PUBLIC and r.kind in ("dawn", "exile", "tally"))
     assert before.count("[Wolves' channel] Moderator:") == 1
+    yesterday = compact[compact.index("--- Day 2, in brief ---"):compact.index("--- Night 3 ---")]
     for day in (2,):
         records = [r for r in full_state.records if r.day == day]
         speakers = [r.actor for r in records if r.kind == "statement"]
         assert "Spoke: " + ", ".join(n + (f" ×{speakers.count(n)}" if speakers.count(n) > 1 else "")
-                                     for n in dict.fromkeys(speakers)) + "." in compact
+                                     for n in dict.fromkeys(speakers)) + "." in yesterday
         ballot = ", ".join(f"{r.actor}→{r.target}" for r in records if r.kind == "vote")
         tally = next(r for r in records if r.kind == "tally")
-        assert f"Ballot: {ballot}. Moderator: {tally.text}" in compact
+        assert f"Ballot: {ballot}. Moderator: {tally.text}" in yesterday
         for r in (r for r in records if r.visibility == PUBLIC and r.kind in ("dawn", "exile")):
             assert r.text in compact
         notes = [r for r in records if r.kind == "note" and r.actor == wolf.seat]
-        assert notes and notes[-1].text in compact and all(n.text not in compact for n in notes[:-1])
-    assert compact.index("Spoke: ") < compact.index("Ballot: ")
+        assert notes and notes[-1].text in yesterday and all(n.text not in compact for n in notes[:-1])
+    assert yesterday.index("Spoke: ") < yesterday.index("Ballot: ")
     assert compact.count("[Wolves' channel] Moderator:") == 3
     assert not any(f"note-{p.name}-" in compact for p in full_state.players if p.name != wolf.seat)
     # the opening announcement is the system prompt's to state, not the record's; the seat's own
@@ -188,12 +191,33 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
     assert len(compact) < len(full)
 
 
+def test_compact_history_appends_a_day_s_facts_and_never_rewrites_them():
+    """The facts a seat read on day 2 lead its prompts of day 3 unchanged, the day just ended's appended after
+    them and its talk after those; the last settled block and the record's last carry the cache marks."""
+    day2, reqs2 = play_to_day(2)
+    day3, reqs3 = play_to_day(3)
+    for r in reqs3:
+        [before] = [x for x in reqs2 if x.seat == r.seat] or [None]
+        if before is None:
+            continue
+        was, now = observe(day2, before, "compact", calls="per_seat"), observe(day3, r, "compact", calls="per_seat")
+        assert (settled_blocks(was), settled_blocks(now)) == (1, 2)
+        assert record_blocks(now)[:1] == record_blocks(was)[:1]
+        assert record_blocks(now)[1].startswith("\n--- Night 2 and day 2, facts only ---")
+        assert record_blocks(now)[2].startswith("\n--- Day 2, in brief ---\nSpoke: ")
+        blocks = record_prompt(now, cache_mark=True)
+        marked = [i for i, b in enumerate(blocks) if getattr(b, "cache_breakpoint", False)]
+        assert marked == ([2, len(blocks) - 1] if CACHE_MARKS else [])  # inspect-ai marks blocks from 0.3.278
+    assert settled_blocks(observe(day3, reqs3[0])) == 0  # full history: every block settles
+
+
 def test_compact_history_reads_the_day_just_ended_in_full_at_night():
     night, reqs = play_to_day(3, phase=Phase.NIGHT)
     assert {r.action for r in reqs} >= {Action.NIGHT_KILL}
     for r in reqs:
         text = user_text(night, r, "compact")
-        assert "--- Night 1 and day 1, in brief ---" in text and "--- Night 2 and day 2, in brief ---" not in text
+        assert "--- Night 1 and day 1, facts only ---\n" in text and "--- Day 1, in brief ---\n" in text
+        assert "--- Night 2 and day 2" not in text
         assert text.endswith(user_text(night, r)[user_text(night, r).index("--- Night 2 ---"):])
         assert all(x.text in text for x in night.records if x.day == 2 and x.kind in ("statement", "vote"))
 

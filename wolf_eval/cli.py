@@ -49,9 +49,11 @@ def main(argv: list[str] | None = None) -> int:
                                          "beside the regex tagger's reading, e.g. openai/gpt-4.1")
     _add_compare(commands)
     _add_plan(commands)
+    _add_play(commands)
     rp = commands.add_parser("replay", help="re-play every game of a log from its recorded replies and check it "
                                             "reaches the same records, final state and scores")
     rp.add_argument("log", help="an Inspect log (.eval or .json; a local path or any fsspec location)")
+    _add_prompt(commands)
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":
@@ -64,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
             return _rate(args)
         if args.command == "plan":
             return _plan(args)
+        if args.command == "prompt":
+            return _prompt(args.log, args.game, args.seat, args.call)
+        if args.command == "play":
+            return _play_seat(args)
         if args.command == "report":
             return _report(args.logdir, args.out, args.keep_duplicates)
         for path in export(args.log, args.out):
@@ -144,6 +150,83 @@ def _add_plan(commands: Any) -> None:
     pl.add_argument("--priced-as", metavar="MODEL",
                     help="price every seat's tokens at this model's list price (e.g. openai/gpt-4.1), for a pilot "
                          "played by baseline players or a model without a price")
+
+
+def _add_prompt(commands: Any) -> None:
+    pr = commands.add_parser("prompt", help="print the prompt a seat saw at one of its calls in a logged game: the "
+                                            "system message, the user message and the response schema, as sent")
+    pr.add_argument("log", help="an Inspect log (.eval or .json; a local path or any fsspec location)")
+    pr.add_argument("--game", type=int, help="the game (the sample id; needed when the log holds several)")
+    pr.add_argument("--seat", help="the player (without it, each seat and its number of calls is listed)")
+    pr.add_argument("--call", type=int, help="the seat's call number, from 1 (without it, the seat's calls are "
+                                             "listed by number and what each asked)")
+
+
+def _prompt(location: str, game: int | None, seat: str | None, call: int | None) -> int:
+    """Print a seat's prompt at one call, or list what there is to pick from."""
+    from inspect_ai.log import read_eval_log_sample, read_eval_log_sample_summaries
+
+    from wolf_eval.logged_prompt import NoSuchCall, calls_text, logged_prompt, prompt_text
+
+    with local_copies([location]) as [path]:
+        read_game_log(path, location)
+        ids = sorted({s.id for s in read_eval_log_sample_summaries(str(path))}, key=str)
+        if game is None and len(ids) > 1:
+            raise BadInput(f"{location} holds {len(ids)} games: name one with --game ({', '.join(map(str, ids))})")
+        chosen = ids[0] if game is None else next((i for i in ids if str(i) == str(game)), None)
+        if chosen is None:
+            raise BadInput(f"{location} has no game {game} (games: {', '.join(map(str, ids))})")
+        sample = read_eval_log_sample(str(path), chosen, resolve_attachments=True)
+    try:
+        if seat is None or call is None:
+            print(calls_text(sample, seat))
+        else:
+            print(prompt_text(logged_prompt(sample, seat, call)))
+    except NoSuchCall as err:
+        raise BadInput(str(err)) from err
+    return 0
+
+
+def _add_play(commands: Any) -> None:
+    """The ``play`` command's arguments."""
+    from wolf_eval.human_game import OPPONENTS
+
+    pl = commands.add_parser("play", help="play one game yourself in a seat, against scripted players (offline) "
+                                          "or models; logged and scored like any game (docs/human.md)")
+    pl.add_argument("--task", default="triadic", choices=("wolf", "triadic", "dyadic"))
+    pl.add_argument("--name", default="player", help="your name in the log: your seat is bound as human/NAME")
+    pl.add_argument("--role", help="the role you play (default: drawn among the roles one player holds)")
+    pl.add_argument("--opponents", default=OPPONENTS, help=f"the model of every other seat (default {OPPONENTS})")
+    pl.add_argument("--seed", type=int, help="the game's seed (default: a new game each time)")
+    pl.add_argument("--timeout", type=float, help="seconds you have for each decision (default: no limit)")
+    pl.add_argument("--no-judging", action="store_true",
+                    help="do not ask you to label each statement (left unjudged, recorded as missing)")
+    pl.add_argument("--log-dir", default="logs", help="where the game's log is written (default logs)")
+    pl.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE",
+                    help="a task parameter, as for inspect eval (games and seed are the command's own)")
+
+
+def _play_seat(args: argparse.Namespace) -> int:
+    """One game with the person in a seat; 1 when it did not finish."""
+    from inspect_ai.model import get_model
+
+    from wolf_eval.human_game import play, summary
+    from wolf_eval.refusal import ValueRefused
+
+    options: dict[str, Any] = {"judging": not args.no_judging}
+    if args.timeout is not None:
+        options["timeout"] = args.timeout
+    try:  # the person's model, made here as the one model the command's user names (no eval runs yet)
+        person = get_model(f"human/{args.name}", memoize=False, **options)
+        log, role, seed = play(args.task, person, args.role, args.opponents, args.seed, args.log_dir,
+                               _task_args(args.task_args))
+    except ValueRefused as err:
+        raise BadInput(f"play: {err}") from err
+    print(f"\nYou played the {role} (human/{args.name}) in {args.task} game {seed}.")
+    print("\n".join(summary(log, args.name)))
+    if log is not None:
+        print(f"Log: {log.location}")
+    return 0 if log is not None and log.status == "success" else 1
 
 
 def _fail(args: argparse.Namespace, message: str, status: int) -> int:

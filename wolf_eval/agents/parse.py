@@ -24,6 +24,11 @@ _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten".split())}
 
 
+#: The key of a decision its player gave up (a person at a seat: ``wolf_eval/providers/human.py``), its value
+#: why; read as a reply the rules cannot use, so the decision falls back with that reason, at once.
+FORFEIT = "forfeit"
+
+
 class InvalidReply(ValueError):
     """A reply the rules cannot use; the message is recorded with the fallback."""
 
@@ -249,6 +254,8 @@ def interpret_object(obj: dict[str, Any], request: Request, players: tuple[str, 
     """A legal Decision for ``request`` from the reply's JSON object, or InvalidReply (a field of the
     decision given twice too: which of the two was meant is not known)."""
     action = request.action
+    if FORFEIT in obj:
+        raise InvalidReply(f"{FORFEIT}: {_optional_text(obj[FORFEIT], MAX_NOTE_WORDS) or 'given up'}")
     repeated = sorted(getattr(obj, "repeated", frozenset()) & set(REPLY_SCHEMAS[action].model_fields))
     if repeated:
         raise InvalidReply(f"{', '.join(map(repr, repeated))} given twice")

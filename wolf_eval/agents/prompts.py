@@ -1,4 +1,5 @@
-"""The text of a seat's prompt, from an Observation and the template files in ``wolf_eval/prompts``.
+"""The text of a seat's prompt, from an Observation and the template files in ``wolf_eval/prompts``: ``rules.txt``,
+``roles.txt`` (the character and each role) and ``actions.txt`` (each decision's instruction).
 
 Layout is stable-first for provider prompt caches: the system message (rules,
 then character and role) never changes for a seat; the user message is the
@@ -10,6 +11,7 @@ decision needs are per call.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -36,9 +38,34 @@ _ROLE_NAMES = {
 }
 
 
-@cache
+#: A section heading in a template file: ``## name`` on a line of its own.
+_HEADING = re.compile(r"^## (\w+)\n", re.M)
+
+
 def template(name: str) -> Template:
-    return Template(files("wolf_eval.prompts").joinpath(f"{name}.txt").read_text(encoding="utf-8"))
+    """A prompt template by name: ``file`` for a file's text before its first section (all of it in a file of
+    no sections), ``file.section`` for the section under ``## section`` in ``wolf_eval/prompts/file.txt``."""
+    return library()[name]
+
+
+@cache
+def library() -> dict[str, Template]:
+    """Every prompt template, by name (:func:`template`). A prompt is read from a few files, one for each of
+    its parts (the rules, the seat's roles, the decisions), each part's variants as sections of its file, so
+    that one seat's prompt reads as three files; a section's text ends at the blank line before the next."""
+    out: dict[str, Template] = {}
+    for f in sorted(files("wolf_eval.prompts").iterdir(), key=lambda f: f.name):
+        if not f.name.endswith(".txt"):
+            continue
+        stem, text = f.name.removesuffix(".txt"), f.read_text(encoding="utf-8")
+        cut = _HEADING.split(text)
+        if len(cut) == 1:
+            out[stem] = Template(text)
+            continue
+        if cut[0].strip():
+            out[stem] = Template(cut[0].rstrip("\n"))
+        out |= {f"{stem}.{n}": Template(body.rstrip("\n")) for n, body in zip(cut[1::2], cut[2::2], strict=True)}
+    return out
 
 
 def quote(text: str) -> str:
@@ -91,7 +118,7 @@ def replies_text(obs: Observation) -> str:
     if obs.calls != "per_seat":
         return ""
     seer = ", the Seer" if _roles_in_play(obs).get(Role.SEER, 0) else ""
-    return "\n" + template("replies").substitute(night=f": the Werewolves, the Doctor{seer}").strip()
+    return "\n" + template("rules.replies").substitute(night=f": the Werewolves, the Doctor{seer}").strip()
 
 
 def taxonomy_text(obs: Observation) -> str:
@@ -99,17 +126,17 @@ def taxonomy_text(obs: Observation) -> str:
     game, so a prompt cache serves it, where the tail of each analysis call would resend it."""
     if not obs.taxonomy:
         return ""
-    extra = template("taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
-    return f"\n{template('taxonomy').template.strip()}{extra}; none if honest."
+    extra = template("rules.taxonomy_triadic").template if len(obs.taxonomy) > 5 else ""
+    return f"\n{template('rules.taxonomy').template.strip()}{extra}; none if honest."
 
 
 def role_text(obs: Observation) -> str:
     """Who the seat is: its character, its role and pack, and the Jester's lessons."""
     has_jester = _roles_in_play(obs).get(Role.JESTER, 0) > 0
-    character = template("character").substitute(seat=obs.seat).strip()
+    character = template("roles.character").substitute(seat=obs.seat).strip()
     pack = (f"Your fellow Werewolves: {', '.join(obs.fellow_wolves)}." if obs.fellow_wolves
             else "You are the only living Werewolf: you hunt alone.")
-    role = template(f"role_{obs.role.value}").substitute(
+    role = template(f"roles.{obs.role.value}").substitute(
         pack=pack,
         jester_warning=_JESTER_WARNING if has_jester else "",
         jester_warning_wolf=_JESTER_WARNING_WOLF if has_jester else "",
@@ -174,21 +201,33 @@ def record_blocks(obs: Observation) -> list[str]:
     seat's previous call ended is a block boundary of its next call: a provider that caches at
     block boundaries (Anthropic) then serves the whole earlier record from its cache. Compact: the
     current day (by night, the day just ended, so the pack and the Doctor still read its words) and
-    everything after it in full; each earlier night and day as one short block. Built only from the
-    records the seat saw, so the information set is the same; a seat's prompts keep one stable
-    prefix for a whole day.
+    everything after it in full; before it, each earlier night and day's facts (:func:`day_facts`), then
+    yesterday's talk in brief (:func:`day_talk`). A day's facts are written once, when the day ends, and
+    never again: they are appended morning by morning and lead every later prompt of the seat unchanged
+    (:func:`settled_blocks`), so what a new day rewrites (yesterday in full becomes yesterday's talk in
+    brief) lies after them. Built only from the records the seat saw, so the information set is the same.
     """
+    return _record(obs)[0]
+
+
+def settled_blocks(obs: Observation) -> int:
+    """How many of :func:`record_blocks` lead every later prompt of the seat unchanged: with
+    ``history=compact`` the earlier days' facts (0 with ``full``, whose every block stays)."""
+    return _record(obs)[1]
+
+
+def _record(obs: Observation) -> tuple[list[str], int]:
     records = [r for r in obs.records if r.kind is not Kind.GAME_START]  # the rules state the players and roles
     numbered = obs.calls == "per_seat"
     if obs.history != "compact":
-        return _by_wave(records, record_lines(records, numbered=numbered))
+        return _by_wave(records, record_lines(records, numbered=numbered)), 0
     current = current_day(obs)
     earlier = sorted({r.day for r in records if r.day < current})
-    blocks = [day_summary(obs, day, [r for r in records if r.day == day], brief=day < current - 1)
-              for day in earlier]
-    blocks = [("\n" if i else "") + b for i, b in enumerate(blocks)]
+    of_day = {day: [r for r in records if r.day == day] for day in earlier}
+    settled = [("\n" if i else "") + day_facts(day, of_day[day]) for i, day in enumerate(earlier)]
+    talk = [f"\n{day_talk(current - 1, of_day[current - 1])}"] if current - 1 in of_day else []
     today = [r for r in records if r.day >= current]
-    return blocks + _by_wave(today, record_lines(today, after=bool(blocks), numbered=numbered))
+    return settled + talk + _by_wave(today, record_lines(today, after=bool(settled), numbered=numbered)), len(settled)
 
 
 def _by_wave(records: list[ViewRecord], lines: list[str]) -> list[str]:
@@ -209,21 +248,33 @@ def current_day(obs: Observation) -> int:
     return obs.day - 1 if obs.phase is Phase.NIGHT else obs.day
 
 
-def day_summary(obs: Observation, day: int, records: list[ViewRecord], brief: bool = False) -> str:
-    """One earlier night and day: moderator lines and the seat's private results verbatim, who spoke
-    and how often, the ballots as voter-to-target lists, and the seat's last private note. The
-    opening announcement (players, roles in play) is left to the system prompt, which states it.
+#: What a day's facts leave out: words, notes, proposals, the floor's traffic and the ballots' voters (the talk's).
+_NOT_FACTS = (*SPEECH_KINDS, Kind.PASS, Kind.NOTE, Kind.WOLF_PROPOSAL, Kind.GAME_START, Kind.BIDS, Kind.FLOOR,
+              Kind.SILENCE)
 
-    ``brief`` (a day before yesterday): its facts only, the moderator's and the seat's private lines,
-    with the final tally but not who spoke, the voters' lists, the first ballot or the note, so that a
-    prompt late in a long game is not much longer than one on day 1 (docs/design.md, § Calls).
-    """
-    if brief:
-        return _brief_day(day, records)
-    lines = [f"--- Night {day} and day {day}, in brief ---"]
+
+def day_facts(day: int, records: list[ViewRecord]) -> str:
+    """One earlier night and day's facts: the moderator's lines and the seat's private results verbatim, with
+    the final tally but not the first ballot's. The opening announcement (players, roles in play) is left to the
+    system prompt, which states it; who spoke and who voted for whom are yesterday's talk (:func:`day_talk`), so
+    a prompt late in a long game is not much longer than one on day 1 (docs/design.md, § Calls)."""
+    lines = [f"--- Night {day} and day {day}, facts only ---"]
+    for r in records:
+        if r.kind in _NOT_FACTS or isinstance(r.data, Vote):
+            continue
+        if isinstance(r.data, Tally) and r.data.ballot == "first":
+            continue
+        lines.append(render_record(r))
+    return "\n".join(lines)
+
+
+def day_talk(day: int, records: list[ViewRecord]) -> str:
+    """Yesterday in brief, beside its facts: who spoke and how often, each ballot as voter-to-target lists
+    with its tally, and the seat's last private note that day."""
     speakers: dict[str, int] = {}
     ballots: dict[str, list[str]] = {}
     note = None
+    lines = [f"--- Day {day}, in brief ---"]
     for r in records:
         if r.kind in SPEECH_KINDS:
             speakers[r.actor or "?"] = speakers.get(r.actor or "?", 0) + 1
@@ -232,35 +283,13 @@ def day_summary(obs: Observation, day: int, records: list[ViewRecord], brief: bo
                 f"{r.actor}→{r.target}" if r.target else f"{r.actor} abstained")
         elif r.kind is Kind.NOTE:
             note = r.text
-        elif r.kind not in (Kind.WOLF_PROPOSAL, Kind.GAME_START):
-            if speakers:
-                lines.append(_speakers_line(speakers))
-                speakers = {}
-            if isinstance(r.data, Tally) and r.data.ballot in ballots:
-                label = {"first": "First ballot", "final": "Final ballot"}.get(r.data.ballot, "Ballot")
-                lines.append(f"{label}: {', '.join(ballots.pop(r.data.ballot))}. {render_record(r)}")
-            else:
-                lines.append(render_record(r))
+        elif isinstance(r.data, Tally) and r.data.ballot in ballots:
+            label = {"first": "First ballot", "final": "Final ballot"}.get(r.data.ballot, "Ballot")
+            lines.append(f"{label}: {', '.join(ballots.pop(r.data.ballot))}. {render_record(r)}")
     if speakers:
-        lines.append(_speakers_line(speakers))
+        lines.insert(1, _speakers_line(speakers))
     if note:
         lines.append(f"[Your last private note that day] {quote(note)}")
-    return "\n".join(lines)
-
-
-#: What a day before yesterday's summary leaves out: words, notes, proposals, the floor's traffic.
-_NOT_BRIEF = (*SPEECH_KINDS, Kind.PASS, Kind.NOTE, Kind.WOLF_PROPOSAL, Kind.GAME_START, Kind.BIDS, Kind.FLOOR,
-              Kind.SILENCE)
-
-
-def _brief_day(day: int, records: list[ViewRecord]) -> str:
-    lines = [f"--- Night {day} and day {day}, facts only ---"]
-    for r in records:
-        if r.kind in _NOT_BRIEF or isinstance(r.data, Vote):
-            continue
-        if isinstance(r.data, Tally) and r.data.ballot == "first":
-            continue
-        lines.append(render_record(r))
     return "\n".join(lines)
 
 
@@ -320,7 +349,7 @@ def instruction(obs: Observation, structured: bool = True) -> str:
     """
     action = obs.action
     if action is Action.LESSONS:
-        text = template("action_lessons").template.strip()
+        text = template("actions.lessons").template.strip()
     else:
         values: dict[str, object] = {
             "day": obs.day, "options": ", ".join(obs.options), "max_words": obs.max_statement_words,
@@ -332,7 +361,7 @@ def instruction(obs: Observation, structured: bool = True) -> str:
         }
         if action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS):
             values.update(analysis_values(obs))
-        text = template(f"action_{action}").substitute(values).strip()
+        text = template(f"actions.{action}").substitute(values).strip()
         if action in _LISTS_THE_LIVING:
             text = f"Alive now ({len(obs.alive)}): {', '.join(obs.alive)}.\n{text}"
         elif action is Action.VOTE:
@@ -373,7 +402,14 @@ RECORD_HEADING = "The game so far, as you have seen it:"
 
 
 def record_prompt(obs: Observation, cache_mark: bool = False) -> list[ContentText]:
-    """The record heading and the record's blocks, each ending its own line, as shared prompt blocks;
-    ``cache_mark``: the last marked as the end of the prefix the seat's next call repeats."""
-    texts = [f"{b}\n" for b in (RECORD_HEADING, *record_blocks(obs))]
-    return [text_block(t, cache_mark and i == len(texts) - 1) for i, t in enumerate(texts)]
+    """The record heading and the record's blocks, each ending its own line, as shared prompt blocks.
+
+    ``cache_mark``: two blocks are marked as the end of a prefix for a provider to cache (Anthropic's
+    ``cache_control``): the last, the prefix the seat's next call repeats, and the last of the record's
+    settled blocks (:func:`settled_blocks`), if any, the prefix the seat's every later call repeats, its
+    first call of the next day too.
+    """
+    blocks, settled = _record(obs)
+    texts = [f"{b}\n" for b in (RECORD_HEADING, *blocks)]
+    marks = {len(texts) - 1, settled} - {0} if cache_mark else set()
+    return [text_block(t, i in marks) for i, t in enumerate(texts)]

@@ -149,7 +149,7 @@ def response_schema(action: Action, taxonomy: tuple[str, ...], options: tuple[st
 
 
 #: The fields of a seat's reply under ``calls=per_seat``: its analyses, and its one other ``decision`` (or null);
-#: their meanings are the rules' (``wolf_eval/prompts/replies.txt``), not repeated in the schema.
+#: their meanings are the rules' (``wolf_eval/prompts/rules.txt``, § replies), not repeated in the schema.
 SEAT_FIELDS = ("analyses", "decision")
 #: The fields of each item of ``analyses``: the statement's number in the record (its ``id``), then the label.
 ANALYSIS_FIELDS = ("id", "deception_type", "confidence", "suspicion", "reasoning")

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -47,6 +47,7 @@ from wolf_eval.agents.blocks import text_block
 from wolf_eval.agents.call import call_seed, read_reply
 from wolf_eval.agents.observation import Observation, logged_observation, metadata_view
 from wolf_eval.agents.parse import (
+    FORFEIT,
     InvalidReply,
     NotLegal,
     ReplyObject,
@@ -104,10 +105,17 @@ class Unanswered(InvalidReply):
 Part = tuple[Request, "str | None", "dict[str, Any] | InvalidReply"]
 
 
+#: The layout of a call asked under each ``-T calls`` value, by whether it asks one decision or several: a 0.4.x
+#: log of ``per_seat`` calls did not record ``calls`` in its views, so they read as ``per_decision`` of several.
+LAYOUTS: dict[tuple[str, bool], Layout] = {
+    ("per_seat", True): "seat", ("per_seat", False): "seat", ("per_decision", True): "own",
+    ("per_decision", False): "nested",
+}
+
+
 def layout_of(calls: str, decisions: int) -> Layout:
-    """The layout of a call of ``decisions`` asked under ``-T calls``: ``seat`` for ``per_seat``; else a
-    decision's ``own``, or, for several (a 0.4.x log, which did not record ``calls`` in its views), ``nested``."""
-    return "seat" if calls == "per_seat" else "own" if decisions == 1 else "nested"
+    """The layout of a call of ``decisions`` asked under ``-T calls`` (:data:`LAYOUTS`)."""
+    return LAYOUTS[(calls, decisions == 1)]
 
 
 def plan(requests: Sequence[Request], calls: str) -> list[list[int]]:
@@ -142,8 +150,16 @@ class SeatCall:
         return cls((*analyses, *(r for r in requests if r.action not in ANALYSIS_ACTIONS)), layout)
 
     def __post_init__(self) -> None:
-        if self.layout == "own" and len(self.requests) != 1:
+        if SHAPES[self.layout].one and len(self.requests) != 1:
             raise ValueError(f"a call in a decision's own layout asks one decision, not {len(self.requests)}")
+
+    def _shape(self, what: str) -> Any:
+        """What the call's layout does for ``what`` (a field of :class:`Shape`); a layout that is read, never asked,
+        has none."""
+        done = getattr(SHAPES[self.layout], what)
+        if done is None:
+            raise ValueError(f"a {self.layout} call is read, never asked")
+        return done
 
     @property
     def analyses(self) -> tuple[Request, ...]:
@@ -177,34 +193,30 @@ class SeatCall:
     def schema(self, state: GameState, views: Sequence[Observation]) -> ResponseSchema:
         """The reply's response schema: the decision's own, with its legal names (``own``), or the seat's one
         shape while the living stay the same (``seat``)."""
-        if self.layout == "own":
-            return response_schema(self.requests[0].action, state.config.taxonomy, views[0].options)
-        if self.layout != "seat":
-            raise ValueError(f"a {self.layout} call is read, never asked")
-        # every player the seat could name on some day, so its schema stays the same all game; a name that is
-        # not legal now (the dead) is checked after the reply is read, and asked again once
-        seat, everyone = views[0].seat, players_order(state)
-        night = NIGHT_ACTION.get(state.player(seat).role)
-        targets = legal_names(state, seat, night, everyone) if night is not None else None
-        return seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
+        schema: Callable[[SeatCall, GameState, Sequence[Observation]], ResponseSchema] = self._shape("schema")
+        return schema(self, state, views)
 
     def instruction(self, views: Sequence[Observation], structured: bool = True, again: bool = False) -> str:
         """What to decide: the decision's own instruction (``own``), or each statement to analyse named by
         its number, then the other decision's instruction and which fields to fill (``seat``); the reply
         spelt out when no schema is sent. ``again``: the decisions are asked a second time."""
-        if self.layout == "own":
-            return instruction(views[0], structured)
+        ask: Callable[[SeatCall, Sequence[Observation], bool, bool], str] = self._shape("instruction")
+        return ask(self, views, structured, again)
+
+    def seat_instruction(self, views: Sequence[Observation], structured: bool, again: bool) -> str:
+        """The ``seat`` layout's instruction: each statement to analyse named by its number, then the other
+        decision's instruction and which fields to fill."""
         lines = [ASKED_AGAIN] if again else []
         if self.analyses:
             own = any(v.action is Action.SELF_ANALYSIS for v in views)
-            lines.append(template("action_seat_analyses").substitute(own=OWN_STATEMENT if own else "").strip())
+            lines.append(template("actions.seat_analyses").substitute(own=OWN_STATEMENT if own else "").strip())
             for view in views[:len(self.analyses)]:
                 said = analysis_values(view)
                 whose = "your own" if view.action is Action.SELF_ANALYSIS else f"{said['speaker']}'s"
                 lines.append(f"#{view.subject}: {whose} {said['statement_kind']} on day {said['day']}")
         if self.main is not None:
             lines.append(("Then: " if self.analyses else "") + instruction(views[-1], structured=True))
-        lines.append(template("action_seat_fill").substitute(
+        lines.append(template("actions.seat_fill").substitute(
             analyses="analyses (the statements above)" if self.analyses else "analyses []",
             decision=f"decision {{{', '.join(self.fields)}}}" if self.main else "decision null").strip())
         text = "\n".join(lines)
@@ -217,16 +229,15 @@ class SeatCall:
 
     def reply_format(self) -> str:
         """The reply in words, for a call that goes without a response schema."""
-        if self.layout == "own":
-            return reply_format(self.requests[0].action)
-        return SEAT_REPLY_IN_WORDS
+        in_words: Callable[[SeatCall], str] = self._shape("in_words")
+        return in_words(self)
 
     @property
     def asks_again(self) -> bool:
         """Whether a decision this call leaves unanswered (or answers with a name it may not use) is asked once
         more, in a call of its own: a seat's call of the one reply shape does (0.5.0 on); a call of the papers'
         shapes falls back at once, as they did."""
-        return self.layout == "seat"
+        return SHAPES[self.layout].asks_again
 
     def read(self, raw: str, state: GameState, last: bool = True) -> list[Decision | None]:
         """Each decision from the reply, in ``requests`` order; a part that cannot be used falls back alone,
@@ -256,11 +267,12 @@ class SeatCall:
 
     def _parts(self, obj: ReplyObject) -> list[Part]:
         """Each decision, its label in a reply of several parts and the object it is read from (or why none)."""
-        if self.layout == "own":
-            return [(self.requests[0], None, obj)]
-        return self._seat_parts(obj) if self.layout == "seat" else self._nested_parts(obj)
+        return SHAPES[self.layout].parts(self, obj)
 
-    def _seat_parts(self, obj: ReplyObject) -> list[Part]:
+    def own_parts(self, obj: ReplyObject) -> list[Part]:
+        return [(self.requests[0], None, obj)]
+
+    def seat_parts(self, obj: ReplyObject) -> list[Part]:
         parts: list[Part] = []
         if self.analyses:
             by_id = analysis_items(obj)
@@ -287,12 +299,14 @@ class SeatCall:
             return Unanswered(f"{DECISION!r} is null, {own!r} was asked")
         if not isinstance(decision, dict):
             return InvalidReply(f"{DECISION!r} is not an object ({kind_of(decision)})")
+        if FORFEIT in decision:  # given up: read (and so fallen back) at once, never asked again
+            return decision
         if own not in decision or decision[own] is None:
             given = ", ".join(map(str, list(decision)[:4])) or "nothing"
             return Unanswered(f"{DECISION!r} gives {given}, {own!r} was asked")
         return decision
 
-    def _nested_parts(self, obj: ReplyObject) -> list[Part]:
+    def nested_parts(self, obj: ReplyObject) -> list[Part]:
         parts: list[Part] = []
         if self.analyses:
             found = pick(obj, ANALYSES)
@@ -324,8 +338,11 @@ class SeatCall:
         of ``analyses`` named by its statement's number (a self-analysis given the suspicion field the shape
         asks for) and the other decision's reply as the ``decision`` (null without one). A part that is not a
         JSON object (a hostile reply) stands for the whole reply."""
-        if self.layout == "own":
-            return replies[0]
+        assemble: Callable[[SeatCall, Sequence[str], Sequence[str]], str] = self._shape("assemble")
+        return assemble(self, replies, fields)
+
+    def seat_reply(self, replies: Sequence[str], fields: Sequence[str]) -> str:
+        """The seat's one reply shape assembled from each decision's own reply (:meth:`assemble`)."""
         decision: dict[str, Any] | None = None
         analyses: list[dict[str, Any]] = []
         for request, raw in zip(self.requests, replies, strict=True):
@@ -341,6 +358,50 @@ class SeatCall:
                 decision = part
         reply = {ANALYSES: analyses, DECISION: decision}
         return json.dumps({f: reply[f] for f in fields})
+
+
+def _own_schema(call: SeatCall, state: GameState, views: Sequence[Observation]) -> ResponseSchema:
+    """A decision's own response schema, with its legal names."""
+    return response_schema(call.requests[0].action, state.config.taxonomy, views[0].options)
+
+
+def _seat_schema(call: SeatCall, state: GameState, views: Sequence[Observation]) -> ResponseSchema:
+    """The seat's one reply shape, the same while the living stay the same."""
+    # every player the seat could name on some day, so its schema stays the same all game; a name that is
+    # not legal now (the dead) is checked after the reply is read, and asked again once
+    seat, everyone = views[0].seat, players_order(state)
+    night = NIGHT_ACTION.get(state.player(seat).role)
+    targets = legal_names(state, seat, night, everyone) if night is not None else None
+    return seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a layout does, part by part, where each method of :class:`SeatCall` used to switch on it; None
+    for what a layout that is read, never asked (0.4.x's ``nested``), does not do."""
+
+    one: bool  # asks exactly one decision
+    asks_again: bool  # a part left unanswered is asked once more (:attr:`SeatCall.asks_again`)
+    cache_mark: bool  # the prompt marks the end of the seat's record, the prefix its next call repeats
+    parts: Callable[[SeatCall, ReplyObject], list[Part]]
+    schema: Callable[[SeatCall, GameState, Sequence[Observation]], ResponseSchema] | None
+    instruction: Callable[[SeatCall, Sequence[Observation], bool, bool], str] | None
+    in_words: Callable[[SeatCall], str] | None
+    assemble: Callable[[SeatCall, Sequence[str], Sequence[str]], str] | None
+
+
+#: Each layout's :class:`Shape`.
+SHAPES: dict[Layout, Shape] = {
+    "own": Shape(one=True, asks_again=False, cache_mark=False, parts=SeatCall.own_parts, schema=_own_schema,
+                 instruction=lambda call, views, structured, again: instruction(views[0], structured),
+                 in_words=lambda call: reply_format(call.requests[0].action),
+                 assemble=lambda call, replies, fields: replies[0]),
+    "seat": Shape(one=False, asks_again=True, cache_mark=True, parts=SeatCall.seat_parts, schema=_seat_schema,
+                  instruction=SeatCall.seat_instruction, in_words=lambda call: SEAT_REPLY_IN_WORDS,
+                  assemble=SeatCall.seat_reply),
+    "nested": Shape(one=False, asks_again=False, cache_mark=False, parts=SeatCall.nested_parts, schema=None,
+                    instruction=None, in_words=None, assemble=None),
+}
 
 
 def reply_fields(seat: Observation) -> tuple[str, ...]:
@@ -433,7 +494,7 @@ def call_messages(views: Sequence[Observation], refs: Sequence[str] | None = Non
     shared = parts[0]["records"]  # one seat at one moment: every part saw the same records, kept once
     parts = [{k: v for k, v in p.items() if k != "records"} for p in parts]
     # each block ends its own line, so a provider that joins blocks with no separator reads lines
-    blocks: list[Content] = [*record_prompt(first, cache_mark=call.layout == "seat"),
+    blocks: list[Content] = [*record_prompt(first, cache_mark=SHAPES[call.layout].cache_mark),
               text_block(f"\n{call.instruction(views, structured, again)}")]
     meta: dict[str, Any] = {DECISIONS: parts, "records": shared, "layout": call.layout}
     if again:

@@ -23,9 +23,11 @@ Sources: [OAI] https://developers.openai.com/api/docs/guides/prompt-caching (and
 variant, ``?prompt-cache-api=chat-completions``); [OAI-API] OpenAI's API reference for
 ``prompt_cache_options``, as quoted by the async-openai crate,
 https://docs.rs/async-openai/0.42.0/async_openai/types/responses/struct.PromptCacheOptionsParam.html;
-[ANT] https://platform.claude.com/docs/en/build-with-claude/prompt-caching; [INSPECT] inspect-ai's
+[ANT] https://platform.claude.com/docs/en/build-with-claude/prompt-caching; [ANT-SO] Anthropic's structured
+outputs guide, § Prompt modification and token costs,
+https://platform.claude.com/docs/en/build-with-claude/structured-outputs; [INSPECT] inspect-ai's
 Anthropic provider (``inspect_ai/model/_providers/anthropic.py``, 0.3.285: ``resolve_chat_input``,
-``add_lookback_cache_control``, ``CACHE_TTL_ESCALATION_GAP``).
+``add_lookback_cache_control``, ``_resolve_chat_input_explicit``, ``CACHE_TTL_ESCALATION_GAP``).
 
 Tokens are o200k tokens (:mod:`wolf_eval.measures.tokenizer`), counted block by block.
 """
@@ -191,7 +193,7 @@ class OpenAIAutomatic:
             return p.tokens[-1]
         before = store.get(p.digests[whole - 1] if whole else b"")
         unit = p.units[whole]
-        chars = max((_common(unit, other) for other in before.nexts), default=0) if before else 0
+        chars = max((common_prefix(unit, other) for other in before.nexts), default=0) if before else 0
         return (p.tokens[whole - 1] if whole else 0) + (count(unit[:chars]) if chars else 0)
 
 
@@ -234,15 +236,16 @@ class OpenAIBreakpoints(OpenAIAutomatic):
 class AnthropicCache:
     """Anthropic's cache as Inspect drives it: breakpoints at the end of the system prompt and at the last two
     blocks ([INSPECT] ``add_cache_control`` on the last system block, ``add_lookback_cache_control`` on the
-    second-to-last block, automatic caching on the last), or at the marked blocks only when a call marks any
-    (Inspect then suppresses its automatic ones).
+    second-to-last block, automatic caching on the last), or, when a call marks any blocks, at the marked blocks
+    and the end of the system prompt (``_resolve_chat_input_explicit``: the caller's marks replace the automatic
+    ones on the messages, and the last system block is marked while a breakpoint is left of Anthropic's four).
 
     [ANT] the cache covers "tools, system, and messages (in that order) up to and including the block
-    designated with cache_control"; the response schema (``output_format``) is part of the cache key too
-    (undocumented; third-party tests: changing only the schema misses the cache,
-    https://exploration.grjus.eu/posts/prompt-caching-structured-output-bedrock/ and
-    https://repost.aws/questions/QU8vD_0LztT7KBTuNs86Kpug/does-bedrock-include-outputconfig-in-its-prompt-caching-key),
-    so here it comes first, as in OpenAI's prefix.
+    designated with cache_control"; the response schema is part of the cache key too: [ANT-SO] "Claude
+    automatically receives an additional system prompt explaining the expected output format", and "Changing
+    the ``output_config.format`` parameter will invalidate any prompt cache for that conversation thread" (Inspect
+    sends the schema as that parameter's beta form, ``output_format``, with the ``structured-outputs-2025-11-13``
+    header: ``benchmarks/anthropic_request.py`` records the request). So here it comes first, as in OpenAI's prefix.
     """
 
     name = "anthropic"
@@ -258,7 +261,7 @@ class AnthropicCache:
 
     def breakpoints(self, call: Sent, p: Prefixes) -> set[int]:
         if call.marks:
-            return {p.block_end(b) for b in call.marks}
+            return {p.block_end(b) for b in call.marks} | ({p.block_end(call.system - 1)} if call.system else set())
         last = len(p.units) - 1
         ends = {last, last - 1} if len(call.blocks) - call.system >= 2 else {last}
         if call.system:
@@ -346,7 +349,7 @@ def spread(n: int, seconds: float, start: float = 0.0) -> list[float]:
     return [start + seconds * i / max(1, n) for i in range(n)]
 
 
-def _common(a: str, b: str) -> int:
+def common_prefix(a: str, b: str) -> int:
     """The length of the longest common prefix of two strings."""
     n = min(len(a), len(b))
     lo, hi = 0, n

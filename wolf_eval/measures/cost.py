@@ -2,7 +2,8 @@
 
 The table (``wolf_eval/data/prices.json``, US dollars per million tokens) covers common models;
 ``WOLF_EVAL_PRICES=/path/prices.json`` adds or overrides entries. A model with no known price is
-costed as NaN, never as zero: an unknown cost is not a free game. Dated model names match their
+costed as NaN, never as zero: an unknown cost is not a free game; a person's seat (``human/<name>``) costs
+nothing. Dated model names match their
 base name (``anthropic/claude-sonnet-4-5-20250929`` is priced as ``anthropic/claude-sonnet-4-5``).
 
 Per game and seat model (:func:`model_cost`) and per game (:func:`game_cost`): ``input_tokens``
@@ -33,6 +34,9 @@ PRICES_ENV = "WOLF_EVAL_PRICES"
 COST_KEYS = ("input_tokens", "cached_tokens", "output_tokens", "usd")
 #: Each figure per game, as a pooled cost names it (``usd_per_game``).
 PER_GAME = {k: logged_name(k, "per_game") for k in COST_KEYS}
+#: A person at a seat (``human/<name>``): their replies are counted as no tokens and cost nothing.
+HUMAN = "human"
+UNPAID = {"input": 0.0, "cache_read": 0.0, "cache_write": 0.0, "output": 0.0}
 _DATED = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest)$")
 
 
@@ -57,6 +61,8 @@ def price_of(model: str) -> dict[str, float] | None:
     listed model it names, when its name picks out exactly one entry: a local server or a router that
     calls itself gpt-4.1 is costed as gpt-4.1, and a name two providers share is left unpriced.
     """
+    if model.split("/", 1)[0] == HUMAN:
+        return UNPAID
     table = prices()
     undated = _DATED.sub("", model)
     if model in table or undated in table:
