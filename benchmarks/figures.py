@@ -3,6 +3,7 @@
     python benchmarks/figures.py                  # every block but the slow ones, written where each lies
     python benchmarks/figures.py --only by_day,cost
     python benchmarks/figures.py --only suite     # the test suite's time (slow: runs the whole suite)
+    python benchmarks/figures.py --only quick_lane  # the quick lane's time
     python benchmarks/figures.py --check          # regenerate into a copy; exit 1 naming each block that differs
     python benchmarks/figures.py --list           # the blocks and the benchmark commands each runs
 
@@ -567,6 +568,13 @@ def suite_block() -> str:
     return (f"On a {machine()}, inspect-ai {inspect_ai.__version__}: the README's test command, `pytest`, "
             f"took {full[0]:.0f} s ({full[1]}); the quick lane, `pytest -m \"not slow\" -q`, {quick[0]:.0f} s "
             f"({quick[1]}).")
+
+
+@block("quick_lane", ['pytest -m "not slow" -q'], exact=False, slow=True)
+def quick_lane_block() -> str:
+    """The quick lane's time alone: a few minutes, where the suite block runs every test."""
+    wall, summary = timed_pytest("-m", "not slow", "-q")
+    return f"On a {machine()}, the quick lane, `pytest -m \"not slow\" -q`, took {wall:.0f} s ({summary})."
 
 
 def timed_pytest(*args: str) -> tuple[float, str]:

@@ -112,7 +112,7 @@ def test_a_failing_seat_model_is_judged_over_the_cell_never_by_a_games_own_fallb
     rates = tables.win_rates(games)
     assert len(rates) == 1 and rates["jester"].iloc[0] == pytest.approx(2 / 6)  # every game counted
     assert rates["fallback_over"].iloc[0] == "flaky 0.80"
-    opening = "\n".join(markdown._opening(Corpus(games)))
+    opening = "\n".join(markdown.opening(Corpus(games)))
     assert "- m · triadic · default: flaky 0.80" in opening
     assert "leaving out games by their own fallback share" in opening
 

@@ -162,6 +162,28 @@ def test_compare_without_an_api_key_names_the_variable(tmp_path: Path, monkeypat
     assert not (tmp_path / "cmp").exists(), "nothing was played"
 
 
+def test_a_missing_provider_package_is_one_line_naming_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``--model openai/...`` without the openai package (its import made to fail here, nothing uninstalled)."""
+    monkeypatch.setitem(sys.modules, "openai", None)  # `import openai` now raises ImportError
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert main(["compare", "openai/gpt-4.1", "wolfbot/cue", "--log-dir", str(tmp_path / "cmp"), "-T", "games=1"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("wolf-eval: OpenAI API needs the openai package, which is not installed: run pip install -e "
+                   "'.[openai]' in the wolf-eval clone\n"), err
+    assert not (tmp_path / "cmp").exists(), "nothing was played"
+
+
+def test_the_extra_named_is_read_from_the_projects_metadata() -> None:
+    from wolf_eval.refusal import extra_of, missing_provider
+
+    assert (extra_of("openai"), extra_of("anthropic"), extra_of("google-genai")) == ("openai", "anthropic", "google")
+    assert extra_of("no-such-package") is None
+    assert missing_provider(RuntimeError("ERROR: Foo API requires optional dependencies. Install with:\n\n"
+                                         "pip install no-such-package")) is None
+    assert missing_provider(RuntimeError("something else")) is None
+
+
 def test_a_message_over_several_lines_becomes_one() -> None:
     from wolf_eval.refusal import one_line
 

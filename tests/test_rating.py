@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from wolf_eval.analysis import rating as R
+from wolf_eval.analysis import report as report_
 from wolf_eval.analysis.report import write_report
 from wolf_eval.cli import main
 
@@ -135,6 +136,51 @@ def test_a_model_that_won_every_game_is_bounded_from_below_only_and_not_rated() 
     assert not np.isnan(R.rating(games, None, draws=20, seed=0, anchor=None).value).any()
 
 
+def test_an_unrated_model_gets_a_line_saying_which_games_would_rate_it() -> None:
+    """The games above: A's seats won all 12 (its rating is bounded from below only, B's from above only), so a
+    line asks for A against opponents stronger than B, and B against weaker ones; C, seen only in self-play,
+    is linked to no one, so its line asks for the games a rated model played."""
+    import pandas as pd
+
+    rows = _games({VILLAGE: "A", WOLVES: "B"}, VILLAGE, 6) + _games({VILLAGE: "B", WOLVES: "A"}, WOLVES, 6)
+    rows += _games({VILLAGE: "C", WOLVES: "C"}, VILLAGE, 2) + _games({VILLAGE: "C", WOLVES: "C"}, WOLVES, 2)
+    games, _ = R.games_of(rows)
+    assert R.opponents(games, "A", 0) == ["B"] and R.opponents(games, "C", None) == []
+    overall = R.rating(games, None, draws=20, seed=0, anchor=None)
+    board = pd.DataFrame({"model": games.models})
+    for label in R.RATINGS[:-1]:
+        board[label], board[f"{label}_games"], board[f"{label}_same"] = math.nan, 0, False
+        board[f"{label}_open_above"] = board[f"{label}_open_below"] = False
+    board["overall"], board["overall_games"], board["overall_same"] = overall.value, overall.seated, \
+        overall.same_result
+    board["overall_open_above"], board["overall_open_below"] = overall.open_above, overall.open_below
+    board.loc[board["model"] == "B", "overall"] = 0.0  # as if B were rated, to link C to B's games
+    notes = R._unrated(board, games)
+    assert notes == [
+        "overall: not identified for C (no games link its seats there to the rated models): play C in any faction "
+        "against A, as B played",
+        "overall: not identified for A: its games bound the rating from below only (higher values fit its games as "
+        "well), so only the prior would give it a value: play A in any faction against opponents that beat its "
+        "seats some of the time (stronger than B)"], notes
+
+
+def test_a_rejected_fit_names_the_seatings_it_misses_most() -> None:
+    """The cycle below is symmetric, so the fit gives every seating the village at 1/2 and each seating's share of
+    G² is 2 (90 ln(90/50) + 10 ln(10/50)) = 73.6, a sixth of the whole; three are named."""
+    cycle = []
+    for (v, w), rate in {("A", "B"): 90, ("B", "C"): 90, ("C", "A"): 90, ("B", "A"): 10, ("C", "B"): 10,
+                         ("A", "C"): 10}.items():
+        cycle += _games({VILLAGE: v, WOLVES: w}, VILLAGE, rate) + _games({VILLAGE: v, WOLVES: w}, WOLVES, 100 - rate)
+    bad = R.column_fit(R.games_of(cycle)[0], by_faction=False, simulations=50)
+    part = 2 * (90 * math.log(90 / 50) + 10 * math.log(10 / 50))
+    assert bad.g2 == pytest.approx(6 * part, rel=1e-3) and len(bad.misfits) == 3
+    rates = {("A", "B"): 90, ("B", "C"): 90, ("C", "A"): 90, ("B", "A"): 10, ("C", "B"): 10, ("A", "C"): 10}
+    shown = {f"village {v} · wolves {w} at wolf · default: won village {r} (fit 50.0), wolves {100 - r} (fit 50.0) "
+             f"of 100, G² {part:.1f}" for (v, w), r in rates.items()}
+    assert len(set(bad.misfits)) == 3 and set(bad.misfits) <= shown, bad.misfits
+    assert sum("misses most: village " in n for n in R._fit_notes({"overall": bad})) == 3
+
+
 def test_the_fit_of_a_cycle_no_strength_explains_is_rejected_and_its_intervals_widened() -> None:
     """Rock, paper, scissors: A's village beats B's wolves, B's beats C's and C's beats A's (90 of 100 each), and
     each reversed seating goes the other way (10 of 100). One strength per model and faction cannot put A over B
@@ -201,6 +247,27 @@ def test_rate_and_report_on_a_crossplay_of_two_baselines(tmp_path, capsys) -> No
     text = report.read_text()
     assert "## Ratings across models" in text and "| wolfbot/cue | 6 |" in text
     assert "No cost-against-rating figure" in text  # wolfbot has no price: its cost is unknown, not free
+    assert "## The comparison" not in text  # each cell seats both models: no two differ in one faction alone
+    assert "## Learning curve" not in text and "## Judge" not in text  # no learning, no judge: no section
+    assert not list((tmp_path / "report").glob("cell-*.md")) and text.count("\n") <= report_.REPORT_LINES
+
+
+@pytest.mark.slow
+def test_a_report_past_its_line_limit_puts_each_cells_detail_in_a_linked_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "cmp"
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--task", "wolf", "--against", "wolfbot/random",
+                 "--log-dir", str(folder), "-T", "games=2", "-T", "max_debate_turns=1",
+                 "-T", "deception_analysis=false", "--display", "none"]) == 0
+    monkeypatch.setattr(report_, "REPORT_LINES", 40)
+    _, _, report = write_report(folder, tmp_path / "report", rating_draws=10)
+    text = report.read_text()
+    files = sorted((tmp_path / "report").glob("cell-*.md"))
+    assert len(files) == text.count("](cell-") >= 2, text
+    assert "## Win rates" not in text and "## The answer" in text and "## Ratings across models" in text
+    for f in files:
+        cell = f.read_text().splitlines()[0].removeprefix("# ")
+        rows = [line for line in f.read_text().splitlines() if line.startswith("| wolfbot/")]
+        assert rows and all(line.startswith(f"| {cell.split(' · ')[0]} |") for line in rows), f.name
 
 
 def test_the_leaderboard_shows_what_is_rated_not_identified_or_never_seated(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -1,5 +1,6 @@
 """The report leads with the answer: each cell's headline figures with their intervals, the comparison of cells
-that share a task and condition with its verdict, the games and the cost; the detail after it."""
+that share a task and condition and differ in one faction's model alone, with its verdict, the games and the cost;
+the detail after it."""
 
 from __future__ import annotations
 
@@ -52,8 +53,19 @@ def _tables() -> dict[str, pd.DataFrame]:
     return {"win_rates": win_rates, "headline_scores": scores, "game_costs": costs, "role_play": role_play}
 
 
+#: Who sat where in each cell's games: A and B differ in the village alone, C is a self-play game on wolf.
+SEATS = {A: {"villagers": {"model/a": 6}, "werewolves": {"model/o": 2}, "jester": {"model/o": 1}},
+         B: {"villagers": {"model/b": 6}, "werewolves": {"model/o": 2}, "jester": {"model/o": 1}},
+         C: {"villagers": {"model/a": 6}, "werewolves": {"model/a": 2}}}
+
+
+def _games(*counts: tuple[tuple[str, str, str], int]) -> pd.DataFrame:
+    return pd.DataFrame([{"model": cell[0], "task": cell[1], "condition": cell[2], "factions": SEATS[cell]}
+                         for cell, n in counts for _ in range(n)])
+
+
 def _page() -> list[str]:
-    games = pd.DataFrame([{"model": m, "task": t, "condition": c} for m, t, c in [A] * 10 + [B] * 10 + [C] * 4])
+    games = _games((A, 10), (B, 10), (C, 4))
     return "\n".join(first_page(SimpleNamespace(games=games), _tables())).splitlines()  # type: ignore[arg-type]
 
 
@@ -75,22 +87,40 @@ def test_the_first_page_gives_each_cells_headline_figures_with_intervals_and_cos
 def test_the_comparison_pairs_cells_of_one_task_and_condition_with_a_verdict() -> None:
     """A − B, each side widened by the root of the squared distances to the ends that move it (Newcombe's
     method 10): villagers 0.5 − √(0.3² + 0.3²) = 0.0757 to 0.5 + √(0.25² + 0.09²) = 0.7657; detection
-    0.3 ∓ √(0.1² + 0.05²)."""
+    0.3 ∓ √(0.1² + 0.05²). A and B differ in the village alone, so the village's figures are compared."""
     lines = _page()
     assert "## The comparison" in lines
-    assert _row(lines, "triadic", "default", "model/a", "model/b", "Village wins") == \
-        "| triadic | default | model/a | model/b | Village wins | +0.50 [+0.08, +0.77] | model/a higher |"
-    assert _row(lines, "triadic", "default", "model/a", "model/b", "`village_wolf_auroc`") == \
-        "| triadic | default | model/a | model/b | `village_wolf_auroc` | +0.30 [+0.19, +0.41] | model/a higher |"
+    why = "only the village's seats differ; in both: wolves model/o; Jester model/o"
+    assert _row(lines, "triadic", "default", "village", "model/a", "model/b", why, "Village wins") == \
+        (f"| triadic | default | village | model/a | model/b | {why} | Village wins | +0.50 [+0.08, +0.77] "
+         "| model/a higher |")
+    assert _row(lines, "triadic", "default", "village", "model/a", "model/b", why, "`village_wolf_auroc`") == \
+        (f"| triadic | default | village | model/a | model/b | {why} | `village_wolf_auroc` | +0.30 [+0.19, +0.41] "
+         "| model/a higher |")
     assert not any(line.startswith("| wolf |") for line in lines)  # C has no partner on its task
+    assert sum(line.startswith("| triadic | default |") for line in lines) == 2  # the Jester's figures are not A's
+
+
+def test_cells_that_differ_in_more_than_one_faction_are_not_paired() -> None:
+    from wolf_eval.analysis.markdown import paired_faction
+
+    a, b = ({k: frozenset(v) for k, v in SEATS[cell].items()} for cell in (A, B))
+    assert paired_faction(a, b) == "villagers" and paired_faction(b, a) == "villagers"
+    both = b | {"jester": frozenset({"model/b"})}
+    assert paired_faction(a, both) is None  # the village and the Jester differ: the whole seating, not one faction
+    assert paired_faction(a, a) is None  # the same seats: nothing to compare
+    shared = b | {"villagers": frozenset({"model/b", "model/c"})}
+    assert paired_faction(a, shared) is None  # two models share the village: not one model's play
+    assert paired_faction(a, {k: v for k, v in a.items() if k != "jester"}) is None  # a faction seated in one alone
 
 
 def test_an_interval_about_zero_shows_no_difference() -> None:
     tables = _tables()
     tables["win_rates"].loc[1, ["villagers", "villagers_low", "villagers_high"]] = [0.5, 0.2, 0.8]
-    games = pd.DataFrame([{"model": m, "task": t, "condition": c} for m, t, c in [A] * 10 + [B] * 10])
-    lines = "\n".join(first_page(SimpleNamespace(games=games), tables)).splitlines()  # type: ignore[arg-type]
-    assert _row(lines, "triadic", "default", "model/a", "model/b", "Village wins").endswith("| no difference shown |")
+    lines = "\n".join(first_page(SimpleNamespace(games=_games((A, 10), (B, 10))), tables)).splitlines()  # type: ignore[arg-type]
+    why = "only the village's seats differ; in both: wolves model/o; Jester model/o"
+    assert _row(lines, "triadic", "default", "village", "model/a", "model/b", why, "Village wins").endswith(
+        "| no difference shown |")
 
 
 def test_the_wolves_refusal_rate_and_their_figures_where_they_played_are_on_the_first_page() -> None:
@@ -104,6 +134,5 @@ def test_the_wolves_refusal_rate_and_their_figures_where_they_played_are_on_the_
                                                     "| 0.35 [0.25, 0.45] |")
     tables = _tables()
     tables["role_play"]["games_broken"] = 0
-    games = pd.DataFrame([{"model": m, "task": t, "condition": c} for m, t, c in [A] * 10 + [B] * 10 + [C] * 4])
-    calm = "\n".join(first_page(SimpleNamespace(games=games), tables))  # type: ignore[arg-type]
+    calm = "\n".join(first_page(SimpleNamespace(games=_games((A, 10), (B, 10), (C, 4))), tables))  # type: ignore[arg-type]
     assert "## Where the wolves played" not in calm and "No wolf reply in these games was refused" in calm

@@ -90,7 +90,7 @@ def test_a_seat_model_over_the_limit_is_named_beside_every_row_of_its_cell_at_it
     text = markdown.headline_markdown(rates)
     assert "| m | triadic | default | 0.0552 (over 5%: flaky 0.80) | 6 |" in text
     assert len(rates) == 1 and rates["fallback_over"].iloc[0] == "flaky 0.80"
-    opening = "\n".join(markdown._opening(Corpus(games)))
+    opening = "\n".join(markdown.opening(Corpus(games)))
     assert "- m · triadic · default: flaky 0.80" in opening
     assert "sensitivity row" not in opening  # no promise of a row that no cell can have
 

@@ -5,6 +5,7 @@ decisions, the caps, and no decision from a round still being played)."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -195,7 +196,13 @@ def test_compare_in_rounds_plays_until_each_question_stops_and_resumes_a_round_c
     assert "| wolf | wolves | wolfbot/faction | wolfbot/tom | against wolfbot/cue | win | undecided at the games cap " \
            "| 2 | +0.00 | +0.00 [" in text  # the mean difference, then the share ahead with its interval
     assert "| evasion | not defined in these games | 0 |" in text  # no deception analysis: no suspicion rows
-    capsys.readouterr()
+    progress = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wolf-eval: round ")]
+    assert len(progress) == 2 and progress[0].startswith("wolf-eval: round 1 of at most 2: playing 4 games in 4 evals "
+                                                         "(wolfbot/faction as village against wolfbot/cue; ")
+    assert progress[0].endswith("; time left known once this run has played a round")
+    assert re.fullmatch(r"wolf-eval: round 2 of at most 2: playing 4 games in 4 evals \(.*\); about \d+ s left in "
+                        r"this round, at most \d+ s to the games cap, at this run's pace of [\d.]+ s a game",
+                        progress[1]), progress[1]
     cut = next(log for log in logs if log.eval.task_args["seed"] == 4)
     whole = read_eval_log(cut.location)
     whole.samples, whole.status = [], "cancelled"

@@ -23,7 +23,7 @@ from wolf_eval.logfiles import (
     written_together,
 )
 from wolf_eval.ndjson import export, game_state
-from wolf_eval.refusal import one_line
+from wolf_eval.refusal import missing_provider, one_line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     except NoResult as err:
         return _fail(args, str(err), 1)
     except Exception as err:  # anything else is still one line, unless --debug asks for the traceback
+        if extra := missing_provider(err):
+            return _fail(args, extra, 2)
         return _fail(args, f"{type(err).__name__}: {one_line(err)} (--debug shows the traceback)", 1)
 
 
@@ -336,7 +338,7 @@ def _summarise_readings(model: str, readings: list[Any], regex_orders: list[int]
 def _report(locations: list[str], out: str | None, keep_duplicates: bool = False) -> int:
     from wolf_eval.analysis.corpus import values
     from wolf_eval.analysis.markdown import headline_markdown, money_markdown
-    from wolf_eval.analysis.report import REPORT_FILES, write_report
+    from wolf_eval.analysis.report import CELL_FILES, REPORT_FILES, write_report
 
     with local_copies(locations) as paths:
         for shown, p in zip(locations, paths, strict=True):
@@ -346,7 +348,8 @@ def _report(locations: list[str], out: str | None, keep_duplicates: bool = False
         local = not is_remote(locations[0])
         beside = (first if first.is_dir() else first.parent) / "report"
         folder = Path(out) if out else (beside if local else Path("report"))
-        with written_together(folder, out, replaces=REPORT_FILES) as stage:
+        earlier = [f.name for f in folder.glob(CELL_FILES)] if folder.is_dir() else []
+        with written_together(folder, out, replaces=[*REPORT_FILES, *earlier]) as stage:
             corpus, tables, _ = write_report(paths, stage, keep_duplicates)
             for why in corpus.skipped:
                 print(f"wolf-eval: left out {why}", file=sys.stderr)
@@ -490,8 +493,11 @@ def _play(args: argparse.Namespace, folder: Path, plan: list[Any], task_args: di
     try:
         # in a copy of this context: eval_set leaves its (absent) eval model set in the caller's, where a
         # wolf-eval task built later in the same process would take it for an eval started without a model
+        # without Inspect's live sample buffer (every event of every game also written to a SQLite database
+        # for inspect view to show samples still playing): it took a fifth of a baseline game's CPU time, and a
+        # comparison says where it is in its own progress lines; the logs, written as each game ends, are the same
         contextvars.copy_context().run(eval_set, tasks, log_dir=str(folder), retry_attempts=args.retry_attempts,
-                                       max_tasks=args.max_tasks, display=args.display)
+                                       max_tasks=args.max_tasks, display=args.display, log_realtime=False)
     except KeyboardInterrupt:
         print("wolf-eval: compare interrupted", file=sys.stderr)
     return expected
@@ -541,9 +547,12 @@ def _compare_in_rounds(args: argparse.Namespace, folder: Path, plan: list[Any], 
     base = Settings.from_task_args(args.task, **task_args).seed
     rows = compare.comparison_rows([folder])[0] if folder.is_dir() else pd.DataFrame()
     now = rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+    pace = rounds.Pace()
     while not (now.finished or args.tables_only):
+        print(f"wolf-eval: {pace.line(now, stopping)}", file=sys.stderr, flush=True)
         rows = _comparison_rows(folder, _play(args, folder, plan, task_args, now.rounds))
         before, now = now, rounds.standing(args.task, rows, plan, args.models, against, stopping, base)
+        pace.played(now.games - before.games)
         if now.complete == before.complete:  # every game finished, yet the round is not: they seat someone else
             raise NoResult(f"{folder}: round {now.complete + 1} finished without the games it plans (a log there "
                            "from another comparison?); no tables written")

@@ -15,6 +15,7 @@ The traceback is shown above the line when a debug flag asks for it: Inspect's
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
 import os
 import re
@@ -59,4 +60,41 @@ def one_line(err: BaseException, limit: int = 400) -> str:
     return joined if len(joined) <= limit else joined[:limit].rsplit(" ", 1)[0] + " …"
 
 
-__all__ = ["Refusal", "ValueRefused", "one_line", "traceback_asked"]
+#: Inspect's message for a provider whose package is missing: "<feature> requires optional dependencies.
+#: Install with: pip install <packages>".
+_MISSING_PACKAGE = re.compile(r"^(?P<feature>.+?) requires optional dependencies\. "
+                              r"Install with: pip install (?P<packages>.+)$")
+
+
+def extra_of(package: str, distribution: str = "wolf-eval") -> str | None:
+    """The extra of this project that installs ``package`` (the smallest, so ``openai`` and not ``test``), read
+    from the installed distribution's metadata, so pyproject.toml stays the one home of the extras."""
+    try:
+        requires = importlib.metadata.requires(distribution) or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    extras: dict[str, list[str]] = {}
+    for line in requires:
+        name = re.split(r"[\s<>=!~;\[]", line, maxsplit=1)[0].lower()
+        if m := re.search(r"""extra\s*==\s*["']([^"']+)["']""", line):
+            extras.setdefault(m[1], []).append(name)
+    having = [e for e, names in extras.items() if package.lower() in names]
+    return min(having, key=lambda e: len(extras[e])) if having else None
+
+
+def missing_provider(err: BaseException) -> str | None:
+    """One line naming the extra to install when ``err`` is Inspect's refusal of a model whose provider package
+    is not installed (``--model openai/gpt-4.1`` without ``openai``); None for any other error."""
+    m = _MISSING_PACKAGE.match(one_line(err))
+    if m is None:
+        return None
+    packages = m["packages"].split()
+    extras = [e for e in (extra_of(p) for p in packages) if e]
+    if not extras:
+        return None
+    named = " ".join(f"'.[{e}]'" for e in dict.fromkeys(extras))
+    return (f"{m['feature']} needs the {', '.join(packages)} package, which is not installed: run pip install -e "
+            f"{named} in the wolf-eval clone")
+
+
+__all__ = ["Refusal", "ValueRefused", "extra_of", "missing_provider", "one_line", "traceback_asked"]

@@ -47,10 +47,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wolf_eval.analysis.corpus import faction_seats, seated_games
+from wolf_eval.analysis.corpus import faction_seats, log_games
 from wolf_eval.analysis.questions import QUESTIONS, WIN, Question, asked, game_counts
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
+from wolf_eval.logfiles import inspect_logs
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.outcome import fallback_counts
@@ -436,15 +437,37 @@ def markdown(table: pd.DataFrame, pairs: pd.DataFrame) -> str:
     return model_markdown(table) + "\n" + pairs_markdown(pairs)
 
 
+#: Each local log's rows and what it left out, by its path, size and modification time: a comparison in rounds
+#: reads its folder after every round, and the logs of the rounds before do not change.
+_READ: dict[tuple[str, int, int], tuple[list[dict[str, Any]], list[str]]] = {}
+
+
 def comparison_rows(logs: Iterable[str | Path]) -> tuple[pd.DataFrame, list[str]]:
     """One row per (game, faction) played by one model against one opponent model, from finished games of the logs."""
+    files, skipped = inspect_logs(logs)
+    rows: list[dict[str, Any]] = []
+    for f in sorted(files):
+        got, left = _log_rows(f.removeprefix("file://"))
+        rows += got
+        skipped += left
+    return pd.DataFrame(rows), skipped
+
+
+def _log_rows(log: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """One log's rows and what it left out, read once while the file stays the same."""
+    path = Path(log)
+    key = (log, path.stat().st_size, path.stat().st_mtime_ns) if path.is_file() else None
+    if key is not None and key in _READ:
+        return _READ[key]
     skipped: list[str] = []
     rows: list[dict[str, Any]] = []
-    for g in seated_games(logs, skipped):
+    for g in log_games(log, skipped):
         where = {"task": g.task, "condition": g.condition, "seed": g.seed, "sample": g.sample, "epoch": g.epoch,
                  "log": g.log}
         rows += game_rows(g.record.game(), g.record, where)
-    return pd.DataFrame(rows), skipped
+    if key is not None:
+        _READ[key] = (rows, skipped)
+    return rows, skipped
 
 
 # --------------------------------------------------------------------------- what is still missing

@@ -11,7 +11,7 @@ deterministic player's run repeated) is counted once, so a cell's n is its disti
 whose settings match but whose play differs (another ``--seed``, a provider's other replies, a
 judged rerun) are all counted.
 
-``wolf-eval compare`` reads the same logs game by game (:func:`seated_games`): every finished
+``wolf-eval compare`` reads the same logs game by game (:func:`log_games`): every finished
 game with what names its seating, so games dealt the same seats can be paired.
 """
 
@@ -317,27 +317,23 @@ class SeatedGame:
     record: GameRecord
 
 
-def seated_games(logs: Iterable[str | Path], skipped: list[str]) -> Iterator[SeatedGame]:
-    """Every finished game of the logs' wolf-eval evals, log by log in name order; why others were left
+def log_games(path: str, skipped: list[str]) -> Iterator[SeatedGame]:
+    """Every finished game of one log (as :func:`wolf_eval.logfiles.inspect_logs` lists it); why others were left
     out goes to ``skipped``.
 
     A game needs no score here, only its final state; its condition is the task parameters alone
     (cross-play runs every pairing with the same sampling settings). One log's stores are held at a time.
     """
-    files, unreadable = inspect_logs(logs)
-    skipped += unreadable
-    for f in sorted(files):
-        path = f.removeprefix("file://")
-        header = read_eval_log(path, header_only=True)
-        if header.eval.task.split("/")[-1] not in VARIANTS:
-            skipped.append(f"{path}: task {header.eval.task} is not a wolf-eval game")
+    header = read_eval_log(path, header_only=True)
+    if header.eval.task.split("/")[-1] not in VARIANTS:
+        skipped.append(f"{path}: task {header.eval.task} is not a wolf-eval game")
+        return
+    task = header.eval.task.split("/")[-1]
+    condition = condition_label(task, dict(header.eval.task_args or {}), dict(header.eval.metadata or {}), {})
+    failed = {(str(s.id), s.epoch) for s in read_eval_log_sample_summaries(path) if s.error}
+    for (sample, epoch), store in sorted(sample_stores(path).items()):
+        record = logged_record(store)
+        if (sample, epoch) in failed or record.state is None:
+            skipped.append(f"{path} sample {sample} epoch {epoch}: no finished game")
             continue
-        task = header.eval.task.split("/")[-1]
-        condition = condition_label(task, dict(header.eval.task_args or {}), dict(header.eval.metadata or {}), {})
-        failed = {(str(s.id), s.epoch) for s in read_eval_log_sample_summaries(path) if s.error}
-        for (sample, epoch), store in sorted(sample_stores(path).items()):
-            record = logged_record(store)
-            if (sample, epoch) in failed or record.state is None:
-                skipped.append(f"{path} sample {sample} epoch {epoch}: no finished game")
-                continue
-            yield SeatedGame(path, task, condition, header.eval.task_args.get("seed", 0), sample, epoch, record)
+        yield SeatedGame(path, task, condition, header.eval.task_args.get("seed", 0), sample, epoch, record)

@@ -137,12 +137,16 @@ def render_markdown(corpus: Corpus, tables: dict[str, pd.DataFrame], figures: li
     """The whole report: what was read and left out, then every table under its heading, with the figures drawn."""
     if not tables:
         return "# wolf-eval report\n\nNo finished games found.\n" + "".join(f"\n- {s}" for s in corpus.skipped)
-    return "\n".join([*first_page(corpus, tables), *_opening(corpus), *_outcome_sections(tables, figures),
-                      *_calibration_sections(tables),
-                      *_truth_sections(tables), *_suspicion_sections(tables, figures), *_game_sections(tables),
-                      *_fallback_section(tables), *_role_play_section(tables), *_cost_markdown(corpus.games, tables),
-                      *_judge_section(tables),
-                      *_lesson_sections(tables, figures)])
+    return "\n".join([*first_page(corpus, tables), *opening(corpus), *detail_sections(corpus.games, tables, figures)])
+
+
+def detail_sections(games: pd.DataFrame, tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
+    """Every table of the detail under its heading, each only where it has data: of every cell of ``tables``
+    (the whole report's, or one cell's for its own file)."""
+    return [*_outcome_sections(tables, figures), *_calibration_sections(tables), *_truth_sections(tables),
+            *_suspicion_sections(tables, figures), *_game_sections(tables), *_fallback_section(tables),
+            *_role_play_section(tables), *_cost_markdown(games, tables), *_judge_section(tables),
+            *_lesson_sections(tables, figures)]
 
 
 #: How the report's intervals are drawn, said once at its top.
@@ -158,7 +162,7 @@ INTERVALS_NOTE = (
     "and says so.")
 
 
-def _opening(corpus: Corpus) -> list[str]:
+def opening(corpus: Corpus) -> list[str]:
     """The detail's opening: the games and cells read, what was left out or set aside, how fallbacks are shown."""
     g = corpus.games
     out = ["# The detail", "",
@@ -195,8 +199,11 @@ ANSWER_COLUMNS = [("Village wins", "win_rates", "villagers"), ("Wolves win", "wi
                   ("`jester_suspicion_rank`", "headline_scores", "jester_suspicion_rank"),
                   ("`wolf_refusal_rate`", "headline_scores", "wolf_refusal_rate")]
 
-#: The figures the first page compares between cells: the village's win rate and its detection of the wolves.
-COMPARED = [c for c in ANSWER_COLUMNS if c[2] in ("villagers", "village_wolf_auroc")]
+#: The figures the first page compares between two cells whose seats differ in one faction alone, by that faction:
+#: its win rate, and the headline scored against the truth that its play moves.
+COMPARED = {faction: [c for c in ANSWER_COLUMNS if c[2] in figures] for faction, figures in (
+    ("villagers", ("villagers", "village_wolf_auroc")), ("werewolves", ("werewolves", "village_wolf_auroc")),
+    ("jester", ("jester", "jester_suspicion_rank")))}
 
 _ANSWER_NOTE = (
     "Per cell (the seat models, the task, and the settings that differ from the task's defaults): each "
@@ -211,10 +218,13 @@ _ANSWER_NOTE = (
     "model with no known price.")
 
 _COMPARISON_NOTE = (
-    "Cells of the same task and condition, A's figure minus B's over their own games, with the interval "
-    "built from the two cells' intervals (Newcombe's for win rates). A verdict needs the interval to exclude 0. "
-    "These cells differ in every seat their models play, so a difference belongs to the whole seating, not one "
-    "faction's play: `wolf-eval compare` holds the other seats fixed and attributes it.")
+    "Pairs of cells of the same task and condition whose seats differ in one faction alone, one model there in "
+    "each, every other faction played by the same models (the row says which): the difference is that faction's "
+    "play against the same opponents. A's figure minus B's over their own games, with the interval built from the "
+    "two cells' intervals (Newcombe's for win rates); a verdict needs the interval to exclude 0. For the wolves, "
+    "a lower `village_wolf_auroc` is the better evasion. Cells that differ in more than one faction are not "
+    "paired: their difference would belong to the whole seating. `wolf-eval compare` pairs the games deal by "
+    "deal and tests each question.")
 
 
 def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -237,10 +247,11 @@ def first_page(corpus: Corpus, tables: dict[str, pd.DataFrame]) -> list[str]:
            markdown_table([*CELL_HEADERS, "Games", *(h for h, _, _ in ANSWER_COLUMNS), FALLBACK_HEADER,
                            "USD/game"], rows), ""]
     out += _where_played(tables["role_play"])
-    comparisons = _comparisons(tables)
+    comparisons = _comparisons(g, tables)
     if comparisons:
         out += ["## The comparison", "", _COMPARISON_NOTE, "",
-                markdown_table(["Task", "Condition", "A", "B", "Figure", "A − B [95%]", "Verdict"], comparisons), ""]
+                markdown_table(["Task", "Condition", "Faction", "A", "B", "Paired because", "Figure", "A − B [95%]",
+                                "Verdict"], comparisons), ""]
     return out
 
 
@@ -284,23 +295,55 @@ def _answer(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: 
     return f"{v:.2f}" + (" (1 game: no interval)" if math.isnan(low) else f" [{low:.2f}, {high:.2f}]")
 
 
-def _comparisons(tables: dict[str, pd.DataFrame]) -> list[list[str]]:
-    """Each pair of cells with the same task and condition: the village's win rate and detection, A − B."""
+def cell_seats(games: pd.DataFrame, cell: tuple[str, str, str]) -> dict[str, frozenset[str]]:
+    """Who played each faction in a cell's games: the faction's name and the models seated in it."""
+    seats: dict[str, set[str]] = {}
+    for factions in cell_games(games, cell)["factions"]:
+        for faction, models in factions.items():
+            seats.setdefault(str(faction), set()).update(models)
+    return {f: frozenset(m) for f, m in seats.items()}
+
+
+def paired_faction(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> str | None:
+    """The one faction two cells' seats differ in, one model there in each; None when they are not comparable
+    (the same seats, more than one faction differing, a faction seated in one alone, or shared seats)."""
+    differ = [f for f in a.keys() | b.keys() if a.get(f) != b.get(f)]
+    if len(differ) != 1 or a.keys() != b.keys():
+        return None
+    f = differ[0]
+    return f if len(a[f]) == 1 and len(b[f]) == 1 else None
+
+
+def _comparisons(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list[list[str]]:
+    """Each pair of comparable cells (:func:`paired_faction`): that faction's figures, A − B, and why paired."""
     groups: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
     for cell in cells(tables["win_rates"]):
         groups.setdefault((cell[1], cell[2]), []).append(cell)
     rows = []
     for (task, condition), members in groups.items():
+        seats = {cell: cell_seats(games, cell) for cell in members}
         for i, a in enumerate(members):
             for b in members[i + 1:]:
-                for label, table, column in COMPARED:
+                f = paired_faction(seats[a], seats[b])
+                if f is None or f not in COMPARED or f not in _FACTION_NAME:
+                    continue
+                ma, mb = next(iter(seats[a][f])), next(iter(seats[b][f]))
+                held = "; ".join(f"{_FACTION_NAME[o]} {' + '.join(sorted(seats[a][o]))}"
+                                 for o in _FACTION_NAME if o != f and o in seats[a])
+                why = f"only the {_FACTION_SEATS[f]} seats differ; in both: {held}"
+                for label, table, column in COMPARED[f]:
                     d, low, high = difference_interval(_figure(tables, a, table, column),
                                                        _figure(tables, b, table, column))
                     if math.isnan(d):
                         continue
-                    rows.append([task, condition, a[0], b[0], label, f"{d:+.2f} [{low:+.2f}, {high:+.2f}]",
-                                 _verdict(a[0], b[0], low, high)])
+                    rows.append([task, condition, _FACTION_NAME[f], ma, mb, why, label,
+                                 f"{d:+.2f} [{low:+.2f}, {high:+.2f}]", _verdict(ma, mb, low, high)])
     return rows
+
+
+#: A faction as the report names it.
+_FACTION_NAME = {"villagers": "village", "werewolves": "wolves", "jester": "Jester"}
+_FACTION_SEATS = {"villagers": "village's", "werewolves": "wolves'", "jester": "Jester's"}
 
 
 def _verdict(a: str, b: str, low: float, high: float) -> str:
@@ -582,14 +625,12 @@ def _role_play_section(tables: dict[str, pd.DataFrame]) -> list[str]:
 
 def _judge_section(tables: dict[str, pd.DataFrame]) -> list[str]:
     """The post-game judge's accuracy by true role."""
-    out = ["## Judge identification accuracy", ""]
-    if tables["judge"].empty:
-        out += ["_No judge in these logs (bind one with `--model-role judge=<model>`)._", ""]
-    else:
-        out += ["Share of each true role's players the post-game judge named from the public record.", "",
-                _render(tables["judge"], [("Games", "games", str), *((r.capitalize(), r, _r2) for r in ROLES),
-                                          ("All", "all", _r2), ("Unreadable", "unreadable", _r2)]), ""]
-    return out
+    if tables["judge"].empty:  # no judge bound in these games: a section only where its data is
+        return []
+    return ["## Judge identification accuracy", "",
+            "Share of each true role's players the post-game judge named from the public record.", "",
+            _render(tables["judge"], [("Games", "games", str), *((r.capitalize(), r, _r2) for r in ROLES),
+                                      ("All", "all", _r2), ("Unreadable", "unreadable", _r2)]), ""]
 
 
 def _tagger_section(lessons: pd.DataFrame) -> list[str]:
@@ -608,20 +649,19 @@ def _tagger_section(lessons: pd.DataFrame) -> list[str]:
 
 
 def _lesson_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> list[str]:
-    """The Jester's lessons and its learning curve."""
-    out = ["## Jester lessons", ""]
+    """The Jester's lessons and its learning curve, where the games learned (none without ``jester_learning``)."""
     if tables["lessons"].empty:
-        out += ["_No lessons in these logs (played without `jester_learning`)._", ""]
-    else:
-        out += ["Lessons the Jester's model added, tagged by `wolf_eval.lessons.tagger`: share by theory-of-mind order "
-                "(3rd: an explicit cross-faction contrast; 2nd: a perception verb; 1st: neither), then by strategy "
-                "category (multi-label, so categories need not sum to 1).", "",
-                _render(tables["lessons"], [("Games", "games", str), ("Added", "added", _n0),
-                                            ("Per game", "per_game", lambda v: _num(v, 1)),
-                                            ("1st", "order_1", _r2), ("2nd", "order_2", _r2), ("3rd", "order_3", _r2)]),
-                "",
-                _render(tables["lessons"], [(c, c, _r2) for c in LESSON_CATEGORIES]), ""]
-        out += _tagger_section(tables["lessons"])
+        return []
+    out = ["## Jester lessons", "",
+           "Lessons the Jester's model added, tagged by `wolf_eval.lessons.tagger`: share by theory-of-mind order "
+           "(3rd: an explicit cross-faction contrast; 2nd: a perception verb; 1st: neither), then by strategy "
+           "category (multi-label, so categories need not sum to 1).", "",
+           _render(tables["lessons"], [("Games", "games", str), ("Added", "added", _n0),
+                                       ("Per game", "per_game", lambda v: _num(v, 1)),
+                                       ("1st", "order_1", _r2), ("2nd", "order_2", _r2), ("3rd", "order_3", _r2)]),
+           "",
+           _render(tables["lessons"], [(c, c, _r2) for c in LESSON_CATEGORIES]), ""]
+    out += _tagger_section(tables["lessons"])
     curve = tables["learning_curve"]
     out += ["## Learning curve", "", "The Jester's win rate over consecutive blocks of five games, in play order "
             "(a learning run's games are played one after another).", ""]

@@ -306,6 +306,7 @@ class Fit:
     scale: float  # G² over its mean in the simulations (at least 1): the variance the model leaves unexplained
     seatings: int
     simulations: int
+    misfits: tuple[str, ...] = ()  # the seatings that add most to G², each with its wins against the fit's
 
     @property
     def fits(self) -> bool:
@@ -355,7 +356,35 @@ def goodness_of_fit(games: Games, d: Design, beta: np.ndarray, simulations: int 
         drawn.append(_g2(cells, winner, _probabilities(again, fit(again, start=beta))))
     drawn_ = np.array(drawn)
     return Fit(g2, df, float((1 + np.sum(drawn_ >= g2)) / (1 + simulations)), max(1.0, g2 / float(drawn_.mean())),
-               int(cells.max() + 1), simulations)
+               int(cells.max() + 1), simulations, _misfits(games, cells, p))
+
+
+#: How many seatings a fit that does not describe its games names as its worst.
+MISFITS_NAMED = 3
+
+
+def _misfits(games: Games, cells: np.ndarray, p: np.ndarray) -> tuple[str, ...]:
+    """The seatings whose outcomes the fit misses most (their share of G², largest first), each as who sat
+    where and its wins beside the wins the fit expects, so a reader sees which pairs the model misdescribes."""
+    observed = np.zeros((cells.max() + 1, p.shape[1]))
+    np.add.at(observed, (cells, games.winner), 1.0)
+    expected = np.zeros_like(observed)
+    np.add.at(expected, cells, p)
+    seen = observed > 0
+    share = np.where(seen, observed * np.log(np.where(seen, observed, 1.0) / np.where(seen, expected, 1.0)), 0.0)
+    part = 2 * share.sum(axis=1)
+    out = []
+    for c in np.argsort(-part)[:MISFITS_NAMED]:
+        if part[c] <= 0:
+            break
+        g = int(np.flatnonzero(cells == c)[0])
+        sides = [f"{LABELS[f]} {' + '.join(games.models[m] for m in np.flatnonzero(games.shares[g, k]))}"
+                 for k, f in enumerate(FACTIONS) if games.present[g, k]]
+        won = ", ".join(f"{LABELS[f]} {observed[c, k]:.0f} (fit {expected[c, k]:.1f})"
+                        for k, f in enumerate(FACTIONS) if games.present[g, k])
+        out.append(f"{' · '.join(sides)} at {games.settings[games.setting[g]]}: won {won} of {observed[c].sum():.0f}, "
+                   f"G² {part[c]:.1f}")
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- ratings with intervals
@@ -501,7 +530,7 @@ def leaderboard(frame: pd.DataFrame, draws: int = DRAWS, seed: int = 0, anchor: 
     board = board.join(_per_model(frame, games.models), on="model")
     board = board.sort_values([OVERALL, "model"], ascending=[False, True], na_position="last")
     return Leaderboard(board.reset_index(drop=True), len(games.winner), left, unknown, anchor, draws,
-                       _fit_notes(fits) + _unrated(board), fits)
+                       _fit_notes(fits) + _unrated(board, games), fits)
 
 
 def _fit_notes(fits: Mapping[str, Fit]) -> list[str]:
@@ -520,6 +549,7 @@ def _fit_notes(fits: Mapping[str, Fit]) -> list[str]:
                          f"depends on which models are in the pool; intervals widened ×{math.sqrt(f.scale):.2f} for "
                          "the misfit. `wolf-eval compare --against` measures a faction's difference with the "
                          "opponents held fixed, which needs no such model")
+            notes += [f"fit {name} misses most: {m}" for m in f.misfits]
     return notes
 
 
@@ -558,23 +588,51 @@ def deceived(games: Sequence[dec.GameDeception], model: str) -> dict[str, float]
     return out
 
 
-def _unrated(board: pd.DataFrame) -> list[str]:
-    """Why a column has no rating for a model that sat there."""
+def _unrated(board: pd.DataFrame, games: Games) -> list[str]:
+    """Why a column has no rating for a model that sat there, and which games would give it one."""
     notes = []
-    for label in RATINGS:
+    for k, label in enumerate(RATINGS):
+        faction = k if k < len(FACTIONS) else None
         sat = board[(board[f"{label}_games"] > 0) & board[label].isna()]
-        held = sat[sat[f"{label}_same"]]
-        unlinked = sat[~sat[f"{label}_same"]]["model"].tolist()
-        if unlinked:
-            notes.append(f"{label}: not identified for {', '.join(unlinked)} (no games link "
-                         f"{'its' if len(unlinked) == 1 else 'their'} seats there to the rated models)")
-        for r in held.to_dict("records"):
-            side = ("from below only (higher values fit its games as well)" if r[f"{label}_open_above"] and not
-                    r[f"{label}_open_below"] else "from above only (lower values fit its games as well)"
-                    if r[f"{label}_open_below"] and not r[f"{label}_open_above"] else "on neither side")
+        rated = board[board[label].notna()]["model"].tolist()
+        for r in sat[~sat[f"{label}_same"]].to_dict("records"):
+            like = next((m for m in rated if opponents(games, m, faction)), None)
+            against = " + ".join(opponents(games, like, faction)) if like else "a rated model"
+            notes.append(f"{label}: not identified for {r['model']} (no games link its seats there to the rated "
+                         f"models): play {r['model']} {_as(faction)} against {against}"
+                         + (f", as {like} played" if like else ""))
+        for r in sat[sat[f"{label}_same"]].to_dict("records"):
+            above, below = r[f"{label}_open_above"], r[f"{label}_open_below"]
+            side = ("from below only (higher values fit its games as well)" if above and not below
+                    else "from above only (lower values fit its games as well)" if below and not above
+                    else "on neither side")
+            faced = " + ".join(opponents(games, r["model"], faction))
+            its = "its seats" if faction is None else f"its {label}"
+            need = (f"that beat {its} some of the time (stronger than {faced})" if above and not below
+                    else f"{its} beats some of the time (weaker than {faced})" if below and not above
+                    else f"{its} beats some of the time and loses to some of the time (not only {faced})")
             notes.append(f"{label}: not identified for {r['model']}: its games bound the rating {side}, so only the "
-                         "prior would give it a value")
+                         f"prior would give it a value: play {r['model']} {_as(faction)} against opponents {need}")
     return notes
+
+
+def _as(faction: int | None) -> str:
+    return "in any faction" if faction is None else f"as {LABELS[FACTIONS[faction]]}"
+
+
+def opponents(games: Games, model: str, faction: int | None) -> list[str]:
+    """The models that sat in the other factions of the games where ``model`` sat in ``faction`` (in any, for
+    None), in name order."""
+    m = games.models.index(model)
+    mine = games.shares[:, :, m] > 0 if faction is None else np.zeros_like(games.present)
+    if faction is not None:
+        mine[:, faction] = games.shares[:, faction, m] > 0
+    seen: set[str] = set()
+    for g, k in zip(*np.nonzero(mine), strict=True):
+        for j in range(len(FACTIONS)):
+            if j != k and games.present[g, j]:
+                seen.update(games.models[o] for o in np.flatnonzero(games.shares[g, j]))
+    return sorted(seen - {model})
 
 
 # --------------------------------------------------------------------------- simulated tournaments

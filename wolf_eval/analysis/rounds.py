@@ -18,6 +18,7 @@ resumes it (:func:`standing`).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -183,6 +184,45 @@ def standing(task: str, rows: pd.DataFrame, plan: Sequence[Pairing], models: Seq
         if not following:
             return Standing(rounds, k, questions, spent, games)
         rounds.append(following)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+@dataclass
+class Pace:
+    """How fast this run has played its rounds, for the progress line printed before each round: the time
+    left is the round's games at the pace of the rounds played so far (none yet: not known), and the most it
+    could take is every round up to the games cap at that pace."""
+
+    seconds: float = 0.0  # wall time of the rounds played in this run
+    games: int = 0  # their games
+    started: float = 0.0
+
+    def played(self, games: int) -> None:
+        """A round ended with ``games`` more finished games."""
+        self.seconds += time.monotonic() - self.started
+        self.games += games
+
+    def line(self, now: Standing, stopping: Stopping) -> str:
+        """Which round is playing, its evals, and the time left (starts the round's clock)."""
+        self.started = time.monotonic()
+        k, evals = now.complete + 1, now.rounds[now.complete]
+        last = math.ceil(stopping.max_games / stopping.round_games)
+        games = len(evals) * stopping.round_games
+        if self.games:
+            per_game = self.seconds / self.games
+            cap = per_game * games * (last - k + 1)
+            left = (f"about {_minutes(games * per_game)} left in this round, at most {_minutes(cap)} to the games cap, "
+                    f"at this run's pace of {per_game:.1f} s a game")
+        else:
+            left = "time left known once this run has played a round"
+        return (f"round {k} of at most {last}: playing {games} games in {len(evals)} evals "
+                f"({'; '.join(p.describe() for p in evals)}); {left}")
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
 # --------------------------------------------------------------------------- the decisions as a table

@@ -609,8 +609,11 @@ def _tagger_models(df: pd.DataFrame) -> str:
 
 
 def learning_curve(games: pd.DataFrame) -> pd.DataFrame:
-    """Per cell with a Jester: its win rate over consecutive blocks of games in play order, and cumulatively."""
+    """Per learning cell (its Jester added lessons): its win rate over consecutive blocks of games in play order,
+    and cumulatively. A cell that did not learn has no curve: its blocks would only be the order games ended in."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
+        if math.isnan(les.lesson_shares(column(df, "lessons", les.LessonCounts))["added_per_game"]):
+            return
         curve = out_.learning_curve(column(df, "outcome", out_.Outcome))
         if curve:
             yield curve

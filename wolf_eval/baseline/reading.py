@@ -63,6 +63,12 @@ class Reading:
         return False
 
 
+@lru_cache(maxsize=256)
+def _named(name: str) -> re.Pattern[str]:
+    """A player's name as a whole word, compiled once: every reading searches every statement for every name."""
+    return re.compile(rf"\b{name}\b")
+
+
 def read(obs: Observation) -> Reading:
     rd = Reading(obs=obs)
     names = obs.players
@@ -73,7 +79,7 @@ def read(obs: Observation) -> Reading:
             continue
         text = r.text or ""
         speaker = r.actor
-        named = [n for n in names if n != speaker and re.search(rf"\b{n}\b", text)]
+        named = [n for n in names if n != speaker and _named(n).search(text)]
         if r.kind is Kind.VOTE:
             if r.day == obs.day and r.target:
                 rd.votes_today[r.target] += 1
