@@ -34,6 +34,12 @@ For each chat-completions request:
 * no ``response_format`` (or another type): ``{"note": "no schema"}``, which a caller that
   forgot the schema then sees as an unusable reply.
 
+``thinking`` makes every reply carry a reasoning model's thinking as OpenAI-compatible servers return it:
+``"full"`` as ``reasoning_content`` (DeepSeek, vLLM), ``"summary"`` as ``reasoning_details`` holding a
+readable summary beside the encrypted reasoning (OpenRouter's shape for OpenAI's reasoning models), and
+``"encrypted"`` as ``reasoning_details`` holding the encrypted reasoning alone. Each text is
+``STUB-THOUGHT-<n>`` (full or summary), unique to its request, so a test can find it wherever it travels.
+
 Every reply carries ``usage`` (with ``prompt_tokens_details.cached_tokens``), so Inspect never
 needs a tokenizer. Every request is recorded in :attr:`StrictOpenAIStub.requests`, with its
 ``prompt_cache_key`` (if sent) and a hash of its response schema (``benchmarks/cache.py`` reads them).
@@ -668,6 +674,7 @@ class StubRequest:
     seconds: float = 0.0  # the server's CPU time for this request: reading, answering, writing (not the latency)
     cache_key: str | None = None  # the request's ``prompt_cache_key``, if it sent one
     schema_hash: str | None = None  # SHA-256 of the response schema as sent (compact, keys sorted), if any
+    thought: str | None = None  # the reasoning text the reply carried (``thinking``), if any
 
 
 @dataclass
@@ -693,6 +700,22 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 256  # a wave opens one connection a call at once; the default 5 would drop SYNs
 
 
+#: The kinds of reasoning a stub's replies can carry (None: none).
+THINKING = (None, "full", "summary", "encrypted")
+
+
+def thought_fields(thinking: str, text: str) -> dict[str, Any]:
+    """The fields of a reply's message that carry its reasoning, as OpenAI-compatible servers send them."""
+    encrypted = {"type": "reasoning.encrypted", "data": f"gAAAAB{hashlib.sha256(text.encode()).hexdigest()}",
+                 "format": "openai-responses-v1", "index": 0}
+    if thinking == "full":
+        return {"reasoning_content": text}
+    if thinking == "summary":
+        return {"reasoning_details": [{"type": "reasoning.summary", "summary": text, "format": "openai-responses-v1",
+                                       "index": 0}, encrypted]}
+    return {"reasoning_details": [encrypted]}
+
+
 class StrictOpenAIStub:
     """A loopback OpenAI-compatible chat-completions server that enforces strict Structured Outputs.
 
@@ -704,11 +727,14 @@ class StrictOpenAIStub:
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, latency: float = 0.0, keep_bodies: bool = True,
-                 reader: bool = False) -> None:
+                 reader: bool = False, thinking: str | None = None) -> None:
         if not 0 <= latency <= 600:
             raise ValueError(f"latency must be 0 to 600 seconds, got {latency!r}")
         self.latency = float(latency)
         self.reader = reader  # answer what a wolf-eval seat's instruction asks (see ``read_the_instruction``)
+        if thinking not in THINKING:
+            raise ValueError(f"thinking must be one of {THINKING}, got {thinking!r}")
+        self.thinking = thinking  # the reasoning every reply carries (see the module)
         self.keep_bodies = keep_bodies
         self._record = _Record()
         self._server = _Server((host, port), self._handler_class())
@@ -758,9 +784,11 @@ class StrictOpenAIStub:
 
     # ---- answering
     @staticmethod
-    def answer(body: dict[str, Any], reader: bool = False) -> tuple[int, dict[str, Any], StubRequest]:
+    def answer(body: dict[str, Any], reader: bool = False,
+               thinking: str | None = None) -> tuple[int, dict[str, Any], StubRequest]:
         """Status, JSON reply and record for one chat-completions body (no HTTP involved); ``reader``: a
-        wolf-eval seat's reply answers what its instruction asks (``read_the_instruction``)."""
+        wolf-eval seat's reply answers what its instruction asks (``read_the_instruction``); ``thinking``: the
+        reasoning the reply carries (see the module)."""
         seen = StubRequest(path="/v1/chat/completions", body=body)
         key = body.get("prompt_cache_key")
         seen.cache_key = key if isinstance(key, str) else None
@@ -790,6 +818,10 @@ class StrictOpenAIStub:
         else:
             content = json.dumps({"note": "no schema"})
         seen.content = content
+        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
+        if thinking is not None:
+            seen.thought = f"STUB-THOUGHT-{seed % 10**9}"
+            message |= thought_fields(thinking, seen.thought)
         reply = {
             "id": f"chatcmpl-stub{seed % 10**12:012d}",
             "object": "chat.completion",
@@ -798,7 +830,7 @@ class StrictOpenAIStub:
             "system_fingerprint": "strict-openai-stub",
             "choices": [{
                 "index": 0,
-                "message": {"role": "assistant", "content": content, "refusal": None},
+                "message": message,
                 "finish_reason": "stop",
                 "logprobs": None,
             }],
@@ -869,7 +901,7 @@ class StrictOpenAIStub:
                     self._send(400, {"error": {"message": "We could not parse the JSON body of your request.",
                                                "type": "invalid_request_error", "param": None, "code": None}})
                     return
-                status, reply, seen = StrictOpenAIStub.answer(body, stub.reader)
+                status, reply, seen = StrictOpenAIStub.answer(body, stub.reader, stub.thinking)
                 seen.path = self.path
                 if not stub.keep_bodies:
                     seen.body = None

@@ -168,7 +168,8 @@ def test_every_role_is_resolved_with_a_default_or_as_required() -> None:
         if "role" in given and not deliberate:
             loose.append(f"{path}:{line}")
     assert loose == []
-    assert len([c for c in shipped_calls() if any(k.arg == "role" for k in c[3].keywords)]) == 2  # seats, judge+tagger
+    roles = [c for c in shipped_calls() if any(k.arg == "role" for k in c[3].keywords)]
+    assert len(roles) == 2  # the seats, the non-seat roles (the judge, the tagger, the monitor)
 
 
 def test_the_resolution_check_catches_a_loose_role(tmp_path: Path) -> None:

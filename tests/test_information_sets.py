@@ -3,7 +3,9 @@
 Seats play a baseline policy, but every private text they write carries a canary
 token naming its owner and channel. A prompt may contain a canary only if its
 seat is entitled to it, and the records a prompt shows must be exactly the
-records the seat could see at that moment.
+records the seat could see at that moment. Every reply also carries the model's
+private reasoning (a ``ContentReasoning`` block), whose canary no seat is entitled
+to, its own author included; the game's record keeps every one of them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ import re
 import pytest
 from helpers import final_state, run
 from inspect_ai.log import resolve_sample_attachments
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ContentReasoning,
+    ContentText,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
 
 from wolf_eval.agents.seat_call import logged_parts
 from wolf_eval.baseline.bots import POLICIES
@@ -24,10 +33,12 @@ from wolf_eval.baseline.chaos import chaos_reply
 from wolf_eval.engine import GameState, Role
 from wolf_eval.providers.human_input import Question, Scripted, answers_from
 from wolf_eval.providers.wolfbot import answer as wolfbot_answer
+from wolf_eval.providers.wolfbot import find_parts
+from wolf_eval.store import logged_record
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
 
-CANARY = re.compile(r"CANARY-(NOTE|PACK|DOC|SEER)-([A-Za-z]+)-\d+")
+CANARY = re.compile(r"CANARY-(NOTE|PACK|DOC|SEER|THINK)-([A-Za-z]+)-\d+")
 
 
 def canary_model(policy: str):
@@ -51,7 +62,12 @@ def canary_model(policy: str):
         return json.dumps(reply) if isinstance(reply, dict) else str(reply)
 
     def answer(input, tools, tool_choice, config):
-        out = ModelOutput.from_content(model="canary", content=wolfbot_answer(reply_for, input, config.seed))
+        assert config.reasoning_history == "none", "a seat's call replays no reasoning"
+        views = find_parts(input) or []
+        thought = f"CANARY-THINK-{views[0][0].seat if views else 'nobody'}-{next(counter)}"
+        content = [ContentReasoning(reasoning=thought),
+                   ContentText(text=wolfbot_answer(reply_for, input, config.seed))]
+        out = ModelOutput.from_message(ChatMessageAssistant(content=content, model="canary", source="generate"))
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return out
 
@@ -60,6 +76,8 @@ def canary_model(policy: str):
 
 def entitled(game: GameState, seat: str, channel: str, owner: str) -> bool:
     role = game.player(seat).role
+    if channel == "THINK":  # private reasoning reaches no prompt, its own author's included
+        return False
     if channel == "NOTE":
         return owner == seat
     if channel == "PACK":
@@ -123,6 +141,10 @@ def test_every_prompt_respects_the_information_set(tmp_path, task, policy, histo
                     assert f"{other.name} was a " not in text, "roles of the dead are hidden"
         # the canaries did travel where they should: each seat saw its own notes
         assert any(channel == "NOTE" for _, channel in private_seen)
+        # and every call's reasoning was kept in the game's record, under its own seat
+        kept = logged_record(sample.store).reasoning
+        assert kept and all(t.kind == "reasoning" and CANARY.fullmatch(t.text) for t in kept)
+        assert all(CANARY.fullmatch(t.text)[2] == t.seat for t in kept)  # type: ignore[index]
     assert checked > 50
     actions = {meta["action"] for s in log.samples for meta, _ in prompts(s)}
     assert {"self_analysis", "peer_analysis"} <= actions, "analysis prompts are covered too"

@@ -86,7 +86,7 @@ def test_a_misspelt_wolfbot_policy_is_one_line_naming_the_model(capsys: pytest.C
     assert isinstance(refused.value, click.ClickException)
     assert printed(refused.value, capsys) == (
         "Error: wolfbot/cuee: wolfbot has no policy 'cuee' (did you mean wolfbot/cue?); use one of: "
-        "wolfbot/random, wolfbot/cue, wolfbot/tom, wolfbot/faction, wolfbot/chaos\n")
+        "wolfbot/random, wolfbot/cue, wolfbot/tom, wolfbot/faction, wolfbot/chaos, wolfbot/monitor\n")
 
 
 @pytest.fixture
@@ -223,7 +223,7 @@ def inspect_eval_command(tmp_path: Path, *args: str, env: dict[str, str] | None 
 def test_the_inspect_command_ends_on_a_misspelt_model_name(tmp_path: Path) -> None:
     lines = inspect_eval_command(tmp_path, "--model", "wolfbot/cuee", "-T", "games=1")
     assert lines[-1] == ("Error: wolfbot/cuee: wolfbot has no policy 'cuee' (did you mean wolfbot/cue?); use one of: "
-                         "wolfbot/random, wolfbot/cue, wolfbot/tom, wolfbot/faction, wolfbot/chaos")
+                         "wolfbot/random, wolfbot/cue, wolfbot/tom, wolfbot/faction, wolfbot/chaos, wolfbot/monitor")
 
 
 @pytest.mark.slow

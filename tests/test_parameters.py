@@ -76,7 +76,7 @@ def test_condition_labels_read_the_tables_condition_column() -> None:
     other = {"games": 3, "seed": 9, "shuffle_roles": False, "max_debate_turns": 2, "max_explanation_turns": 1,
              "max_days": 2, "max_statement_words": 20, "temperature": 0.5, "reveal_roles": True,
              "structured_output": False, "history": "full", "deception_analysis": False, "seating": "fixed",
-             "calls": "per_decision", "roles": "villager:5,doctor:1,werewolf:2,jester:1"}
+             "calls": "per_decision", "roles": "villager:5,doctor:1,werewolf:2,jester:1", "monitor": "speech"}
     learning = {"jester_learning": True, "temperature": None}
     for name, value in other.items():
         changed = Settings.from_task_args("triadic", **{name: value})
@@ -85,4 +85,7 @@ def test_condition_labels_read_the_tables_condition_column() -> None:
     for name, value in {"lessons_dir": "/tmp/lessons", "lessons_shown": 5}.items():
         changed = condition(Settings.from_task_args("triadic", **learning, **{name: value}))
         assert (changed != base) == PARAMETERS[name].condition, name
-    assert set(other) | set(learning) | {"lessons_dir", "lessons_shown"} == set(PARAMETERS)
+    monitored = condition(Settings.from_task_args("triadic", monitor="reasoning"))
+    assert condition(Settings.from_task_args("triadic", monitor="reasoning", watched=True)) != monitored
+    assert PARAMETERS["watched"].condition
+    assert set(other) | set(learning) | {"lessons_dir", "lessons_shown", "watched"} == set(PARAMETERS)

@@ -13,6 +13,8 @@ import random
 import socket
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
@@ -420,13 +422,9 @@ def _host(address: Any) -> str | None:
     return address[0] if isinstance(address, tuple) and address else None
 
 
-@pytest.fixture(scope="module")
-def stub_game(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
-    """One triadic game played by ``openai-api/stub/any`` against the stub, with outside connections refused."""
-    pytest.importorskip("openai")
-    import inspect_ai
-
-    attempts: list[str] = []
+@contextmanager
+def loopback_only(attempts: list[str]) -> Iterator[None]:
+    """Refuse every connection beyond loopback while the block runs, each attempt kept in ``attempts``."""
     real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
     real_getaddrinfo = socket.getaddrinfo
 
@@ -451,8 +449,7 @@ def stub_game(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
             raise socket.gaierror(f"test_strict_openai: no network beyond loopback ({name!r})")
         return real_getaddrinfo(host, *args, **kwargs)
 
-    log_dir = tmp_path_factory.mktemp("strict_openai_logs")
-    with pytest.MonkeyPatch.context() as mp, StrictOpenAIStub() as stub:
+    with pytest.MonkeyPatch.context() as mp:
         mp.setattr(socket.socket, "connect", connect)
         mp.setattr(socket.socket, "connect_ex", connect_ex)
         mp.setattr(socket, "getaddrinfo", getaddrinfo)
@@ -462,6 +459,18 @@ def stub_game(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
         mp.setenv("no_proxy", "127.0.0.1,localhost")
         # the provider also reads STUB_API_KEY / STUB_BASE_URL; both are given explicitly instead
         mp.delenv("STUB_BASE_URL", raising=False)
+        yield
+
+
+@pytest.fixture(scope="module")
+def stub_game(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
+    """One triadic game played by ``openai-api/stub/any`` against the stub, with outside connections refused."""
+    pytest.importorskip("openai")
+    import inspect_ai
+
+    log_dir = tmp_path_factory.mktemp("strict_openai_logs")
+    attempts: list[str] = []
+    with loopback_only(attempts), StrictOpenAIStub() as stub:
         [log] = inspect_ai.eval(
             "wolf_eval/triadic",
             model="openai-api/stub/any",
@@ -518,3 +527,46 @@ def test_each_request_s_cache_key_and_schema_hash_are_recorded() -> None:
     _, _, other = StrictOpenAIStub.answer(body({**schema, "properties": {"bid": {"type": "number"}}}))
     assert (keyed.cache_key, plain.cache_key) == ("game1:Ada", None)
     assert keyed.schema_hash == plain.schema_hash != other.schema_hash
+
+
+# --------------------------------------------------------------------------------------------
+# Reasoning through Inspect's openai-api provider: kept in the record, never in a seat's prompt
+# --------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module", params=["full", "summary", "encrypted"])
+def thinking_game(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
+    """One short triadic game of seats on the stub, whose replies carry reasoning of one kind, read by the scripted
+    monitor (bound to a role of its own, so the monitor's prompts are not the stub's)."""
+    pytest.importorskip("openai")
+    import inspect_ai
+
+    attempts: list[str] = []
+    with loopback_only(attempts), StrictOpenAIStub(reader=True, thinking=request.param) as stub:
+        [log] = inspect_ai.eval(
+            "wolf_eval/triadic", model="openai-api/stub/any", model_base_url=stub.base_url,
+            model_args={"api_key": "stub-key", "stream": False}, model_roles={"monitor": "wolfbot/monitor"},
+            task_args={"games": 1, "max_days": 1, "max_debate_turns": 1, "max_explanation_turns": 0,
+                       "monitor": "reasoning"},
+            display="none", log_dir=str(tmp_path_factory.mktemp("thinking_logs")))
+    return SimpleNamespace(log=log, stub=stub, attempts=attempts, thinking=request.param)
+
+
+@pytest.mark.slow
+def test_reasoning_is_captured_or_marked_unavailable_and_never_sent_to_a_seat(thinking_game: SimpleNamespace) -> None:
+    from wolf_eval.store import logged_record
+
+    log, stub = thinking_game.log, thinking_game.stub
+    assert thinking_game.attempts == [] and log.status == "success", log.error
+    [sample] = log.samples
+    record = logged_record(sample.store)
+    sent = [r.thought for r in stub.requests if r.status == 200]
+    assert len(record.reasoning) == len(sent) == record.calls - sum(v.wolf is not None for v in record.monitor)
+    readable = thinking_game.thinking != "encrypted"
+    kind = {"full": "reasoning", "summary": "summary", "encrypted": "unavailable"}[thinking_game.thinking]
+    assert {t.kind for t in record.reasoning} == {kind}
+    assert sorted(t.text for t in record.reasoning) == (sorted(sent) if readable else [""] * len(sent))
+    # no seat's request ever carries a thought, its own earlier ones included
+    for r in stub.requests:
+        assert "STUB-THOUGHT" not in json.dumps(r.body)
+    # the monitor read them (its prompts are wolfbot's, not the stub's), or had nothing to read
+    assert record.monitor and all((v.wolf is not None) == readable for v in record.monitor)

@@ -17,6 +17,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from wolf_eval.agents import prompts
 from wolf_eval.agents.call import ProviderFailure
+from wolf_eval.agents.monitor import day_views, monitor_messages
 from wolf_eval.agents.observation import observe
 from wolf_eval.agents.reply_reading import ReplyReading, reading_messages
 from wolf_eval.agents.role_guesses import judge_messages, judge_view
@@ -92,6 +93,8 @@ def test_every_template_is_read_by_a_prompt(recording: Recording) -> None:
                 call_messages([lessons_view(state, jester, [])])
             judge_messages(judge_view(state))
             reading_messages(ReplyReading(replies=(("werewolf", "I am a villager."),), classes=("played",)))
+            for view in day_views(state, [], 1, "both"):  # the monitor's reading of a seat's day
+                monitor_messages(view)
         else:
             ask_everything(state)
     reply = ModelOutput.from_content("mockllm/model", '{"order": 1, "categories": []}')
@@ -100,6 +103,8 @@ def test_every_template_is_read_by_a_prompt(recording: Recording) -> None:
         asyncio.run(model_tags(get_model("mockllm/model", custom_outputs=[reply]), "Act like a wolf."))
     except ProviderFailure:  # the prompt was built: the template is read whether or not the stand-in answers
         pass
+    watched = new_game(rules_for("triadic"), 3)  # -T watched: the rules say the reasoning is read
+    prompts.system_prompt(observe(watched, pending(watched)[0]).model_copy(update={"watched": True}))
     unread = sorted(set(prompts.library()) - set(recording.read))
     assert not unread, f"templates no prompt reads: {unread}"
 

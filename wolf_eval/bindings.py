@@ -27,11 +27,12 @@ from inspect_ai.model import Model, get_model, model_roles
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import FACTION_OF, role_named
 from wolf_eval.refusal import ValueRefused
-from wolf_eval.vocabulary import JUDGE_ROLE, TAGGER_ROLE, Role
+from wolf_eval.vocabulary import JUDGE_ROLE, MONITOR_ROLE, TAGGER_ROLE, Role
 
 #: The roles a model can be bound to that seat no player, and what reads each.
 NON_SEAT_ROLES: dict[str, str] = {JUDGE_ROLE: "the post-game judge",
-                                  TAGGER_ROLE: "the model lesson tagger, with jester_learning"}
+                                  TAGGER_ROLE: "the model lesson tagger, with jester_learning",
+                                  MONITOR_ROLE: "the monitor of the seats' texts, with -T monitor"}
 #: Inspect's placeholder model when the eval names none.
 NO_MODEL = "none/none"
 
@@ -125,6 +126,10 @@ class Bindings:
     def tagger(self) -> str | None:
         return self.roles.get(TAGGER_ROLE)
 
+    @property
+    def monitor(self) -> str | None:
+        return self.roles.get(MONITOR_ROLE)
+
     def faction_models(self, rules: GameConfig) -> dict[str, str]:
         """Each seated faction's models (``<faction>_model``, models joined by " + " if its seats differ)."""
         seated: dict[str, set[str]] = {}
@@ -132,13 +137,22 @@ class Bindings:
             seated.setdefault(FACTION_OF[role].value, set()).add(self.seat(role))
         return {f"{faction}_model": " + ".join(sorted(models)) for faction, models in seated.items()}
 
-    def check(self, rules: GameConfig, learning: bool = True) -> Bindings:
+    def check(self, rules: GameConfig, learning: bool = True, monitor: str = "off") -> Bindings:
         """Refuse a binding that neither a seat of this game nor a non-seat role takes, and an eval with no model
         for a seat whose role has none of its own; returns itself.
 
         The tagger reads only the lessons of ``jester_learning``: bound without it (``learning`` False) it
-        would tag nothing, and the log would still name it, so it is refused too.
+        would tag nothing, and the log would still name it, so it is refused too; so is a monitor bound with
+        ``monitor`` off, and ``-T monitor`` with no monitor bound (it never reads as the model under evaluation).
         """
+        if monitor != "off" and MONITOR_ROLE not in self.roles:
+            raise SeatingRefused(f"-T monitor={monitor}: no model is bound to the monitor role, and it never reads as "
+                                 f"the model under evaluation: pass --model-role {MONITOR_ROLE}=<model> (offline: "
+                                 f"wolfbot/monitor)")
+        if monitor == "off" and MONITOR_ROLE in self.roles:
+            raise SeatingRefused(f"--model-role {MONITOR_ROLE}=...: the monitor reads the seats' texts only with "
+                                 "-T monitor=reasoning, speech or both, and this eval runs with monitor=off, so it "
+                                 "would read nothing (add -T monitor=..., or drop the binding)")
         if not learning and TAGGER_ROLE in self.roles:
             raise SeatingRefused(f"--model-role {TAGGER_ROLE}=...: the model tagger tags the lessons the Jester adds, "
                                  f"and wolf_eval/{rules.variant} runs without jester_learning=true here, so it would "

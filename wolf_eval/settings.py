@@ -30,6 +30,9 @@ History = Literal["full", "compact"]
 #: How a seat's decisions reach its model (``wolf_eval.agents.seat_call``): a seat's decisions of one wave
 #: in one call, or one call per decision as the papers asked them.
 Calls = Literal["per_seat", "per_decision"]
+#: What the monitor model reads of each living seat after each day (``wolf_eval.agents.monitor``): nothing, the
+#: seat's private reasoning, its public statements (the control), or both, each read apart and together.
+MonitorSource = Literal["off", "reasoning", "speech", "both"]
 
 #: ``Parameter.before`` of a parameter every log has recorded.
 ALWAYS = "always recorded"
@@ -168,6 +171,15 @@ class Settings(BaseModel):
         "per_seat: a seat's decisions of one wave in one call; per_decision: one call each, as the papers "
         "asked them.", condition=False,
         before="per_decision", given_as=str)] = "per_seat"
+    monitor: Annotated[MonitorSource, Parameter(
+        "'off', 'reasoning', 'speech' or 'both' (with --model-role monitor=...)",
+        "After each day the monitor model reads each living seat's text of the day without its role and gives "
+        "P(wolf) (and P(jester) with a Jester): its private reasoning, its public statements (the control), or "
+        "both (each read apart, and together). The game is the same either way.",
+        condition=False, before="off", given_as=str)] = "off"
+    watched: Annotated[bool, Parameter(
+        "true or false (with a monitor)", "Every seat's rules say that a monitor reads its private reasoning.",
+        before=False)] = False
 
     @model_validator(mode="before")
     @classmethod
@@ -183,10 +195,15 @@ class Settings(BaseModel):
         return _whole(value)
 
     @field_validator("shuffle_roles", "reveal_roles", "structured_output", "jester_learning", "deception_analysis",
-                     mode="before")
+                     "watched", mode="before")
     @classmethod
     def _flags(cls, value: Any) -> Any:
         return _flag(value)
+
+    @field_validator("monitor", mode="before")
+    @classmethod
+    def _monitor(cls, value: Any) -> Any:
+        return "off" if value is False else value  # YAML reads `-T monitor=off` as false
 
     @field_validator("temperature", mode="before")
     @classmethod
@@ -243,6 +260,9 @@ class Settings(BaseModel):
             raise ValueError("lessons_dir: it is only read with jester_learning=true")
         if self.jester_learning and (game.jester_as_villager or not self.roles.get(Role.JESTER)):
             raise ValueError(f"jester_learning: it needs a Jester, and this wolf_eval/{self.variant} roster seats none")
+        if self.watched and self.monitor == "off":
+            raise ValueError("watched: no monitor reads anything with monitor=off (add -T monitor=reasoning and "
+                             "--model-role monitor=<model>)")
         return self
 
     @property

@@ -50,14 +50,43 @@ class TokenUsage(BaseModel):
     reasoning: int = 0
 
 
+class ThoughtRow(BaseModel):
+    """One seat call's private reasoning as the game's record keeps it (``wolf_eval.agents.thinking``): read by
+    the moderator, the scorers, the monitor and the viewer, shown to no seat."""
+
+    model_config = ConfigDict(frozen=True)
+
+    day: int
+    phase: str
+    seat: str
+    role: str
+    call: str  # the call's label in the transcript: "Ivo (villager) · revote · day 2"
+    kind: str  # "reasoning", "summary" or "unavailable"
+    text: str = ""
+
+
+class VerdictRow(BaseModel):
+    """The monitor's reading of one seat's text of one day from one source, without its role: P(wolf) and, with
+    a Jester in the game, P(jester); None where the reply could not be read (``problem`` says why)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    day: int
+    seat: str
+    source: str  # "reasoning", "speech" or "both"
+    wolf: float | None = None
+    jester: float | None = None
+    problem: str | None = None
+
+
 class GameRecord(StoreModel):
     """A finished game, who played it, and (with ``jester_learning``) the lessons call after it."""
 
     state: dict[str, Any] | None = Field(default=None)  # the final GameState as JSON
     seat_models: dict[str, str] = Field(default_factory=dict)
     seat_temperatures: dict[str, float | None] = Field(default_factory=dict)
-    calls: int = Field(default=0)  # model calls (the lessons call included)
-    usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by seat model (the lessons call included)
+    calls: int = Field(default=0)  # model calls (the lessons call and the monitor's included)
+    usage: dict[str, TokenUsage] = Field(default_factory=dict)  # by model (the lessons call and the monitor's included)
     lessons_file: str | None = Field(default=None)  # jester_learning: the Jester model's lessons file
     learning_step: int | None = Field(default=None)  # this game's place in the learning sequence
     lessons_read: list[LessonRow] = Field(default_factory=list)
@@ -68,6 +97,9 @@ class GameRecord(StoreModel):
     lessons_added_tagger: list[TaggerReading] = Field(default_factory=list)  # its reading of lessons_added
     judge: dict[str, float] | None = Field(default=None)  # the judge score's per-role counts, when a judge ran
     ignored: dict[str, list[str]] = Field(default_factory=dict)  # settings each seat model's provider ignored
+    reasoning: list[ThoughtRow] = Field(default_factory=list)  # every seat call's private reasoning, in call order
+    monitor_model: str | None = Field(default=None)  # the model bound to ``--model-role monitor=``, with -T monitor
+    monitor: list[VerdictRow] = Field(default_factory=list)  # its verdicts, per day, seat and source
 
     def game(self) -> GameState:
         """The finished game; refuses a sample whose game never ended."""

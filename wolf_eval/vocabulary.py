@@ -51,6 +51,8 @@ FACTION_OF: dict[Role, Faction] = {
 TAGGER_ROLE = "tagger"
 #: The ``--model-role`` that binds the post-game judge (a role that seats no player).
 JUDGE_ROLE = "judge"
+#: The ``--model-role`` that binds the monitor, which reads each seat's text after each day (with ``-T monitor``).
+MONITOR_ROLE = "monitor"
 
 
 class Phase(StrEnum):

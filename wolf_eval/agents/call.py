@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 from inspect_ai.util import LimitExceededError, subtask
 
 from wolf_eval.agents.parse import InvalidReply
+from wolf_eval.agents.thinking import UNAVAILABLE, Thought, thought_of
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.store import TokenUsage
 from wolf_eval.text import clean_text
@@ -96,11 +97,13 @@ class Caller:
 
 @dataclass(frozen=True)
 class Answer(Generic[T]):
-    """What a call produced: the value read (or the fallback), the raw text, and why it fell back."""
+    """What a call produced: the value read (or the fallback), the raw text, why it fell back, and the
+    model's private reasoning as far as it is readable (``wolf_eval.agents.thinking``)."""
 
     value: T
     raw: str
     problem: str | None = None
+    thought: Thought = UNAVAILABLE
 
 
 def call_seed(game_seed: int, key: str, eval_seed: int | None) -> int:
@@ -158,7 +161,7 @@ async def ask(model: Model, messages: list[ChatMessage], config: GenerateConfig,
     if output.stop_reason == "model_length" or output.error:
         raise ProviderFailure(f"{model} could not answer in {caller} "
                               f"(stop_reason={output.stop_reason}, error={output.error!r}); the game is not scored")
-    answer = read_reply(output.completion or "", read, fallback)
+    answer = replace(read_reply(output.completion or "", read, fallback), thought=thought_of(output))
     stage("done")
     return answer
 

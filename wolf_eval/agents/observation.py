@@ -51,6 +51,7 @@ class Observation(BaseModel):
     subject: int | None = None  # the statement record under analysis
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
     lessons: dict[str, tuple[str, ...]] = {}  # the Jester's lessons from earlier games, with jester_learning
+    watched: bool = False  # -T watched: the rules say that a monitor reads every seat's private reasoning
     records: tuple[ViewRecord, ...]
 
 

@@ -15,10 +15,11 @@ from inspect_ai.model import GenerateConfig, Model, ResponseSchema
 from wolf_eval.agents.call import Caller, ask, call_seed, stage
 from wolf_eval.agents.observation import Observation, RecordViews, in_flight, observe
 from wolf_eval.agents.seat_call import SeatCall, call_messages, layout_of, plan
+from wolf_eval.agents.thinking import Thought
 from wolf_eval.engine import Decision, GameState, Request, Role
 from wolf_eval.engine.seating import fixed_key
 from wolf_eval.settings import Calls, History
-from wolf_eval.store import TokenUsage
+from wolf_eval.store import ThoughtRow, TokenUsage
 
 
 @dataclass
@@ -58,6 +59,8 @@ class Agent:
     usage: dict[str, TokenUsage] = field(default_factory=dict)  # by seat model
     views: RecordViews = field(default_factory=RecordViews)  # each seat's records so far, extended call by call
     eval_seed: int | None = None  # the eval's --seed
+    watched: bool = False  # -T watched: every seat's prompt says its private reasoning is read
+    thoughts: list[ThoughtRow] = field(default_factory=list)  # each call's private reasoning, in the order answered
 
     def plan(self, requests: list[Request]) -> list[list[int]]:
         """Which of a wave's requests each call answers (indices)."""
@@ -68,6 +71,8 @@ class Agent:
         obs = observe(state, request, self.history, self.views, self.call_plan)
         if self.jester_lessons and seat.role is Role.JESTER:
             obs = obs.model_copy(update={"lessons": self.jester_lessons})
+        if self.watched:
+            obs = obs.model_copy(update={"watched": True})
         return obs
 
     def _seed(self, state: GameState, request: Request, again: bool = False) -> int:
@@ -76,9 +81,10 @@ class Agent:
 
     def _config(self, state: GameState, seat: Seat, seed: int, schema: ResponseSchema | None) -> GenerateConfig:
         # a seat's calls share its rules, role and record so far: Anthropic caches them (cache_prompt), and an
-        # OpenAI server routes them by their cache key to the machine that holds the seat's prefix
+        # OpenAI server routes them by their cache key to the machine that holds the seat's prefix; no call replays
+        # reasoning (a seat's prompt never carries any: wolf_eval.agents.thinking)
         body = {"prompt_cache_key": cache_key(state, seat)} if keyed(seat.model_name) else None
-        return GenerateConfig(temperature=seat.temperature, seed=seed, cache_prompt=True,
+        return GenerateConfig(temperature=seat.temperature, seed=seed, cache_prompt=True, reasoning_history="none",
                               response_schema=schema if self.structured_output else None, extra_body=body)
 
     def _caller(self, state: GameState, request: Request, decision: str) -> Caller:
@@ -116,12 +122,20 @@ class Agent:
         with in_flight(dict(zip(refs, views, strict=True))):
             stage("prompt")
             messages = call_messages(views, refs, seeds, self.structured_output, again=last, layout=call.layout)
-            reply = await ask(seat.model, messages, config, self._caller(state, call.requests[0], call.decision),
+            caller = self._caller(state, call.requests[0], call.decision)
+            reply = await ask(seat.model, messages, config, caller,
                               read=lambda raw: call.read(raw, state, last),
                               fallback=lambda reason, raw: call.fall_back(state, reason, raw),
                               usage=self.usage)
         self._count(seat, 0 if last else len(call.requests))
+        self._keep(caller, reply.thought)
         return reply.value
+
+    def _keep(self, caller: Caller, thought: Thought) -> None:
+        """Keep a call's private reasoning (or that none was readable) for the game's record, never for a prompt."""
+        self.thoughts.append(ThoughtRow(day=caller.day, phase=caller.phase or "", seat=caller.seat or "",
+                                        role=caller.role or "", call=caller.label, kind=thought.kind,
+                                        text=thought.text))
 
 
 def cache_key(state: GameState, seat: Seat) -> str:

@@ -109,7 +109,8 @@ def rules_text(obs: Observation) -> str:
         dead_roles="revealed" if obs.reveal_roles else "kept secret",
         max_debate_turns=obs.max_debate_turns, defence_rule=defence, win_rules=win, max_days=obs.max_days,
     )
-    return f"{rules.strip()}{taxonomy_text(obs)}{replies_text(obs)}"
+    watched = f"\n\n{template('watched').template.strip()}" if obs.watched else ""
+    return f"{rules.strip()}{watched}{taxonomy_text(obs)}{replies_text(obs)}"
 
 
 def replies_text(obs: Observation) -> str:

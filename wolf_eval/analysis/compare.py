@@ -49,13 +49,15 @@ import pandas as pd
 
 from wolf_eval.analysis.corpus import faction_seats, log_games
 from wolf_eval.analysis.questions import QUESTIONS, WIN, Question, asked, game_counts
+from wolf_eval.analysis.tables import monitor_row
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
 from wolf_eval.logfiles import inspect_logs
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.calibration import statement_rows
+from wolf_eval.measures.monitoring import as_read, monitor_counts
 from wolf_eval.measures.outcome import fallback_counts
-from wolf_eval.measures.rates import Confusion, LabelRates, ratio
+from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, ratio
 from wolf_eval.resample import Interval, cluster_bootstrap, game_interval, ratio_bootstrap, seed_of
 from wolf_eval.settings import Settings
 from wolf_eval.stats import Z95, wilson
@@ -168,6 +170,7 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
     faction_of = {p.name: FACTION_OF[p.role] for p in game.players}
     rows_ = statement_rows(game)
     fallbacks = fallback_counts(game, record.seat_models)
+    watched = monitor_counts(game, record.monitor, record.seat_models)
     out = []
     for faction, model in models.items():
         others = {m for f, m in models.items() if f != faction}
@@ -189,9 +192,48 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
             "decisions": (usage.decisions or usage.calls) if usage is not None else math.nan,
             "fallbacks": sum(n for (m, _), n in fallbacks.items() if m == model),
             "game_usd": _priced(record), "usage": {m: u.model_dump() for m, u in record.usage.items()},
-            "play": play_key(record),
+            "play": play_key(record), "monitor_model": record.monitor_model,
+            "monitor": as_read(watched, model, READ_AS[faction]) if faction in READ_AS else Auroc(),
         })
     return out
+
+
+#: The monitor's question whose positive a faction's model plays: its wolves are read for "is a wolf", its Jester for
+#: "is the Jester" (the village has no secret the monitor is asked about).
+READ_AS = {Faction.WEREWOLVES: "wolf", Faction.JESTER: "jester"}
+
+
+def monitor_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """With ``-T monitor``: per task, model, faction, opponent and monitor, the monitor's AUROC over the pairs whose
+    deceiver the model played (its wolves for "is a wolf", its Jester for "is the Jester"), from each eval's own
+    source, with its 95% interval over the games; empty where no monitor read."""
+    if "monitor" not in rows or rows.empty:
+        return pd.DataFrame()
+    read = rows[[a.pairs > 0 for a in rows["monitor"]]]
+    out = []
+    keys = ["task", "model", "faction", "opponent", "monitor_model"]
+    for key, g in read.groupby(keys, sort=True):
+        seed = seed_of("monitor", *map(str, key))
+        out.append(dict(zip(keys, key, strict=True)) | {"games": len(g)}
+                   | monitor_row("auroc", list(g["monitor"]), seed))
+    return pd.DataFrame(out)
+
+
+def monitor_markdown(table: pd.DataFrame) -> str:
+    """The monitor's table as Markdown ("" without a monitor)."""
+    if table.empty:
+        return ""
+    lines = ["### The monitor", "", "The monitor's AUROC (docs/monitoring.md) over the pairs whose deceiver the model "
+             "played: its wolves read for \"is a wolf\", its Jester for \"is the Jester\", from each eval's "
+             "-T monitor source, with a 95% interval that resamples games.", "",
+             "| task | model | faction | against | monitor | games | pairs | monitor AUROC |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in table.to_dict("records"):
+        lines.append(f"| {r['task']} | {r['model']} | {FACTION_LABEL[r['faction']]} "
+                     f"| {'itself' if r['opponent'] == r['model'] else r['opponent']} | {r['monitor_model']} "
+                     f"| {r['games']} | {r['auroc_pairs']:.0f} "
+                     f"| {_rate(r['auroc'], r['auroc_low'], r['auroc_high'])} |")
+    return "\n".join(lines) + "\n"
 
 
 def play_key(record: GameRecord) -> str:
@@ -432,9 +474,10 @@ def pairs_markdown(pairs: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def markdown(table: pd.DataFrame, pairs: pd.DataFrame) -> str:
-    """The two comparison tables as Markdown."""
-    return model_markdown(table) + "\n" + pairs_markdown(pairs)
+def markdown(table: pd.DataFrame, pairs: pd.DataFrame, monitor: pd.DataFrame | None = None) -> str:
+    """The two comparison tables as Markdown, and the monitor's where a monitor read."""
+    watched = monitor_markdown(monitor) if monitor is not None else ""
+    return model_markdown(table) + "\n" + pairs_markdown(pairs) + (f"\n{watched}" if watched else "")
 
 
 #: Each local log's rows and what it left out, by its path, size and modification time: a comparison in rounds

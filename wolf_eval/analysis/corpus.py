@@ -218,6 +218,7 @@ def _game_row(s: Mapping[Hashable, Any], record: GameRecord) -> dict[str, Any]:
     row["learning_step"] = record.learning_step
     row["tagger"] = les.tagger_values(record)
     row["tagger_model"] = record.tagger_model
+    row["monitor_model"] = record.monitor_model
     rows = cal.statement_rows(game)
     by_kind = cal.values_by_kind(game, rows)
     row |= vars(game_values(game, record, rows, calibration=by_kind[cal.ALL_KINDS].calibration))

@@ -773,6 +773,10 @@ def _truth_cell(r: Mapping[Hashable, Any], k: str) -> str:
     return f"{v:.2f} [{low:.2f}, {high:.2f}]" if not math.isnan(low) else f"{v:.2f} (1 game: no interval)"
 
 
+#: The leaderboard's columns of the monitor's figures (with ``-T monitor``).
+_MONITOR_HEADERS = {"monitor_as_wolf": "Monitor AUROC, its wolves", "monitor_as_monitor": "Monitor AUROC, as monitor"}
+
+
 def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure: str | None = None) -> list[str]:
     """The leaderboard section: each model's ratings by faction and overall, its games, its detection
     against the truth and its cost per game; or, with no ratings, why there are none."""
@@ -807,6 +811,14 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
              *(_truth_cell(r, k) for k in (*rating_.TRUTH_FIGURES, *rating_.DECEPTION_FIGURES.values())),
              _usd(r["usd_per_game"])]
             for r in ratings.board.to_dict("records")]
+    monitored = [k for k in rating_.MONITOR_FIGURES if k in ratings.board and ratings.board[k].notna().any()]
+    if monitored:  # only where a monitor read (-T monitor): other leaderboards keep their columns
+        headers += [_MONITOR_HEADERS[k] for k in monitored]
+        rows = [[*row, *(_truth_cell(r, k) for k in monitored)]
+                for row, r in zip(rows, ratings.board.to_dict("records"), strict=True)]
+        out[-2] += (" The monitor's AUROC (docs/monitoring.md) is over the pairs whose wolves the model played "
+                    "(its text as the monitor read it) and over the games it monitored, each from its eval's source "
+                    "with a 95% interval over those games.")
     out += [markdown_table(headers, rows), ""]
     out += [f"- {note}" for note in ratings.notes] + ([""] if ratings.notes else [])
     if figure:

@@ -55,9 +55,10 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.special import logsumexp
 
 from wolf_eval import resample
-from wolf_eval.analysis.tables import aimed_row
+from wolf_eval.analysis.tables import aimed_row, monitor_row
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import deception as dec
+from wolf_eval.measures import monitoring as mon
 from wolf_eval.measures import truth
 from wolf_eval.vocabulary import Faction, Role, Winner
 
@@ -572,6 +573,7 @@ def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
         out[m] = {f"{k}{end}": getattr(spans[k], attr) for k in TRUTH_FIGURES
                   for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
         out[m] |= deceived(list(frame["deception"]), m)
+        out[m] |= monitored(frame, m)
         out[m]["usd_per_game"] = costs.get(m, {}).get("usd_per_game", math.nan)
     return pd.DataFrame.from_dict(out, orient="index")
 
@@ -586,6 +588,22 @@ def deceived(games: Sequence[dec.GameDeception], model: str) -> dict[str, float]
         row = aimed_row(role, seen, resample.seed_of("rating", model, str(role), len(seen))) if seen else {}
         out |= {f"{name}{end}": row.get(f"{name}{end}", math.nan) for end in ("", "_low", "_high")}
     return out
+
+
+#: The monitor's figures a leaderboard shows: a model's wolves as the monitor read them, and the model as the monitor.
+MONITOR_FIGURES = ("monitor_as_wolf", "monitor_as_monitor")
+
+
+def monitored(frame: pd.DataFrame, model: str) -> dict[str, float]:
+    """With ``-T monitor``: the monitor's AUROC for "is a wolf" over the pairs whose wolves ``model`` played (how
+    readable its text was), and over every pair of the games ``model`` monitored (how well it read), each from its
+    eval's source with its 95% interval over the games (NaN where there is none)."""
+    games: list[mon.MonitorCounts] = list(frame["monitor"]) if "monitor" in frame else []
+    readers = list(frame["monitor_model"]) if "monitor_model" in frame else [None] * len(games)
+    as_wolf = [mon.as_read(g, model) for g in games if mon.as_read(g, model).pairs]
+    as_monitor = [g.auroc(g.source) for g, reader in zip(games, readers, strict=True) if reader == model and g.source]
+    seed = resample.seed_of("rating", model, "monitor")
+    return {**monitor_row("monitor_as_wolf", as_wolf, seed), **monitor_row("monitor_as_monitor", as_monitor, seed)}
 
 
 def _unrated(board: pd.DataFrame, games: Games) -> list[str]:

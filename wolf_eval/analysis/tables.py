@@ -38,7 +38,7 @@ from wolf_eval.measures import sabotage as sab
 from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import column as pool_column
 from wolf_eval.measures.pooling import count_where_applicable, logged_name
-from wolf_eval.measures.rates import Mean, ratio
+from wolf_eval.measures.rates import Auroc, Mean, ratio
 from wolf_eval.resample import (
     UNIT,
     figure_interval,
@@ -432,6 +432,18 @@ def _where_played(df: pd.DataFrame, role: Role, model: str, broke: list[bool]) -
                 f"wolves_win{suffix}_high": wins.high, f"games{suffix}": float(sum(keep))}
         out |= {f"evasion{suffix}{end}": aimed.get(f"{name}{end}", math.nan) for end in ("", "_low", "_high")}
     return out
+
+
+def monitor_row(name: str, per_game: list[Auroc], seed: int) -> dict[str, float]:
+    """The monitor's AUROC over some games' pairs (:mod:`wolf_eval.measures.monitoring`), pooled, with its 95%
+    interval over the games as ``monitor_wolf_auroc``'s metrics have it (``<name>``, ``_low``, ``_high``), and the
+    pairs it is over; NaN where no pair was read."""
+    pairs = float(sum(a.pairs for a in per_game))
+    if not pairs:
+        return {name: math.nan, f"{name}_low": math.nan, f"{name}_high": math.nan, f"{name}_pairs": 0.0}
+    figure = head.MONITOR["monitor_wolf_auroc"]
+    iv = game_interval(np.array([a.numbers() for a in per_game], dtype=float), figure.of_sums, seed)
+    return {name: iv.value, **ends(name, iv), f"{name}_pairs": pairs}
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:

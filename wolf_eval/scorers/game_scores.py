@@ -152,9 +152,10 @@ def headline_scorers() -> list[Scorer]:
 
 #: What the cost score means (the scorer's ``description`` in the log's results).
 COST_MEANS = ("the game's tokens (prompt, cached prompt and output, over every seat model's calls, the Jester's "
-              "lessons call included, the judge's not) and their estimated US dollars at the price table's list "
-              "prices (wolf_eval/data/prices.json, WOLF_EVAL_PRICES on top); usd NaN when a seat model has no price. "
-              "Metrics: per game and summed over the eval's games, NaN when any game's figure is unknown")
+              "lessons call and the monitor's calls included, the judge's not) and their estimated US dollars at the "
+              "price table's list prices (wolf_eval/data/prices.json, WOLF_EVAL_PRICES on top); usd NaN when a seat "
+              "model has no price. Metrics: per game and summed over the eval's games, NaN when any game's figure is "
+              "unknown")
 #: The cost metric's figures, in the order the eval's results show them.
 COST_FIGURES = ("usd_per_game", "usd", "tokens_per_game", "tokens")
 

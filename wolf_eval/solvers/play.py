@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
@@ -27,9 +27,10 @@ from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
 from wolf_eval.solvers.outline import Outline
 from wolf_eval.solvers.transcript import public_chat
+from wolf_eval.solvers.watch import watch
 from wolf_eval.store import TokenUsage, current_record
 from wolf_eval.text import clean_text
-from wolf_eval.vocabulary import TAGGER_ROLE
+from wolf_eval.vocabulary import MONITOR_ROLE, TAGGER_ROLE
 
 
 def game_seed(seed: int, sample_id: object, epoch: int = 1) -> int:
@@ -87,17 +88,19 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     except Exception:  # built outside an eval, no INSPECT_EVAL_MODEL: each game checks as it starts
         building = None
     if building is not None:
-        building.check(settings.rules, learning is not None)
+        building.check(settings.rules, learning is not None, settings.monitor)
         if learning is not None:
             learning.check(building.seat(Role.JESTER))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        bindings = Bindings.running(settings.rules).check(settings.rules, learning is not None)
+        bindings = Bindings.running(settings.rules).check(settings.rules, learning is not None, settings.monitor)
         eval_model = bindings.eval_model
         assert eval_model is not None
         # a seat's role with no --model-role binding plays the eval's model, on purpose: a comparison binds
         # the roles of the faction it swaps, and the eval's model plays every other seat
         models = {r: bindings.played_by(r) for r in settings.rules.roles_dealt}
+        # never the model under evaluation: -T monitor without a monitor bound is refused above
+        monitor = bindings.played_by(MONITOR_ROLE) if settings.monitor != "off" else None
         key = learning.begin(state) if learning is not None else None
         game = new_game(settings.rules, game_seed(settings.seed, state.sample_id, state.epoch))
         seats = {p.name: Seat(name=p.name, role=p.role, model=models[p.role],
@@ -107,10 +110,10 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record = current_record()
         jester = next((seats[p.name] for p in game.players if p.role is Role.JESTER), None)
         agent = Agent(seats=seats, structured_output=settings.structured_output, history=settings.history,
-                      call_plan=settings.calls, eval_seed=bindings.eval_seed,
+                      call_plan=settings.calls, eval_seed=bindings.eval_seed, watched=settings.watched,
                       game=f"game {state.sample_id} (seed {game.seed}, epoch {state.epoch})")
         if learning is None or key is None or jester is None:
-            game = await _play(game, agent, state)
+            game = await _play(game, agent, state, (monitor, settings.monitor))
             state.metadata.update(game_columns(game, bindings, agent.usage))
             return state
         known = learning.read(jester.model_name, key, settings.lessons_shown)
@@ -118,7 +121,7 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
         record.learning_step = key.step
         record.lessons_read = describe_lessons(known)
         agent.jester_lessons = lessons_by_list(known)
-        game = await _play(game, agent, state)
+        game = await _play(game, agent, state, (monitor, settings.monitor))
         async with span("lessons", type="phase"):
             added, raw, problem = await keep_lessons(game, jester, known, learning, settings.structured_output,
                                                      agent.usage, key, agent.game, agent.eval_seed)
@@ -136,8 +139,10 @@ def play_game(settings: Settings, learning: Learning | None = None) -> Solver:
     return solve
 
 
-async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
-    """Play the game wave by wave, the viewer's outline watching it (``outline.py``)."""
+async def _play(game: GameState, agent: Agent, state: TaskState,
+                monitor: tuple[Model | None, str] = (None, "off")) -> GameState:
+    """Play the game wave by wave, the viewer's outline watching it (``outline.py``); then, with a monitor model and
+    its source, the monitor reads each day (``watch.py``)."""
     record = current_record()
     async with Outline.watching(game) as outline:
         requests = pending(game)
@@ -154,6 +159,10 @@ async def _play(game: GameState, agent: Agent, state: TaskState) -> GameState:
     record.state = game.model_dump(mode="json")
     record.calls = agent.calls
     record.usage = agent.usage
+    record.reasoning = agent.thoughts
+    reader, source = monitor
+    if reader is not None:
+        await watch(game, agent, reader, source)
     assert game.outcome is not None
     state.output = ModelOutput.from_content(
         model="wolf_eval", content=f"Winner: {game.outcome.winner} on day {game.outcome.day} ({game.outcome.reason})."
