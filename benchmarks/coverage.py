@@ -16,7 +16,8 @@ after each pool says how often a draw holds one and how much of each figure's we
 where most games end on day 1 and the rest run long, a figure that differs between the two cannot be
 known from a draw of day-1 games alone, whatever its interval.
 
-Figures: the win rates (one outcome per game: Wilson's interval before, Wilson's with a continuity
+Figures: every headline score the pool defines (``wolf_eval.measures.headline.HEADLINE``); the win rates
+and the other shares of games (one outcome per game: Wilson's interval before, Wilson's with a continuity
 correction after); every per-ballot figure the headline and the deception tables print (the village's
 detection AUROC and one role's, its AUROC of the wolves against the Jester, the wolves' evasion, the
 Jester's rank in suspicion, the share of ballots on the wolves); per-statement figures (the statement
@@ -76,10 +77,10 @@ def pool_figures(frame: Any) -> list[Figure]:
     """Every figure the benchmark checks, from a pool's games (the corpus frame of its log)."""
     games = [head.GameValues(**{f: r[f] for f in GAME_VALUE_FIELDS}) for r in frame.to_dict("records")]
     out = []
-    for name in ("village_win", "wolves_win", "jester_win", "village_wolf_auroc", "jester_suspicion_rank",
-                 "wolf_self_label_gap", "self_label_agreement"):
-        f = head.HEADLINE[name]
-        out.append(Figure(name, f.sums([f.counts(g) for g in games]), f.of_sums, f.per_game, f.bounds))
+    for name, f in head.HEADLINE.items():
+        figure = Figure(name, f.sums([f.counts(g) for g in games]), f.of_sums, f.per_game, f.bounds)
+        if not math.isnan(figure.truth):  # third_order_lessons needs games with learning
+            out.append(figure)
     villager = [g.truth.roles.get(Role.VILLAGER, tru.Detection()) for g in games]
     out.append(Figure("villager AUROC", _matrix([[d.wolves.concordant + d.wolves.ties / 2, d.wolves.pairs]
                                                   for d in villager]), lambda s: ratio(s[0], s[1])))
@@ -240,14 +241,16 @@ def exact_share_coverage(sizes: list[int]) -> None:
 
 
 def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method], rng: np.random.Generator,
-             long: np.ndarray) -> dict[str, dict[str, tuple[float, float, int, float, float]]]:
+             long: np.ndarray) -> dict[str, dict[str, tuple[float, float, int, float, float, int]]]:
     """Per figure and method: coverage, mean width, draws without an interval, the share of misses where the
-    interval lay above the truth, and the coverage over the draws holding a game past day 1."""
+    interval lay above the truth, the coverage over the draws holding a game past day 1, and how many of
+    today's intervals had no width."""
     hit = {f.name: dict.fromkeys(methods, 0) for f in figs}
     hit_long = {f.name: dict.fromkeys(methods, 0) for f in figs}
     drawn_long = {f.name: 0 for f in figs}
     width = {f.name: dict.fromkeys(methods, 0.0) for f in figs}
     high_miss = {f.name: dict.fromkeys(methods, 0) for f in figs}
+    flat = {f.name: 0 for f in figs}
     none = {f.name: 0 for f in figs}
     drawn = {f.name: 0 for f in figs}
     size = len(figs[0].matrix)
@@ -268,9 +271,10 @@ def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method
                 hit_long[f.name][name] += has_long and low <= f.truth <= high
                 high_miss[f.name][name] += f.truth < low
                 width[f.name][name] += high - low
+                flat[f.name] += name == "after" and high <= low
     return {f.name: {m: (hit[f.name][m] / max(1, drawn[f.name]), width[f.name][m] / max(1, drawn[f.name]),
                          none[f.name], high_miss[f.name][m] / max(1, drawn[f.name] - hit[f.name][m]),
-                         hit_long[f.name][m] / max(1, drawn_long[f.name]))
+                         hit_long[f.name][m] / max(1, drawn_long[f.name]), flat[f.name])
                      for m in methods} for f in figs}
 
 
@@ -297,17 +301,18 @@ def main() -> None:
         figs, long = figures_of(name, args.root)
         print(f"\n## {name}: {len(figs[0].matrix)} games of {pool.task} on {pool.model}"
               f"{' with ' + str(pool.roles) if pool.roles else ''}; {args.samples} draws per size\n")
-        header = ["figure", "pool value", "n", *(f"{m}" for m in methods), "after, draws with a game past day 1"]
+        header = ["figure", "pool value", "n", *(f"{m}" for m in methods), "after, draws with a game past day 1",
+                  "after: zero-width"]
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         rng = np.random.default_rng(args.seed)
         for n in sizes:
             got = coverage(figs, n, args.samples, methods, rng, long)
             for f in figs:
-                cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h, _ in got[f.name].values()]
+                cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h, _, _ in got[f.name].values()]
                 none = next(iter(got[f.name].values()))[2]
                 print(f"| {f.name} | {f.truth:.3f} | {n}{f' ({none} none)' if none else ''} | " + " | ".join(cells)
-                      + f" | {got[f.name]['after'][4]:.3f} |", flush=True)
+                      + f" | {got[f.name]['after'][4]:.3f} | {got[f.name]['after'][5]} |", flush=True)
         game_length(figs, long, sizes)
         by_long_games(figs, long, min(sizes), args.samples, args.seed)
         print(f"\n{time.perf_counter() - started:.0f} s")

@@ -31,8 +31,10 @@ class Pool:
     model: str
     games: int
     roles: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, int] = field(default_factory=dict)  # task parameters beyond the games and the seed
 
 
+QUICK = {"max_debate_turns": 1, "max_explanation_turns": 1}
 #: The pools: two self-play pools for coverage, and the wolves of each baseline policy against fixed
 #: observers (every seat that is not a wolf) for the deception figures, all on one seed so the deals match.
 POOLS = (
@@ -42,6 +44,10 @@ POOLS = (
     Pool("triadic-cue-wolves-random", "triadic", "wolfbot/cue", 30, {"werewolf": "wolfbot/random"}),
     Pool("triadic-cue-wolves-faction", "triadic", "wolfbot/cue", 30, {"werewolf": "wolfbot/faction"}),
     Pool("triadic-tom-wolves-cue", "triadic", "wolfbot/tom", 30, {"werewolf": "wolfbot/cue"}),
+    # the same two populations with one debate and one explanation turn a day: a game plays in about a second
+    # of CPU, so every headline's coverage is measured in minutes on a loaded machine
+    Pool("triadic-cue-quick", "triadic", "wolfbot/cue", 200, settings=QUICK),
+    Pool("triadic-tom-quick", "triadic", "wolfbot/tom", 100, settings=QUICK),
 )
 SEED = 35
 
@@ -68,7 +74,7 @@ def ensure(pool: Pool, root: Path = POOLS_DIR) -> Path:
         print(f"playing {pool.name}: {pool.games} games of {pool.task} on {pool.model} {pool.roles or ''}",
               flush=True)
         _, wall = play(pool.task, where, pool.name, model=pool.model, model_roles=pool.roles or None,
-                       task_args={"games": pool.games, "seed": SEED})
+                       task_args={"games": pool.games, "seed": SEED, **pool.settings})
         print(f"  {wall:.0f} s", flush=True)
     return where
 

@@ -40,16 +40,31 @@ re-renders every game prompt of an existing log (any model) under ``history=full
 ``history=compact`` from the observations it recorded, and prints the characters of both per game,
 their fixed part, and the prompt tokens the provider reported for the prompts as played, scaled to compact by
 the ratio of characters (compact over the history the log was played with).
+
+    python benchmarks/speed.py --releases .,../speed-042 --games 10 --repeat 2 -T deception_analysis=false
+
+times the same eval (``--task``, ``wolfbot/--policy``, ``--games`` games, the ``-T`` values) under each
+release: a checkout of it, with its own ``.venv`` (``.`` this checkout, with the interpreter running this
+script when it has none). Each run is a fresh process of that release's interpreter
+(``benchmarks/timed_eval.py``); the releases take turns, in an order that alternates from round to
+round, so a load that comes and goes on the machine falls on both. Prints each run, then per release
+the median over its runs of milliseconds per game and per model call, in wall time and in the
+process's CPU time (on a machine others share, CPU time is the figure that compares; wall time says
+what a user waited).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import zipfile
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 from harness import add_task_args, play, task_args
@@ -227,12 +242,19 @@ def main() -> None:
     ap.add_argument("--concurrent", type=int, default=0, help="also play the games M at a time and print the speed-up")
     add_task_args(ap)
     ap.add_argument("--prompts-from", metavar="LOG", help="re-render the prompts of this log, full against compact")
+    ap.add_argument("--releases", metavar="CHECKOUTS",
+                    help="time the eval under each release, a comma-separated list of checkouts (. = this one)")
+    ap.add_argument("--repeat", type=int, default=1, help="with --releases: rounds of runs, one per release each")
     args = ap.parse_args()
     if args.prompts_from:
         rerender(args.prompts_from)
         return
     extra = task_args(args.T)
     model = f"wolfbot/{args.policy}"
+    if args.releases:
+        checkouts = [Path(c).expanduser() for c in args.releases.split(",")]
+        releases(checkouts, args.task, model, {"games": args.games, **extra}, args.repeat)
+        return
     header = ("| latency s | words | history | game | winner | days | calls | waves | waves/day | wall s "
               "| wall/(waves×lat) | prompt tok | cached tok | completion tok | log KB | shared prefix | ms/call at 0 "
               "| compact / full | fixed part | today-in-full floor |")
@@ -287,6 +309,51 @@ def main() -> None:
             _, many = play_bots(args.task, model, latency, parameters, args.concurrent, tmp)
             print(f"\n{args.games} games at latency {latency:g} s: {one:.1f} s one at a time, {many:.1f} s "
                   f"{args.concurrent} at a time (--max-samples {args.concurrent}): speed-up {one / many:.2f}x")
+
+
+TIMED_EVAL = Path(__file__).resolve().with_name("timed_eval.py")
+
+
+def interpreter(checkout: Path) -> str:
+    """The Python of a release's checkout: its ``.venv``'s, or (for this checkout only) the one running now."""
+    own = checkout / ".venv" / "bin" / "python"
+    if own.exists():
+        return str(own)
+    if checkout.resolve() == TIMED_EVAL.parents[1]:
+        return sys.executable
+    raise SystemExit(f"--releases: {checkout} has no .venv (python3 -m venv .venv && .venv/bin/pip install -e .)")
+
+
+def timed_run(checkout: Path, task: str, model: str, task_args: dict[str, Any]) -> dict[str, Any]:
+    """One eval under the release checked out at ``checkout``, in a fresh process of its interpreter."""
+    done = subprocess.run([interpreter(checkout), str(TIMED_EVAL), task, model, json.dumps(task_args)],
+                          cwd=checkout, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{checkout}: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+    return {**json.loads(done.stdout.strip().splitlines()[-1]), "checkout": str(checkout)}
+
+
+def releases(checkouts: list[Path], task: str, model: str, task_args: dict[str, Any], repeat: int) -> None:
+    """The same eval timed under each release, the releases taking turns (docstring: ``--releases``)."""
+    print(f"task {task}, {model}, parameters {task_args}, {repeat} rounds, on {os.cpu_count()} cores\n")
+    print("| round | release | checkout | games | calls | wall s | CPU s | start-up CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
+    runs: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for k in range(repeat):
+        for checkout in checkouts if k % 2 == 0 else checkouts[::-1]:
+            run = timed_run(checkout, task, model, task_args)
+            runs[str(checkout)].append(run)
+            print(f"| {k + 1} | {run['version']} | {checkout} | {run['games']} | {run['calls']} | {run['wall']:.1f} "
+                  f"| {run['cpu']:.1f} | {run['startup_cpu']:.1f} |", flush=True)
+    print("\nmedian over the rounds, per game and per model call:\n")
+    print("| release | calls a game | ms a game, wall | ms a game, CPU | ms a call, wall | ms a call, CPU |")
+    print("|---|---|---|---|---|---|")
+    for checkout, rs in runs.items():
+        def per(key: str, unit: str, rs: list[dict[str, Any]] = rs) -> float:
+            return statistics.median(1000 * r[key] / r[unit] for r in rs)
+        print(f"| {rs[0]['version']} ({checkout}) | {statistics.median(r['calls'] / r['games'] for r in rs):.0f} "
+              f"| {per('wall', 'games'):,.0f} | {per('cpu', 'games'):,.0f} | {per('wall', 'calls'):.1f} "
+              f"| {per('cpu', 'calls'):.1f} |")
 
 
 def _f(x: float, digits: int = 2) -> str:

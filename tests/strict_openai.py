@@ -613,6 +613,8 @@ def random_instance(schema: Any, rng: random.Random, root: Any = None, depth: in
         while len(s) < lo:
             s += " " + _words(rng)
         return s[:hi] if hi is not None else s
+    if kind == "array" and "prefixItems" in schema:  # a tuple: each item its own schema (none after them here)
+        return [random_instance(item, rng, root, depth + 1) for item in schema["prefixItems"]]
     if kind == "array":
         lo = schema.get("minItems", 0)
         hi = schema.get("maxItems", lo + 3)

@@ -233,9 +233,37 @@ def test_compare_refuses_what_it_cannot_compare(tmp_path, capsys) -> None:  # ty
     assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "-T", "games=10", "--max-games", "5",
                  "--log-dir", str(tmp_path / "x")]) == 2
     assert "the cap of 5 games is below one round of 10" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--per-question", "--difference", "0.2",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "--difference, --per-question only go with --sequential" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--design", "anytime", "--power", "0.9",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "plan the group design's cap; the anytime design needs none" in capsys.readouterr().err
+    assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--power", "1.5",
+                 "--log-dir", str(tmp_path / "x")]) == 2
+    assert "--power 1.5: each lies strictly between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
     assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "none")]) == 2
     (tmp_path / "empty").mkdir()
     assert main(["compare", "--tables-only", "--log-dir", str(tmp_path / "empty")]) == 1
     assert "no finished game with one model per faction" in capsys.readouterr().err
     assert not (tmp_path / "empty" / "compare").exists()
+
+
+def test_compare_in_rounds_shares_its_error_rate_and_plans_its_cap() -> None:
+    """A pair on triadic asks six questions, each at 0.05 / 6; the cap is the group design's for 0.50 against 0.60
+    at that level (594 games for the fixed design, 1.1 times that in rounds of 10: 660); three models ask 18."""
+    from argparse import Namespace
+
+    from wolf_eval.cli import _stopping
+
+    args = Namespace(sequential=True, design=None, alpha=None, difference=None, power=None, max_games=None,
+                     max_usd=None, per_question=False, models=["a", "b"], task="triadic")
+    stopping = _stopping(args, {"games": 10}, ["wolfbot/tom"])
+    assert (stopping.questions, stopping.max_games, stopping.design) == (6, 660, "group")
+    assert stopping.question_alpha == pytest.approx(0.05 / 6)
+    three = _stopping(Namespace(**{**vars(args), "models": ["a", "b", "c"], "difference": 0.2}), {"games": 10},
+                      ["wolfbot/tom"])
+    assert three.questions == 18 and three.max_games < 660  # a larger difference needs fewer games
+    alone = _stopping(Namespace(**{**vars(args), "per_question": True}), {"games": 10}, ["wolfbot/tom"])
+    assert alone.question_alpha == 0.05 and alone.max_games == 430

@@ -7,6 +7,7 @@ the default test command skips it (it needs no network either way).
 from __future__ import annotations
 
 import importlib.util
+import json
 
 import pytest
 from helpers import final_state, game_scores, run
@@ -84,6 +85,27 @@ def test_the_grammar_turns_bounded_numbers_into_enums_and_caps_open_strings() ->
     bounded = grammar_schema({"type": "object", "properties": {"x": {"type": "number", "minimum": 0, "maximum": 1}},
                               "required": ["x"]}, field_chars=50)
     assert bounded["properties"]["x"]["enum"] == [k / 100 for k in range(101)], "0.00, 0.01, ..., 1.00"
+
+
+def test_a_seat_call_s_grammar_is_built_from_what_it_asks_not_from_the_seat_s_schema() -> None:
+    from inspect_ai.model import ResponseSchema
+    from inspect_ai.util import JSONSchema
+
+    from wolf_eval.agents.schemas import asked_schema, seat_schema
+    from wolf_eval.providers.llamacpp import call_schema
+
+    taxonomy = ("none", "A", "B")
+    asked = asked_schema(taxonomy, (57, 60), Action.VOTE, ("Bob", "Cara"))
+    pinned = seat_schema(taxonomy, ("Ann", "Bob", "Cara"), None).model_copy(update={"asked": asked})
+    assert call_schema(pinned) is asked
+    assert [i["properties"]["id"]["const"] for i in asked["properties"]["analyses"]["prefixItems"]] == [57, 60]
+    assert asked["properties"]["decision"]["properties"]["vote"]["enum"] == ["Bob", "Cara"]
+    plain = ResponseSchema(name="x", json_schema=JSONSchema(type="object", properties={"a": JSONSchema(type="string")}))
+    assert call_schema(plain) == {"type": "object", "properties": {"a": {"type": "string"}}}
+    if HAS_RUNTIME:  # llama.cpp's own converter reads the tuple of analyses and the constants
+        from llama_cpp import LlamaGrammar
+
+        LlamaGrammar.from_json_schema(json.dumps(grammar_schema(asked, 240)), verbose=False)
 
 
 def test_each_prompt_goes_to_the_context_that_holds_the_longest_prefix_of_it() -> None:

@@ -87,28 +87,58 @@ def test_the_spread_and_the_same_deal_correlation_are_measured_per_design() -> N
 
 def test_the_plan_prices_every_design_and_simulates_the_sequential_one() -> None:
     rows = _pilot(np.random.default_rng(3), rho=0.5)
-    table = P.plan(rows, difference=0.10, power=0.80, alpha=0.05)
+    table = P.plan(rows, difference=0.10, power=0.80, alpha=0.05, questions=2)
     village = table[table["figure"] == "village win rate"].set_index("design")
-    assert list(village.index) == [*P.DESIGNS, f"sequential, {P.REFERENCE}"]
+    assert list(village.index) == [*P.DESIGNS, f"group-sequential, {P.REFERENCE}"]
     separate, reference = village.loc[P.SEPARATE], village.loc[P.REFERENCE]
     p = separate["value"]
-    assert separate["games_per_model"] == P.games_needed(math.sqrt(p * (1 - p)), 0.0, 0.10, 0.05, 0.80,
+    # each of the comparison's two questions at 0.025
+    assert separate["games_per_model"] == P.games_needed(math.sqrt(p * (1 - p)), 0.0, 0.10, 0.025, 0.80,
                                                          math.sqrt((p + 0.1) * (0.9 - p)))
     assert reference["games_per_model"] < 0.7 * separate["games_per_model"]  # rho near 0.5 halves the variance
     assert not village.loc[P.CROSS, "rho_measured"] and village.loc[P.CROSS, "rho"] == 0.0
-    sequential = village.loc[f"sequential, {P.REFERENCE}"]
-    assert 0 < sequential["games_per_model"] <= sequential["cap"] and sequential["decided"] > 0.8
+    group = village.loc[f"group-sequential, {P.REFERENCE}"]
+    assert group["cap"] == P.group_cap(int(reference["games_per_model"]))
+    assert 0 < group["games_per_model"] < group["p90"] <= group["cap"]
+    assert group["games_per_model"] < reference["games_per_model"] and group["power"] >= 0.75
     assert math.isnan(separate["usd"])  # the pilot's games carry no usage: their cost is unknown, not free
     text = P.plan_markdown(table, 0.1, 0.8, 0.05, 800, "")
-    assert f"| village win rate | {separate['value']:.2f} | {separate['sd']:.2f} | two separate runs | 0 |" in text
+    assert "each question at 0.025 (the error rate shared by 2 questions)" in text
+    assert (f"| village win rate | {p:.2f} | {math.sqrt(p * (1 - p)):.2f} and "
+            f"{math.sqrt((p + 0.1) * (0.9 - p)):.2f} (the rates {p:.2f} and {p + 0.1:.2f}) | two separate runs | 0 |"
+            in text)
+    assert f"power {group['power']:.2f} at --max-games {int(group['cap'])}" in text
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         P.plan(rows, difference=1.5)
+
+
+def test_a_pilot_of_opposite_records_plans_from_its_pooled_rate_not_a_spread_of_0() -> None:
+    """Model a's village won all of its 10 games and b's none: within each model the games do not vary, but the
+    count is set by the pooled rate (0.50, sd 0.50), and the row says so."""
+    rows = _pilot(np.random.default_rng(4), rho=0.0, deals=10)
+    rows.loc[(rows["model"] == "a") & (rows["faction"] == Faction.VILLAGERS), "won"] = 1.0
+    rows.loc[(rows["model"] == "b") & (rows["faction"] == Faction.VILLAGERS), "won"] = 0.0
+    table = P.plan(rows, difference=0.10, power=0.80, alpha=0.05, max_games=100)
+    row = table[(table["figure"] == "village win rate") & (table["design"] == P.SEPARATE)].iloc[0]
+    assert row["value"] == 0.5 and row["sd"] == 0.5 and row["games_per_model"] == 385
+    text = P.plan_markdown(table, 0.1, 0.8, 0.05, 20, "")
+    assert "| 0.00 |" not in text and "0.50 and 0.49 (the rates 0.50 and 0.40)" in text
+    assert "The count is set by the figure that needs the most games: " in text and "(385 games per model" in text
+
+
+def test_the_default_cap_is_the_group_designs_for_a_win_rate_at_its_widest_spread() -> None:
+    # 0.50 against 0.60, nothing shared, one question at 0.05: 385 games for the fixed design, 1.1 times that up to
+    # a whole round of 10: 430; six questions at 0.05 / 6 each: 594, so 660
+    assert P.planned_cap(0.10, 0.80, 0.05) == 430
+    assert P.games_needed(0.5, 0.0, 0.10, 0.05 / 6, 0.80, math.sqrt(0.24)) == 594
+    assert P.planned_cap(0.10, 0.80, 0.05 / 6) == 660
 
 
 def test_plan_reads_any_logs_and_refuses_what_it_cannot_plan_from(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["plan", str(DATA / "release-0.1.0-triadic.eval"), "--priced-as", "openai/gpt-4.1"]) == 0
     out = capsys.readouterr().out
-    assert "From 2 pilot games." in out and "at openai/gpt-4.1's list price" in out
+    assert "From 2 pilot games; each question at 0.00833 (the error rate shared by 6 questions)" in out
+    assert "at openai/gpt-4.1's list price" in out
     assert "| village win rate |" in out and "| two separate runs | 0 |" in out
     assert main(["plan"]) == 1 and "no logs named" in capsys.readouterr().err
     assert main(["plan", str(DATA / "release-0.1.0-triadic.eval"), "--priced-as", "nobody/none"]) == 2

@@ -15,7 +15,16 @@ from wolf_eval.measures.identification import Identification
 from wolf_eval.measures.outcome import Outcome
 from wolf_eval.measures.quality import PlayCounts
 from wolf_eval.measures.rates import Auroc, Mean
-from wolf_eval.resample import UNBOUNDED, UNIT, game_weights, intervals, jackknife_se, ratio_interval, seed_of
+from wolf_eval.resample import (
+    UNBOUNDED,
+    UNIT,
+    game_weights,
+    intervals,
+    jackknife_se,
+    ratio_interval,
+    seed_of,
+    unseen,
+)
 from wolf_eval.stats import wilson
 from wolf_eval.vocabulary import Winner
 
@@ -61,9 +70,32 @@ def test_the_interval_is_the_figure_plus_or_minus_a_t_quantile_times_its_standar
     assert ratio_interval(num, den, seed=11) == iv  # inside the range already, so cutting it changes nothing
 
 
-def test_games_that_all_share_one_rate_give_no_width() -> None:
+def test_games_that_all_share_one_rate_give_the_interval_so_few_agreeing_games_allow() -> None:
+    """Three games all at 0.25 show no spread, yet a game could have gone otherwise: three agreeing games rule out,
+    at 95%, only a share of other games above 1 - 0.05^(1/3) = 0.632, which could lie anywhere in [0, 1]: the
+    figure lies within 0.632 of the way to either end. Forty agreeing games leave 0.072."""
     iv = ratio_interval([1, 2, 3], [4, 8, 12], seed=3)
-    assert (iv.value, iv.low, iv.high) == (0.25, 0.25, 0.25)
+    u = 1 - 0.05 ** (1 / 3)
+    assert (iv.value, iv.low, iv.high) == pytest.approx((0.25, 0.25 - 0.25 * u, 0.25 + 0.75 * u))
+    assert iv.low == pytest.approx(0.0921, abs=1e-4) and iv.high == pytest.approx(0.7237, abs=1e-4)
+    third = ratio_interval([1.0] * 4, [3.0] * 4, seed=3)  # a Jester ranked 1 of 3 at its only ballot, 4 games
+    assert (third.low, third.high) == pytest.approx((0.158, 0.685), abs=1e-3)
+    forty = ratio_interval([1.0] * 40, [1.0] * 40, seed=3)
+    assert (forty.low, forty.high) == pytest.approx((1 - (1 - 0.05 ** (1 / 40)), 1.0))
+    assert all(math.isnan(v) for v in unseen(0.5, 10, UNBOUNDED))  # a figure without a range: no such interval
+
+
+def test_lumpy_games_cover_where_a_draw_of_agreeing_games_is_likely() -> None:
+    """A figure most games put at its top (a Jester most suspected at its only ballot, one pair a game): 90% of
+    games give 1 and the rest 0, so the truth is 0.9 and a draw of 10 games all give 1 a third of the time.
+    Over 400 draws of 10 the interval covers at least 93% (a point interval at 1 would miss every such draw)."""
+    rng = np.random.default_rng(12)
+    hits = 0
+    for run in range(400):
+        x = (rng.random(10) < 0.9).astype(float)
+        iv = ratio_interval(x, np.ones(10), seed=run)
+        hits += iv.low <= 0.9 <= iv.high
+    assert hits / 400 >= 0.93
 
 
 def test_one_game_defining_the_rate_gets_no_interval() -> None:
@@ -141,13 +173,16 @@ def _cell(**parts: list[Any]) -> pd.DataFrame:
 def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     """The Doctor saves 0 of 2 protections in one game and 2 of 2 in the other: 0.5, and with two games the
     interval reaches as far as the game further from it (the case worked by hand above): [0, 1]; it
-    self-protects half the time in both, so that interval has no width. The judge names 1 of 4 players in
+    self-protects half the time in both, so that interval is what two agreeing games allow, 0.5 ± 0.5 (1 -
+    0.05^(1/2)). The judge names 1 of 4 players in
     one game and 3 of 4 in the other: 0.5 ± 0.25."""
     quality = [PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=0.0),
                PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=2.0)]
     row = tables.play_quality(_cell(quality=quality)).iloc[0]
     assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == (0.5, 0.0, 1.0)
-    assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == (0.5, 0.5)
+    u = 1 - math.sqrt(0.05)
+    assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == pytest.approx((0.5 - u / 2,
+                                                                                               0.5 + u / 2))
     judge = [{"villager_correct": 1.0, "villager_n": 4.0, "unreadable": 0.0},
              {"villager_correct": 3.0, "villager_n": 4.0, "unreadable": 0.0}]
     named = tables.judge(_cell(judge=[Identification.from_flat(v) for v in judge])).iloc[0]

@@ -59,6 +59,12 @@ have); the predictors lost Pearson's ``p``. Every ``_low`` and ``_high`` cell ch
 studentized bootstrap over games; win rates Wilson's with a continuity correction); no other cell and
 no metric recorded before changed (each compared by its cell and row key).
 
+Re-recorded for intervals that hold for every headline: an interval over games whose games all gave the
+same value was a point (``low == high``); it is now the interval so many agreeing games allow
+(``wolf_eval.resample.unseen``), and so is one whose standard error is rounding (``AGREE``). Only
+those 346 ``_low`` and ``_high`` cells moved (each was equal to its figure before, up to rounding); no
+figure, no other interval and no metric recorded before changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

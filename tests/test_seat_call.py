@@ -252,8 +252,36 @@ def test_a_seats_schema_is_strict_the_same_all_day_and_names_only_legal_players(
     kinds = [set(k.get("properties", {})) for k in props["decision"]["anyOf"]]
     assert {"bid", "notes"} in kinds and {"vote", "reason", "notes"} in kinds and set() in kinds  # and null
     later = SeatCall.of([bid(who)], "seat")
-    assert later.schema(state, [observe(state, bid(who), calls="per_seat")]) is schema, \
+    assert later.schema(state, [observe(state, bid(who), calls="per_seat")]).json_schema is schema.json_schema, \
         "a seat's calls of one day share one schema object: OpenAI's cached prefix starts with it"
+    assert "asked" not in schema.model_dump() and schema.asked is not None, "what a call asks is never sent"
+
+
+def test_what_a_seats_call_asks_is_pinned_so_a_constrained_decoder_answers_only_that() -> None:
+    """Every instance of a call's pinned schema answers exactly the call: read with no fallback and nothing
+    left to ask again; another kind, a null decision, a statement left out or one not asked is not an instance."""
+    from jsonschema import Draft202012Validator
+
+    state = first_analyses_wave()
+    for r in {r.seat: r for r in pending(state)}.values():
+        call = SeatCall.of([x for x in pending(state) if x.seat == r.seat], "seat")
+        views = [observe(state, x, calls="per_seat") for x in call.requests]
+        asked = call.schema(state, views).asked
+        assert asked is not None and call.main is not None and call.analyses
+        valid = Draft202012Validator(asked)
+        for k in range(20):
+            instance = random_instance(asked, random.Random(k))
+            assert valid.is_valid(instance)
+            got = call.read(json.dumps(instance), state, last=False)
+            assert all(d is not None and d.fallback is None for d in got), (r.seat, k, instance)
+        one = random_instance(asked, random.Random(0))
+        wrong = [{**one, "decision": None}, {**one, "decision": {"statement": "Hi.", "notes": None}},
+                 {**one, "analyses": one["analyses"][1:]}, {**one, "analyses": one["analyses"] * 2},
+                 {**one, "analyses": [{**one["analyses"][0], "id": 999}, *one["analyses"][1:]]}]
+        assert not any(valid.is_valid(w) for w in wrong), r.seat
+    analyses_only = SeatCall.of([x for x in pending(state) if x.action is Action.PEER_ANALYSIS][:1], "seat")
+    views = [observe(state, x, calls="per_seat") for x in analyses_only.requests]
+    assert analyses_only.schema(state, views).asked["properties"]["decision"] == {"type": "null"}
 
 
 def test_any_instance_of_a_seats_schema_is_read_without_fallback() -> None:

@@ -4,6 +4,7 @@ decisions, the caps, and no decision from a round still being played)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -85,6 +86,87 @@ def test_the_anytime_interval_covers_the_true_mean_wherever_the_comparison_stops
     assert covered / 200 >= 0.95
 
 
+# --------------------------------------------------------------------------- the group-sequential design
+
+
+def test_one_look_at_the_cap_is_the_exact_sign_test() -> None:
+    """One look at the cap spends the whole error there: the two-sided sign test. Of 10 deals with a winner,
+    P(|walk| >= 10) = 2/1024, >= 8 (9 to 1) 22/1024 = 0.021, >= 6 (8 to 2) 112/1024 = 0.109: the bound is 8.
+    Ties take no part: two more tied deals leave the bound where it was."""
+    nine = [1.0] * 9 + [-1.0]
+    decided = sequential.decide(nine, [10], 0.05, sequential.GROUP, cap=10)
+    assert decided.state == sequential.FOR_A and decided.evidence == pytest.approx(8 / math.sqrt(10))
+    assert decided.needed == pytest.approx(8 / math.sqrt(10))
+    eight = sequential.decide([1.0] * 8 + [-1.0] * 2, [10], 0.05, sequential.GROUP, cap=10)
+    assert eight.state == sequential.UNDECIDED and eight.ahead == pytest.approx(0.6)
+    assert sequential.decide(nine + [0.0, 0.0], [12], 0.05, sequential.GROUP, cap=12).decided
+    with pytest.raises(ValueError, match="planned cap"):
+        sequential.decide(nine, [10], 0.05, sequential.GROUP)
+
+
+def test_the_bounds_spend_the_error_exactly_worked_by_enumeration() -> None:
+    """Looks after 4 and 8 deals of a cap of 8, every deal with a winner, error rate 0.2. The first look may spend
+    2 - 2 Phi(z[0.9] / sqrt(1/2)) = 0.070, less than the 2/16 of a 4-0 record, so nothing decides there; the second
+    may spend the rest of 0.2, and |walk| >= 6 (7 to 1 or 8 to 0) has chance 18/256 = 0.070 where >= 4 has 0.289.
+    Over all 256 equally likely records exactly those 18 decide."""
+    assert sequential.spent(0.5, 0.2) == pytest.approx(0.0699, abs=1e-4)
+    path = list(sequential.group_path(np.ones(8), [4, 8], 0.2, 8))
+    assert [(n, bound) for n, _, _, bound in path] == [(4, 5), (8, 6)]
+    records = np.array(list(itertools.product([-1.0, 1.0], repeat=8)))
+    decided = sum(sequential.first_decision(r, [4, 8], 0.2, sequential.GROUP, 8) is not None for r in records)
+    assert decided == 18
+
+
+def test_the_group_design_keeps_its_error_at_any_tie_rate_and_decides_a_tenth_sooner_than_a_fixed_design() -> None:
+    """1,000 simulated null comparisons with 80% tied deals (at most 0.05 exactly; the bound allows two binomial
+    sd, 0.007, for the simulation), and 300 of two win rates 0.55 and 0.45: a fixed design needs 389 deals at 80%
+    power; the group design capped at 1.1 times that decides with power near 0.8 in fewer deals on average."""
+    rng = np.random.default_rng(3)
+    null = [sequential.first_decision(rng.choice([-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0], 200),
+                                      range(10, 201, 10), 0.05, sequential.GROUP, 200) for _ in range(1000)]
+    assert sum(n is not None for n in null) / 1000 <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / 1000)
+    fixed = 389
+    stops = [sequential.first_decision(paired_outcomes(rng, 0.55, 0.45, 0.0, 430), range(10, 431, 10), 0.05,
+                                       sequential.GROUP, 430) for _ in range(300)]
+    assert sum(n is not None for n in stops) / 300 >= 0.74
+    assert np.mean([430 if n is None else n for n in stops]) < 0.85 * fixed
+
+
+def test_a_comparison_shares_its_error_rate_among_every_question_of_every_pair() -> None:
+    assert rounds.family("triadic", ["a", "b"], ["r"]) == 6  # village: win, detection; wolves: win, evasion; Jester
+    assert rounds.family("triadic", ["a", "b", "c"], ["r"]) == 18  # three pairs
+    assert rounds.family("wolf", ["a", "b"], ["r", "s"]) == 8  # two reference opponents, each its own block
+    shared = rounds.Stopping(max_games=100, questions=6)
+    assert shared.question_alpha == pytest.approx(0.05 / 6) and "Bonferroni over the comparison's 6" in shared.procedure
+    alone = rounds.Stopping(max_games=100, questions=6, per_question=True)
+    assert alone.question_alpha == 0.05 and "no family-wise control" in alone.procedure
+    with pytest.raises(ValueError, match="design"):
+        rounds.Stopping(max_games=100, design="pocock")
+
+
+@pytest.mark.slow
+def test_a_null_pair_asked_all_six_questions_is_falsely_decided_in_at_most_the_comparisons_error_rate() -> None:
+    """1,000 simulated comparisons of two models that do not differ, each asked the six questions of ``triadic``
+    (three win rates at 0.45, 0.35 and 0.20 with a same-deal correlation 0.2, three truth figures drawn alike for
+    both models), looked at every 10 deals up to a cap of 100, by the group design with the comparison's error
+    0.05 shared among them. The share of comparisons with any decision must not exceed 0.05 beyond what 1,000
+    draws allow: the lower end of its 95% Clopper-Pearson interval stays at or below 0.05 (a true rate of 0.05
+    gives 50 of 1,000 with sd 6.9; the test fails from about 64)."""
+    from scipy.stats import beta
+
+    stopping = rounds.Stopping(max_games=100, questions=rounds.family("triadic", ["a", "b"], ["r"]))
+    assert stopping.questions == 6
+    rng = np.random.default_rng(2026)
+    looks = range(10, 101, 10)
+    wrong = 0
+    for _ in range(1000):
+        d = [paired_outcomes(rng, p, p, 0.2, 100) for p in (0.45, 0.35, 0.20)]
+        d += [rng.beta(a, 3.0, 100) - rng.beta(a, 3.0, 100) for a in (2.0, 3.0, 4.0)]
+        wrong += any(sequential.first_decision(x, looks, stopping.question_alpha, stopping.design, 100) is not None
+                     for x in d)
+    assert beta.ppf(0.025, wrong, 1000 - wrong + 1) <= 0.05, wrong
+
+
 # --------------------------------------------------------------------------- rounds replayed from games
 
 
@@ -115,7 +197,7 @@ def _record(a: list[float], b: list[float], wolves: list[float],
 
 
 def test_a_round_decides_stops_its_evals_and_a_partial_round_decides_nothing() -> None:
-    stopping = rounds.Stopping(round_games=4, alpha=0.05, max_games=40)
+    stopping = rounds.Stopping(round_games=4, alpha=0.05, max_games=40, design=sequential.ANYTIME)
     start = rounds.standing(TASK, pd.DataFrame(), PLAN, ["a", "b"], ["r"], stopping, 100)
     assert start.rounds == [PLAN] and start.complete == 0 and not start.finished
     # a's village wins every deal, b's loses every deal: 4 discordant deals per round
@@ -144,7 +226,8 @@ def test_a_question_stays_decided_at_the_round_that_decided_it() -> None:
               | {(m, "werewolves", k): [0.0] * 4 for m in "ab" for k in range(1, 5)})
     rows = _rows(played)
     assert rounds.looks(np.array([100] * 4 + [101] * 4 + [102] * 4 + [103] * 4)) == [4, 8, 12, 16]
-    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], rounds.Stopping(round_games=4, max_games=16), 100)
+    anytime = rounds.Stopping(round_games=4, max_games=16, design=sequential.ANYTIME)
+    done = rounds.standing(TASK, rows, PLAN, ["a", "b"], ["r"], anytime, 100)
     q = done.questions.set_index(["faction", "question"]).loc[("villagers", "win")]
     assert (q["state"], q["decision"], q["deals"], q["ahead"]) == (rounds.DECIDED, sequential.FOR_A, 8, 1.0)
     assert sequential.decide([1.0] * 8 + [-1.0] * 8).state == sequential.UNDECIDED  # what all 16 deals say

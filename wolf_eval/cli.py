@@ -101,8 +101,8 @@ def _add_rate(commands: Any) -> None:
 def _add_compare(commands: Any) -> None:
     """The ``compare`` command's arguments."""
     from wolf_eval.analysis.compare import DEFAULT_AGAINST
-    from wolf_eval.analysis.rounds import MAX_GAMES
-    from wolf_eval.analysis.sequential import ALPHA
+    from wolf_eval.analysis.plan import DIFFERENCE, POWER
+    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP
 
     cmp = commands.add_parser("compare", help="every model plays every faction against the same reference opponents "
                                               "(or, with --crossplay, against every other model) on the same games, "
@@ -121,12 +121,22 @@ def _add_compare(commands: Any) -> None:
                      help="a task parameter, as for inspect eval (YAML values; games and seed included; with "
                           "--sequential, games is the games per eval in each round)")
     cmp.add_argument("--sequential", action="store_true",
-                     help="play in rounds and stop each question once an anytime-valid test decides it at --alpha, "
-                          "or at a cap")
-    cmp.add_argument("--alpha", type=float, help=f"--sequential: the error rate of each question's decision "
-                                                 f"(default {ALPHA})")
+                     help="play in rounds and stop each question once it is decided at --alpha, or at a cap")
+    cmp.add_argument("--design", choices=DESIGNS, help=f"--sequential: {GROUP} spends the error over --max-games "
+                                                       "(fewer games at the difference planned for); anytime bets, "
+                                                       f"valid at any look with no cap planned (default {GROUP})")
+    cmp.add_argument("--alpha", type=float, help=f"--sequential: the comparison's error rate, shared by every "
+                                                 f"question of every pair (default {ALPHA})")
+    cmp.add_argument("--per-question", action="store_true",
+                     help="--sequential: test each question at --alpha alone (the comparison's error then grows with "
+                          "the number of questions)")
+    cmp.add_argument("--difference", type=float, help=f"--sequential: the win-rate difference --max-games is planned "
+                                                      f"to detect (default {DIFFERENCE})")
+    cmp.add_argument("--power", type=float, help=f"--sequential: the chance of detecting it (default {POWER})")
     cmp.add_argument("--max-games", type=int,
-                     help=f"--sequential: games per eval after which a question stops undecided (default {MAX_GAMES})")
+                     help="--sequential: games per eval after which a question stops undecided (default: what "
+                          "wolf-eval plan's group design needs for --difference at --power, a win rate at its "
+                          "widest spread, nothing shared)")
     cmp.add_argument("--max-usd", type=float,
                      help="--sequential: stop every question before a round would take the comparison past this many "
                           "US dollars (the seat models with a price)")
@@ -140,7 +150,7 @@ def _add_compare(commands: Any) -> None:
 def _add_plan(commands: Any) -> None:
     """The ``plan`` command's arguments."""
     from wolf_eval.analysis.plan import DIFFERENCE, POWER
-    from wolf_eval.analysis.sequential import ALPHA
+    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP
 
     pl = commands.add_parser("plan", help="from any logs (a pilot), the games and dollars a comparison needs to "
                                           "detect a given difference at a given power, per headline figure and design")
@@ -148,7 +158,14 @@ def _add_plan(commands: Any) -> None:
     pl.add_argument("--difference", type=float, default=DIFFERENCE,
                     help=f"the difference between two models to detect (default {DIFFERENCE})")
     pl.add_argument("--power", type=float, default=POWER, help=f"the chance of detecting it (default {POWER})")
-    pl.add_argument("--alpha", type=float, default=ALPHA, help=f"the error rate, two-sided (default {ALPHA})")
+    pl.add_argument("--alpha", type=float, default=ALPHA, help=f"the comparison's error rate, two-sided, shared by "
+                                                               f"every question of every pair (default {ALPHA})")
+    pl.add_argument("--models", type=int, default=2, help="models the comparison compares (every pair's questions "
+                                                          "share the error rate; default 2)")
+    pl.add_argument("--design", choices=DESIGNS, default=GROUP, help=f"compare --sequential's design to simulate "
+                                                                     f"(default {GROUP})")
+    pl.add_argument("--max-games", type=int, help="the sequential design's cap, games per eval (default: the group "
+                                                  "design's for each figure)")
     pl.add_argument("--priced-as", metavar="MODEL",
                     help="price every seat's tokens at this model's list price (e.g. openai/gpt-4.1), for a pilot "
                          "played by baseline players or a model without a price")
@@ -429,7 +446,7 @@ def _compare(args: argparse.Namespace) -> int:
     task_args = _task_args(args.task_args)
     try:
         plan = compare.pairings(args.models, args.task, against) if args.models or not args.tables_only else []
-        stopping = _stopping(args, task_args, list(dict.fromkeys([*args.models, *against])))
+        stopping = _stopping(args, task_args, against)
     except ValueError as err:
         raise BadInput(f"compare: {err}") from err
     if args.tables_only and not folder.is_dir():
@@ -446,29 +463,52 @@ def _compare(args: argparse.Namespace) -> int:
     return _write_comparison(folder, rows, compare.markdown(table, pairs, compare.monitor_table(rows)))
 
 
-def _stopping(args: argparse.Namespace, task_args: dict[str, Any], models: list[str]) -> Any:
+def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list[str]) -> Any:
     """When a comparison in rounds stops; None without --sequential (whose options are then refused)."""
-    from wolf_eval.analysis.rounds import MAX_GAMES, Stopping
-    from wolf_eval.analysis.sequential import ALPHA
-    from wolf_eval.measures.cost import price_of
+    from wolf_eval.analysis import plan
+    from wolf_eval.analysis.rounds import Stopping, family
+    from wolf_eval.analysis.sequential import ALPHA, ANYTIME, GROUP
     from wolf_eval.settings import Settings
 
-    given = [f"--{n.replace('_', '-')}" for n in ("alpha", "max_games", "max_usd") if getattr(args, n) is not None]
+    options = ("design", "alpha", "difference", "power", "max_games", "max_usd")
+    given = [f"--{n.replace('_', '-')}" for n in options if getattr(args, n) is not None]
+    if args.per_question:
+        given.append("--per-question")
     if not args.sequential:
         if given:
             raise ValueError(f"{', '.join(given)} only {'go' if len(given) > 1 else 'goes'} with --sequential")
         return None
-    if args.max_usd is not None:
-        priced = [m for m in models if price_of(m) is not None]
-        if not priced:
-            raise ValueError(f"--max-usd: no model of the comparison has a known price ({', '.join(models)}; "
-                             "WOLF_EVAL_PRICES adds one)")
-        if len(priced) < len(models):
-            print(f"wolf-eval: --max-usd counts {', '.join(priced)} only: no price known for "
-                  f"{', '.join(m for m in models if m not in priced)}", file=sys.stderr)
+    _check_priced(args, list(dict.fromkeys([*args.models, *against])))
     games = Settings.from_task_args(args.task, **task_args).games
-    return Stopping(round_games=games, alpha=ALPHA if args.alpha is None else args.alpha,
-                    max_games=MAX_GAMES if args.max_games is None else args.max_games, max_usd=args.max_usd)
+    design = args.design or GROUP
+    alpha = ALPHA if args.alpha is None else args.alpha
+    questions = family(args.task, args.models, against)
+    if design == ANYTIME and (args.difference is not None or args.power is not None):
+        raise ValueError("--difference and --power plan the group design's cap; the anytime design needs none")
+    difference, power = args.difference or plan.DIFFERENCE, args.power or plan.POWER
+    if not (0 < difference < 1 and 0 < power < 1):
+        raise ValueError(f"--difference {difference:g} and --power {power:g}: each lies strictly between 0 and 1")
+    cap = args.max_games
+    if cap is None:
+        per_question = alpha if args.per_question else alpha / questions
+        cap = plan.planned_cap(difference, power, per_question, games)
+    return Stopping(max_games=cap, round_games=games, alpha=alpha, max_usd=args.max_usd, design=design,
+                    questions=questions, per_question=args.per_question)
+
+
+def _check_priced(args: argparse.Namespace, models: list[str]) -> None:
+    """--max-usd needs a model with a price; say which are left out of the count."""
+    from wolf_eval.measures.cost import price_of
+
+    if args.max_usd is None:
+        return
+    priced = [m for m in models if price_of(m) is not None]
+    if not priced:
+        raise ValueError(f"--max-usd: no model of the comparison has a known price ({', '.join(models)}; "
+                         "WOLF_EVAL_PRICES adds one)")
+    if len(priced) < len(models):
+        print(f"wolf-eval: --max-usd counts {', '.join(priced)} only: no price known for "
+              f"{', '.join(m for m in models if m not in priced)}", file=sys.stderr)
 
 
 def _play(args: argparse.Namespace, folder: Path, plan: list[Any], task_args: dict[str, Any],
@@ -589,8 +629,12 @@ def _plan(args: argparse.Namespace) -> int:
     if rows.empty:
         raise NoResult(f"plan: no finished game with one model per faction in {', '.join(args.logs)}: nothing to "
                        "measure a spread from")
+    if args.models < 2 or (args.max_games is not None and args.max_games < 1):
+        raise BadInput("plan: --models counts two or more models, --max-games one game or more")
+    questions = args.models * (args.models - 1) // 2 * plan.pair_questions(rows)
     try:
-        table = plan.plan(rows, args.difference, args.power, args.alpha, args.priced_as)
+        table = plan.plan(rows, args.difference, args.power, args.alpha, args.priced_as, args.design, questions,
+                          args.max_games)
     except ValueError as err:
         raise BadInput(f"plan: {err}") from err
     if table.empty:

@@ -26,8 +26,10 @@ on both pools; its price is width at 10 games (about 1.6 times the percentile in
 Draws are seeded from the cell and sample they belong to (:func:`seed_of`), so a report prints the
 same intervals on every run, and every row of one cell shares one set of resamples. A figure that
 fewer than two games define has no interval (``games`` says how many did); an interval never leaves
-the figure's range (``bounds``). Figures with one outcome per game (win rates) have the binomial
-interval (:func:`wolf_eval.stats.wilson_cc`), games being independent.
+the figure's range (``bounds``). Where every game gave the same value the games show no spread, and
+the interval is the one so many agreeing games allow (:func:`unseen`), never a point. Figures with
+one outcome per game (win rates) have the binomial interval (:func:`wolf_eval.stats.wilson_cc`), games
+being independent.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ DRAWS = 1000
 LEVEL = 0.95
 #: Fewest games a rate must be defined in before it is given an interval.
 MIN_GAMES = 2
+#: A standard error at or below this is the rounding of games that all agree (0.667 from 2/3 and 4/6), not a spread.
+AGREE = 1e-9
 
 T = TypeVar("T")
 
@@ -182,8 +186,8 @@ def _studentized(value: float, per_game: np.ndarray, se: float, drawn: np.ndarra
     defined = int(np.sum(~np.isnan(per_game)))
     if math.isnan(value) or defined < MIN_GAMES or math.isnan(se):
         return Interval(value, math.nan, math.nan, defined)
-    if se == 0.0:
-        return Interval(value, value, value, defined)
+    if se <= AGREE:
+        return Interval(value, *unseen(value, defined, bounds), defined)
     # a resample whose games all agree (or that one game defines) has no spread of its own to scale by: it takes
     # the games' standard error instead, so it counts as its distance in the games' units, not as an infinite t
     kept = ~np.isnan(drawn)
@@ -192,6 +196,23 @@ def _studentized(value: float, per_game: np.ndarray, se: float, drawn: np.ndarra
     low, high = bounds
     return Interval(value, float(np.clip(value - half, low, value)), float(np.clip(value + half, value, high)),
                     defined)
+
+
+def unseen(value: float, games: int, bounds: tuple[float, float] = UNIT) -> tuple[float, float]:
+    """The interval ``games`` games that all gave ``value`` allow: a zero-width interval would say no game could have
+    gone otherwise.
+
+    If a share ``q`` of all games gives anything else, ``games`` independent games all give ``value`` with chance
+    ``(1 - q) ** games``; at :data:`LEVEL` that rules out only ``q`` above ``u = 1 - (1 - LEVEL) ** (1 / games)``
+    (the "rule of three" at 95%: 0.26 at 10 games, 0.07 at 40). Those unseen games may lie anywhere in the figure's
+    range, so the figure lies within ``u`` of the way from ``value`` to either end. A game that weighs more than
+    the agreeing ones (more pairs) moves the figure more, which this does not bound.
+    """
+    low, high = bounds
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return (math.nan, math.nan)
+    share = 1 - (1 - LEVEL) ** (1 / games)
+    return (value - share * (value - low), value + share * (high - value))
 
 
 def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], seed: int, draws: int = DRAWS,

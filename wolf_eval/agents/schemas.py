@@ -125,6 +125,12 @@ class SharedSchema(ResponseSchema):
     every event holds the one cached schema; the log writes it exactly as a ``ResponseSchema``.
     """
 
+    #: What this one call asks, pinned (:func:`asked_schema`): a JSON Schema of its reply alone, for a decoder that
+    #: builds its grammar per call and keeps no schema in its prompt cache (``llamacpp``); None where the schema
+    #: is the call's own. Never sent as the schema and never logged, so the prefix a provider caches (OpenAI's
+    #: begins with the schema) stays the seat's.
+    asked: dict[str, Any] | None = Field(default=None, exclude=True)
+
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> SharedSchema:
         return self
 
@@ -170,8 +176,28 @@ def seat_fields(taxonomy: tuple[str, ...]) -> tuple[str, ...]:
     return SEAT_FIELDS if taxonomy else SEAT_FIELDS[1:]
 
 
+def _analysis_item(taxonomy: tuple[str, ...]) -> JSONSchema:
+    """One item of a seat's ``analyses``: the statement's number, then the label (:data:`ANALYSIS_FIELDS`)."""
+    text = JSONSchema(type="string")
+    unit = JSONSchema(type="number", enum=list(UNIT_GRID))
+    return JSONSchema(type="object", properties={
+        "id": JSONSchema(type="integer"), "deception_type": JSONSchema(type="string", enum=list(taxonomy)),
+        "confidence": unit, "suspicion": unit, "reasoning": _or_null(text),
+    }, required=list(ANALYSIS_FIELDS), additionalProperties=False)
+
+
+def _decision_object(action: Action, names: tuple[str, ...]) -> JSONSchema:
+    """A seat's ``decision`` of one kind (:data:`DECISION_FIELDS`); a vote or a night action names one of ``names``."""
+    text, notes = JSONSchema(type="string"), _or_null(JSONSchema(type="string"))
+    name = JSONSchema(type="string", enum=list(names))
+    fields = {"bid": JSONSchema(type="integer", enum=list(BIDS)), "statement": text, "notes": notes,
+              "vote": name, "target": name, "reason": text if action is Action.VOTE else _or_null(text)}
+    props = {f: fields[f] for f in DECISION_FIELDS[action]}
+    return JSONSchema(type="object", properties=props, required=list(props), additionalProperties=False)
+
+
 @lru_cache(maxsize=1024)
-def seat_schema(taxonomy: tuple[str, ...], voters: tuple[str, ...], targets: tuple[str, ...] | None) -> ResponseSchema:
+def seat_schema(taxonomy: tuple[str, ...], voters: tuple[str, ...], targets: tuple[str, ...] | None) -> SharedSchema:
     """The one reply shape of a seat's calls under ``calls=per_seat`` (:func:`seat_fields`): ``analyses``, a list
     of labels each naming its statement by number, and ``decision``: one of a bid, a statement (a debate
     statement or a defence), a vote, a night action, or null when none is asked.
@@ -182,23 +208,38 @@ def seat_schema(taxonomy: tuple[str, ...], voters: tuple[str, ...], targets: tup
     first call to the last. A name the schema admits but the rules do not allow now (a dead player) is
     checked after the reply is read, and asked again once (``wolf_eval.agents.seat_call``); the numbers
     and the deception types are enums. A decision writes only its own fields, so a reply of analyses
-    alone spends one null on the decision it was not asked, not one per field.
+    alone spends one null on the decision it was not asked, not one per field. What one call asks is pinned
+    beside it (:func:`asked_schema`), for a decoder whose cache does not hold the schema.
     """
-    text, notes = JSONSchema(type="string"), _or_null(JSONSchema(type="string"))
-    unit = JSONSchema(type="number", enum=list(UNIT_GRID))
-    item = JSONSchema(type="object", properties={
-        "id": JSONSchema(type="integer"), "deception_type": JSONSchema(type="string", enum=list(taxonomy)),
-        "confidence": unit, "suspicion": unit, "reasoning": _or_null(text),
-    }, required=list(ANALYSIS_FIELDS), additionalProperties=False)
-    kinds = [{"bid": JSONSchema(type="integer", enum=list(BIDS)), "notes": notes},
-             {"statement": text, "notes": notes},
-             {"vote": JSONSchema(type="string", enum=list(voters)), "reason": text, "notes": notes}]
+    kinds = [Action.BID, Action.STATEMENT, Action.VOTE]
+    objects = [_decision_object(k, voters) for k in kinds]
     if targets is not None:
-        night = JSONSchema(type="string", enum=list(targets))
-        kinds.append({"target": night, "reason": _or_null(text), "notes": notes})
-    objects = [JSONSchema(type="object", properties=k, required=list(k), additionalProperties=False) for k in kinds]
+        objects.append(_decision_object(Action.NIGHT_KILL, targets))
     decision = JSONSchema(anyOf=[*objects, JSONSchema(type="null")])
-    props = {"analyses": JSONSchema(type="array", items=item), "decision": decision}
+    props = {"analyses": JSONSchema(type="array", items=_analysis_item(taxonomy)), "decision": decision}
     props = {f: props[f] for f in seat_fields(taxonomy)}
     return SharedSchema(name="wolf_seat", json_schema=JSONSchema(
         type="object", properties=props, required=list(props), additionalProperties=False), strict=True)
+
+
+@lru_cache(maxsize=4096)
+def asked_schema(taxonomy: tuple[str, ...], subjects: tuple[int, ...], action: Action | None,
+                 options: tuple[str, ...]) -> dict[str, Any]:
+    """The seat layout's reply to one call alone, as JSON Schema: ``analyses`` exactly the statements asked
+    (``subjects``, in call order, each item's ``id`` a constant: none when none is asked), and ``decision``
+    exactly the kind asked (``action``, naming one of ``options``), or null when none is.
+
+    Every instance is then the call's answer: a constrained decoder can neither answer another kind nor leave
+    the asked one null (so nothing is asked again), nor judge a statement it was not asked, nor run on into
+    more items than asked. Written as a dict, since its tuple of items (``prefixItems``) and constants are
+    outside Inspect's ``JSONSchema``; ``SharedSchema.asked`` carries it beside the seat's schema.
+    """
+    item = _analysis_item(taxonomy).model_dump(exclude_none=True)
+    items = [{**item, "properties": {**item["properties"], "id": {"type": "integer", "const": n}}} for n in subjects]
+    decision = ({"type": "null"} if action is None
+                else _decision_object(action, options).model_dump(exclude_none=True))
+    props = {"analyses": {"type": "array", "prefixItems": items, "items": False,
+                          "minItems": len(items), "maxItems": len(items)},
+             "decision": decision}
+    props = {f: props[f] for f in seat_fields(taxonomy)}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}

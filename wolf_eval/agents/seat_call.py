@@ -67,7 +67,14 @@ from wolf_eval.agents.prompts import (
     system_prompt,
     template,
 )
-from wolf_eval.agents.schemas import DECISION_FIELDS, SEAT_FIELDS, response_schema, seat_fields, seat_schema
+from wolf_eval.agents.schemas import (
+    DECISION_FIELDS,
+    SEAT_FIELDS,
+    asked_schema,
+    response_schema,
+    seat_fields,
+    seat_schema,
+)
 from wolf_eval.engine import Action, Decision, GameState, Request, fallback_decision
 from wolf_eval.engine.game import NIGHT_ACTION, legal_names
 from wolf_eval.engine.seating import players_order
@@ -192,7 +199,8 @@ class SeatCall:
 
     def schema(self, state: GameState, views: Sequence[Observation]) -> ResponseSchema:
         """The reply's response schema: the decision's own, with its legal names (``own``), or the seat's one
-        shape while the living stay the same (``seat``)."""
+        shape, the same all game, with what this call asks pinned beside it (``seat``: ``SharedSchema.asked``,
+        the statements asked and the kind of decision with its legal names now)."""
         schema: Callable[[SeatCall, GameState, Sequence[Observation]], ResponseSchema] = self._shape("schema")
         return schema(self, state, views)
 
@@ -366,13 +374,17 @@ def _own_schema(call: SeatCall, state: GameState, views: Sequence[Observation]) 
 
 
 def _seat_schema(call: SeatCall, state: GameState, views: Sequence[Observation]) -> ResponseSchema:
-    """The seat's one reply shape, the same while the living stay the same."""
+    """The seat's one reply shape, the same all game, with what this call asks pinned beside it."""
     # every player the seat could name on some day, so its schema stays the same all game; a name that is
     # not legal now (the dead) is checked after the reply is read, and asked again once
     seat, everyone = views[0].seat, players_order(state)
     night = NIGHT_ACTION.get(state.player(seat).role)
     targets = legal_names(state, seat, night, everyone) if night is not None else None
-    return seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
+    shape = seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
+    asked = asked_schema(views[0].taxonomy, tuple(r.subject or 0 for r in call.analyses),
+                         call.main.action if call.main is not None else None,
+                         views[-1].options if call.main is not None else ())
+    return shape.model_copy(update={"asked": asked})
 
 
 @dataclass(frozen=True)

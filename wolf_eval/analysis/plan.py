@@ -8,12 +8,13 @@ design of ``n`` deals per model then detects a true difference ``delta`` at two-
 
     n = (z[1 - alpha/2] + z[power])^2 * (sd_A^2 + sd_B^2 - 2 * rho * sd_A * sd_B) / delta^2
 
-(the normal approximation to the test of a paired difference). ``sd`` is the per-game standard
-deviation of the figure as the tables pool it (a ratio of sums: a game's jackknife pseudo-value,
-so a game with many pairs weighs more), measured within each (model, opponent, faction) of the
-pilot so that differences between the pilot's models do not pass for noise, and the same for both
-models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the pilot's rate and at the rate
-``delta`` away towards 0.5 (so 0.50 against 0.60 takes 385 games a side). ``rho`` is the
+(the normal approximation to the test of a paired difference), ``alpha`` being each question's share of
+the comparison's error rate (Bonferroni over every question of every pair, as ``compare`` tests them).
+``sd`` is the per-game standard deviation of the figure as the tables pool it (a ratio of sums: a
+game's jackknife pseudo-value, so a game with many pairs weighs more), measured within each (model,
+opponent, faction) of the pilot so that differences between the pilot's models do not pass for
+noise, and the same for both models; a win rate's is fixed by the rate, sqrt(p (1 - p)), at the
+pilot's rate and at the rate ``delta`` away towards 0.5 (so 0.50 against 0.60 takes 385 games a side). ``rho`` is the
 correlation of two models' pseudo-values on the same deal, measured on the pilot's pairs of games
 of each design (at least :data:`MIN_DEALS` of them):
 
@@ -25,8 +26,11 @@ of each design (at least :data:`MIN_DEALS` of them):
   difference is not that faction's play.
 
 A design the pilot has no pairs of is planned with ``rho`` = 0 and says so. The sequential design
-(``compare --sequential``, against reference opponents) has no formula: its games to a decision are
-simulated here from the same spread and correlation (:func:`sequential_games`). Dollars are games
+(``compare --sequential``, against reference opponents) has no formula: its games to a decision (mean and
+90th percentile) and its power at the cap are simulated here from the same spread and correlation by the
+shipped decision function (:func:`sequential_games`); the group design's cap is :data:`INFLATION` times the
+fixed design's games (:func:`group_cap`), and ``compare --sequential`` without ``--max-games`` takes the same
+cap for a win rate at its widest spread (:func:`planned_cap`). Dollars are games
 times the pilot's mean cost per game, every seat's tokens at their model's price (or at
 ``priced_as``'s, for a pilot of baseline players).
 """
@@ -34,8 +38,9 @@ times the pilot's mean cost per game, every seat's tokens at their model's price
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -43,7 +48,7 @@ from scipy.stats import norm
 
 from wolf_eval.analysis import sequential
 from wolf_eval.analysis.compare import CROSSPLAY, FACTION_LABEL, deal_order, matchups
-from wolf_eval.analysis.questions import QUESTIONS, WIN, Question
+from wolf_eval.analysis.questions import QUESTIONS, WIN, Question, asked
 from wolf_eval.analysis.rounds import ROUND_GAMES
 from wolf_eval.measures import cost as cost_
 from wolf_eval.vocabulary import Faction
@@ -56,6 +61,9 @@ SEPARATE, REFERENCE, CROSS, SELF = "two separate runs", "against reference oppon
 DESIGNS = (SEPARATE, REFERENCE, CROSS, SELF)
 #: Fewest same-deal pairs a correlation is measured on before a plan uses it.
 MIN_DEALS = 20
+#: The group design's cap over the fixed design's games at the same error rate and power: the spending leaves
+#: the last look a little less than the fixed test's error, and this keeps the power (``benchmarks/decisive.py``).
+INFLATION = 1.1
 #: Simulated comparisons behind a sequential estimate, and their seed.
 SIMULATIONS = 400
 SIMULATION_SEED = 35
@@ -186,11 +194,36 @@ def paired_outcomes(rng: np.random.Generator, p_a: float, p_b: float, rho: float
     return np.where(u < only_a, 1.0, np.where(u < only_a + only_b, -1.0, 0.0))
 
 
+def group_cap(fixed: int, round_games: int = ROUND_GAMES) -> int:
+    """The group design's cap for a question a fixed design of ``fixed`` deals decides: :data:`INFLATION` times
+    it, up to a whole round (the spending keeps most of the error for the last looks, so a little more than the
+    fixed design's games keeps its power)."""
+    return round_games * max(1, math.ceil(INFLATION * fixed / round_games))
+
+
+def planned_cap(difference: float, power: float, alpha: float, round_games: int = ROUND_GAMES) -> int:
+    """``compare --sequential``'s cap without a pilot: the group design's for a win rate at its widest spread
+    (0.50 against 0.50 plus the difference), nothing shared, each question at ``alpha``."""
+    at = cast(Callable[[float], float], WIN.spread_at)
+    return group_cap(games_needed(at(0.5), 0.0, difference, alpha, power, at(alternative(0.5, difference))),
+                     round_games)
+
+
+@dataclass(frozen=True)
+class Sequential:
+    """What simulated comparisons in rounds of one design cost and decide at a true difference."""
+
+    mean: float  # games per model, an undecided comparison counted at the cap
+    p90: float  # the 90th percentile of the same
+    power: float  # the share decided the right way within the cap
+    cap: int
+
+
 def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap: int,
-                     simulations: int = SIMULATIONS, round_games: int = ROUND_GAMES) -> tuple[float, float, float]:
-    """Games per model a comparison in rounds needs to decide a true ``difference``: the median and the 90th
-    percentile over simulated comparisons, and the share decided within ``cap`` games (a comparison undecided
-    at the cap counts as the cap).
+                     design: str = sequential.GROUP, simulations: int = SIMULATIONS,
+                     round_games: int = ROUND_GAMES) -> Sequential:
+    """Games per model a comparison in rounds needs to decide a true ``difference``, by the shipped decision
+    function (:func:`wolf_eval.analysis.sequential.first_decision`) on simulated deals.
 
     A win is drawn as two correlated 0/1 outcomes at the pilot's rate and that rate plus the difference;
     any other figure as a normal difference of the games' own figures (mean ``difference``, spread from
@@ -198,16 +231,18 @@ def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap
     """
     rng = np.random.default_rng(SIMULATION_SEED)
     looks = list(range(round_games, cap + 1, round_games))
-    stops = []
+    stops, right = [], 0
+    truth = 1 if s.question is not WIN or alternative(s.value, difference) > s.value else -1  # the better model
     for _ in range(simulations):
         if s.question is WIN:
             d = paired_outcomes(rng, alternative(s.value, difference), s.value, rho, cap)
         else:
             d = np.clip(rng.normal(difference, s.game_sd * math.sqrt(2 * (1 - rho)), cap), -1.0, 1.0)
-        stops.append(sequential.first_decision(d, looks, alpha) or cap + 1)
-    done = np.array(stops)
-    return (float(np.median(np.minimum(done, cap))), float(np.quantile(np.minimum(done, cap), 0.9)),
-            float(np.mean(done <= cap)))
+        n = sequential.first_decision(d, looks, alpha, design, cap)
+        stops.append(cap if n is None else n)
+        right += n is not None and np.sign(d[:n]).sum() * truth > 0
+    done = np.array(stops, dtype=float)
+    return Sequential(float(done.mean()), float(np.quantile(done, 0.9)), right / simulations, cap)
 
 
 def usd_per_game(rows: pd.DataFrame, priced_as: str | None = None) -> float:
@@ -221,70 +256,105 @@ def usd_per_game(rows: pd.DataFrame, priced_as: str | None = None) -> float:
     return float(np.mean([math.fsum(cost_.usd(priced_as, x) for x in u.values()) for u in games["usage"]]))
 
 
+def pair_questions(rows: pd.DataFrame) -> int:
+    """The questions a comparison of two models on the pilot's factions asks (against one reference opponent)."""
+    return max(1, sum(len(asked(f)) for f in set(rows["faction"])))
+
+
 def plan(rows: pd.DataFrame, difference: float = DIFFERENCE, power: float = POWER, alpha: float = sequential.ALPHA,
-         priced_as: str | None = None) -> pd.DataFrame:
+         priced_as: str | None = None, design: str = sequential.GROUP, questions: int = 1,
+         max_games: int | None = None) -> pd.DataFrame:
     """Per headline figure the pilot defines and per design: the correlation used, games per model and in all,
-    and dollars; then the sequential design's simulated games."""
+    and dollars, each question at ``alpha`` shared by the comparison's ``questions`` (Bonferroni); then the
+    sequential ``design``'s simulated games (mean and 90th percentile) and its power at its cap (``max_games``,
+    else the group design's for that figure)."""
     if not 0 < difference < 1 or not 0 < power < 1 or not 0 < alpha < 1:
         raise ValueError("the difference, the power and alpha must each lie strictly between 0 and 1")
-    usd = usd_per_game(rows, priced_as)
+    usd, each = usd_per_game(rows, priced_as), alpha / questions
     out = []
     for q in QUESTIONS:
         for f in Faction:
             s = spread(rows, q, f) if q.applies(f) and f in set(rows["faction"]) else None
-            if s is None or math.isnan(s.sd):
+            if s is None or math.isnan(s.sd) or (q.spread_at is None and s.sd == 0):
                 continue
-            base = {"figure": s.label, "question": q.name, "faction": f, "pilot_games": s.games, "value": s.value,
-                    "sd": s.sd}
             sd, other = spreads(s, difference)
-            for design in DESIGNS:
-                rho, deals = (0.0, 0) if design == SEPARATE else s.rho.get(design, (math.nan, 0))
-                measured = not math.isnan(rho) and (deals >= MIN_DEALS or design == SEPARATE)
-                n = games_needed(sd, rho if measured else 0.0, difference, alpha, power, other)
-                out.append(base | {"design": design, "rho": rho if measured else 0.0, "rho_deals": deals,
-                                   "rho_measured": measured or design == SEPARATE, "games_per_model": n,
+            base = {"figure": s.label, "question": q.name, "faction": f, "pilot_games": s.games, "value": s.value,
+                    "sd": sd, "other_sd": other, "sd_from": "rate" if q.spread_at else "pilot", "alpha": each}
+            for d in DESIGNS:
+                rho, deals = (0.0, 0) if d == SEPARATE else s.rho.get(d, (math.nan, 0))
+                measured = not math.isnan(rho) and (deals >= MIN_DEALS or d == SEPARATE)
+                n = games_needed(sd, rho if measured else 0.0, difference, each, power, other)
+                out.append(base | {"design": d, "rho": rho if measured else 0.0, "rho_deals": deals,
+                                   "rho_measured": measured or d == SEPARATE, "games_per_model": n,
                                    "games": 2 * n, "usd": 2 * n * usd})
             rho, deals = s.rho.get(REFERENCE, (math.nan, 0))
-            rho = rho if deals >= MIN_DEALS else math.nan
-            fixed = games_needed(sd, 0.0 if math.isnan(rho) else rho, difference, alpha, power, other)
-            median, high, share = sequential_games(s, 0.0 if math.isnan(rho) else rho, difference, alpha,
-                                                   cap=max(ROUND_GAMES, 4 * fixed))
-            out.append(base | {"design": f"sequential, {REFERENCE}", "rho": 0.0 if math.isnan(rho) else rho,
-                               "rho_deals": 0, "rho_measured": not math.isnan(rho), "games_per_model": median,
-                               "p90": high, "decided": share, "cap": max(ROUND_GAMES, 4 * fixed),
-                               "games": 2 * median, "usd": 2 * median * usd})
+            rho = 0.0 if math.isnan(rho) or deals < MIN_DEALS else rho
+            cap = max_games or group_cap(games_needed(sd, rho, difference, each, power, other))
+            run = sequential_games(s, rho, difference, each, cap, design)
+            out.append(base | {"design": f"{design}-sequential, {REFERENCE}", "rho": rho, "rho_deals": 0,
+                               "rho_measured": deals >= MIN_DEALS, "games_per_model": run.mean, "p90": run.p90,
+                               "power": run.power, "cap": cap, "games": 2 * run.mean, "usd": 2 * run.mean * usd,
+                               "usd_p90": 2 * run.p90 * usd})
     return pd.DataFrame(out)
 
 
 PLAN_NOTE = (
-    "Games per model: deals each of the two models plays for a fixed design to detect the difference at the "
-    "error rate with the power asked (normal approximation; sd is one game's spread of the figure as the "
-    "tables pool it, measured within each model and opponent of the pilot; rho the correlation of two "
-    "models' games on the same deal, measured on the pilot's pairs of that design, else 0 assumed). In all: "
-    "both models' games. Sequential: `compare --sequential` against reference opponents, simulated from the "
-    "same spread and correlation: the median games per model to a decision (90% decided by the second "
-    "figure). Self-play shares the deal but changes every seat's player, so its difference is not one "
-    "faction's play.")
+    "Games per model: deals each of the two models plays for a fixed design to detect the difference with the "
+    "power asked, each question at the comparison's error rate shared by its questions (normal approximation; "
+    "rho the correlation of two models' games on the same deal, measured on the pilot's pairs of that design, "
+    "else 0 assumed). sd per game: what sets the count. A win rate's is fixed by the rate, so it is taken at the "
+    "pilot's rate and at the rate the difference away (a pilot whose models won all and none of their games "
+    "still has the spread of its pooled rate); any other figure's is one game's spread as the tables pool it, "
+    "measured within each model and opponent of the pilot. In all: both models' games. Sequential: "
+    "`compare --sequential` against reference opponents, simulated by its own decision function from the same "
+    "spread and correlation: the mean games per model (an undecided comparison counted at the cap), the 90th "
+    "percentile, and the power at the cap. Self-play shares the deal but changes every seat's player, so its "
+    "difference is not one faction's play.")
 
 
 def _usd(v: float) -> str:
     return "n/a" if math.isnan(v) else f"${v:,.2f}"
 
 
+def _rho(r: Mapping[Hashable, Any]) -> str:
+    if r["design"] == SEPARATE:
+        return "0"
+    if r["rho_measured"]:
+        return f"{r['rho']:.2f} ({r['rho_deals']} deals)" if r["rho_deals"] else f"{r['rho']:.2f}"
+    return (f"0 (only {r['rho_deals']} deals in the pilot)" if 0 < r["rho_deals"] < MIN_DEALS else
+            "0 (the pilot's pairs do not vary)" if r["rho_deals"] else "0 (not in the pilot)")
+
+
+def _sd(r: Mapping[Hashable, Any], difference: float) -> str:
+    if r["sd_from"] == "rate":
+        return (f"{r['sd']:.2f} and {r['other_sd']:.2f} (the rates {r['value']:.2f} and "
+                f"{alternative(r['value'], difference):.2f})")
+    return f"{r['sd']:.2f} (pilot)"
+
+
+def _games(r: Mapping[Hashable, Any]) -> tuple[str, str]:
+    """A row's games per model and its dollars: the sequential design's mean, 90th percentile, cap and power."""
+    if "p90" not in r or math.isnan(r["p90"]):
+        return f"{r['games_per_model']:.0f}", _usd(r["usd"])
+    return (f"{r['games_per_model']:.0f} on average, 90% by {r['p90']:.0f}; power {r['power']:.2f} at "
+            f"--max-games {r['cap']:.0f}", f"{_usd(r['usd'])} (90%: {_usd(r['usd_p90'])})")
+
+
 def plan_markdown(table: pd.DataFrame, difference: float, power: float, alpha: float, pilot_games: int,
                   usd_note: str) -> str:
-    """The plan as Markdown."""
+    """The plan as Markdown, closing with the figure that sets the comparison's count."""
+    each = float(table["alpha"].iloc[0])
     lines = [f"### What a comparison costs: a difference of {difference:g} at power {power:g}, error rate {alpha:g}",
-             "", f"From {pilot_games} pilot games. {PLAN_NOTE} {usd_note}", "",
+             "", f"From {pilot_games} pilot games; each question at {each:.3g} (the error rate shared by "
+                 f"{round(alpha / each)} question{'s' if round(alpha / each) > 1 else ''}). {PLAN_NOTE} {usd_note}", "",
              "| figure | pilot value | sd per game | design | rho (same deal) | games per model | games in all | USD |",
              "|---|---|---|---|---|---|---|---|"]
     for r in table.to_dict("records"):
-        rho = ("0" if r["design"] == SEPARATE else f"{r['rho']:.2f} ({r['rho_deals']} deals)" if r["rho_measured"]
-               and r["rho_deals"] else f"{r['rho']:.2f}" if r["rho_measured"] else
-               f"0 (only {r['rho_deals']} deals in the pilot)" if 0 < r["rho_deals"] < MIN_DEALS else
-               "0 (the pilot's pairs do not vary)" if r["rho_deals"] else "0 (not in the pilot)")
-        games = (f"{r['games_per_model']:.0f} (90% by {r['p90']:.0f})" if "p90" in r and not math.isnan(r["p90"])
-                 else f"{r['games_per_model']:.0f}")
-        lines.append(f"| {r['figure']} | {r['value']:.2f} | {r['sd']:.2f} | {r['design']} | {rho} | {games} "
-                     f"| {r['games']:.0f} | {_usd(r['usd'])} |")
+        games, usd = _games(r)
+        lines.append(f"| {r['figure']} | {r['value']:.2f} | {_sd(r, difference)} | {r['design']} | {_rho(r)} "
+                     f"| {games} | {r['games']:.0f} | {usd} |")
+    ahead = table[table["design"] == REFERENCE].sort_values("games_per_model").iloc[-1]
+    lines += ["", f"The count is set by the figure that needs the most games: {ahead['figure']} "
+                  f"({ahead['games_per_model']:.0f} games per model against reference opponents); the others need "
+                  "fewer."]
     return "\n".join(lines) + "\n"

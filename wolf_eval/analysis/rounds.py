@@ -33,8 +33,6 @@ from wolf_eval.engine import Faction, variant
 
 #: Games per eval in each round unless told otherwise.
 ROUND_GAMES = 10
-#: Games per eval after which its questions stop undecided unless told otherwise.
-MAX_GAMES = 200
 
 PLAYING = "playing"
 DECIDED = "decided"
@@ -47,12 +45,34 @@ UNDEFINED = "not defined"  # no deal of the complete rounds defines the figure (
 class Stopping:
     """When a comparison in rounds stops: its error rate, its round size and its caps."""
 
+    max_games: int  # games per eval after which a question stops undecided (the group design's planned cap)
     round_games: int = ROUND_GAMES
-    alpha: float = sequential.ALPHA
-    max_games: int = MAX_GAMES
+    alpha: float = sequential.ALPHA  # the comparison's: of deciding any question of any pair that does not differ
     max_usd: float | None = None
+    design: str = sequential.GROUP
+    questions: int = 1  # how many questions the comparison asks (every pair's); the error rate is shared by them
+    per_question: bool = False  # each question at ``alpha`` alone (the comparison's error then grows with them)
+
+    @property
+    def question_alpha(self) -> float:
+        """The error rate each question is tested at: Bonferroni's share of the comparison's (see the module)."""
+        return self.alpha if self.per_question else self.alpha / self.questions
+
+    @property
+    def procedure(self) -> str:
+        """The procedure as the decisions table names it."""
+        test = ("group-sequential, O'Brien-Fleming-like error spending over the cap" if self.design == sequential.GROUP
+                else "anytime-valid betting test")
+        if self.per_question:
+            return f"{test}; each of the {self.questions} questions at {self.alpha:g} alone (no family-wise control)"
+        return (f"{test}; Bonferroni over the comparison's {self.questions} questions, each at "
+                f"{self.question_alpha:.3g}")
 
     def __post_init__(self) -> None:
+        if self.design not in sequential.DESIGNS:
+            raise ValueError(f"design {self.design!r}: one of {', '.join(sequential.DESIGNS)}")
+        if self.questions < 1:
+            raise ValueError(f"a comparison asks at least one question, not {self.questions}")
         if self.round_games < 1:
             raise ValueError(f"a round plays at least one game per eval, not {self.round_games}")
         if not 0 < self.alpha < 1:
@@ -117,15 +137,22 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
             a, b = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
             defined = ~(np.isnan(a) | np.isnan(b))
             d = (a - b)[defined]
-            first = sequential.first_decision(d, looks(ga["seed"].to_numpy()[defined]), stopping.alpha)
-            decision = sequential.decide(d[:first] if first else d, stopping.alpha)
+            decision = sequential.decide(d, looks(ga["seed"].to_numpy()[defined]), stopping.question_alpha,
+                                         stopping.design, stopping.max_games)
             state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
                                                       GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
             out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
                               "deals": decision.deals, "mean": decision.mean, "ahead": decision.ahead,
                               "low": decision.low, "high": decision.high, "evidence": decision.evidence,
-                              "alpha": stopping.alpha})
+                              "needed": decision.needed, "alpha": stopping.question_alpha})
     return pd.DataFrame(out)
+
+
+def family(task: str, models: Sequence[str], against: Sequence[str]) -> int:
+    """How many questions a comparison asks: every question of every faction, for every pair of the compared
+    models and every reference opponent (or cross-play). Its error rate is shared among them all."""
+    pairs = len(models) * (len(models) - 1) // 2
+    return max(1, pairs * max(1, len(against)) * sum(len(asked(f)) for f in variant(task).factions))
 
 
 def looks(seeds: np.ndarray) -> list[int]:
@@ -242,30 +269,35 @@ def _verdict(r: Mapping[Hashable, Any]) -> str:
 
 
 DECISIONS_NOTE = (
-    "Each question tested after every complete round on the deals both models played, by betting on which "
-    "model's game was ahead on each deal against \"each is ahead as often as the other\" (an anytime-valid "
-    "test: the chance of ever deciding between two models that do not differ is at most the error rate, "
-    "however many rounds were looked at). Decided for the model named, which is ahead on that figure on more "
+    "Each question tested after every complete round on the deals both models played, on which model's game was "
+    "ahead on each deal, against \"each is ahead as often as the other\". Group-sequential: the deals A was "
+    "ahead on minus those B was, against a bound at each round that spends the question's error over the cap "
+    "(O'Brien-Fleming-like: little at the first rounds, most near the cap), exact for a fair coin on each deal "
+    "with a winner. Anytime: a bettor's wealth on the same signs, which decides at 1/error rate and may be looked "
+    "at any time, with no cap planned. Decided for the model named, which is ahead on that figure on more "
     "deals. Ahead: the share of deals A was ahead on minus the share B was (for a win rate, the win-rate "
-    "difference), with its anytime-valid interval (valid at whatever round the comparison stopped, unlike a "
-    "fixed-sample interval read after an early stop). A − B: the mean over deals of the two games' figures' "
-    "difference. Evidence: the bettor's wealth, which decides at 1/error rate.")
+    "difference), with its anytime-valid interval at the question's error rate (valid at whatever round the "
+    "comparison stopped, unlike a fixed-sample interval read after an early stop). A − B: the mean over deals "
+    "of the two games' figures' difference. Evidence: what the test reached, beside what decides (group: the "
+    "walk over the root of the deals with a winner, against the round's bound; anytime: the wealth).")
 
 
 def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: Stopping) -> str:
-    """The decisions table, with what the comparison played and spent."""
+    """The decisions table, with the comparison's error rate and procedure, and what it played and spent."""
     spent = f"${standing_.spent:,.2f} in the seat models with a price" if standing_.spent else "no priced model"
+    rate = (f"Error rate {stopping.alpha:g} per question" if stopping.per_question else
+            f"Error rate {stopping.alpha:g} for the whole comparison (the chance of deciding any of its "
+            f"{stopping.questions} questions between models that do not differ)")
     lines = ["### Decisions", "", DECISIONS_NOTE, "",
-             f"Error rate {stopping.alpha:g} per question; rounds of {stopping.round_games} games per eval; "
+             f"{rate}: {stopping.procedure}. Rounds of {stopping.round_games} games per eval; "
              f"caps {stopping.max_games} games per eval"
              + (f" and ${stopping.max_usd:,.2f}" if stopping.max_usd is not None else "")
              + f". {standing_.complete} complete rounds, {standing_.games} games, {spent}.", "",
              "| task | faction | A | B | held fixed | question | decision | deals | A − B "
-             f"| ahead [anytime {1 - stopping.alpha:.0%}] | evidence |",
+             f"| ahead [anytime {1 - stopping.question_alpha:.1%}] | evidence (decides at) |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in questions.to_dict("records"):
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {held_label(r['held'])} "
                      f"| {r['question']} | {_verdict(r)} | {r['deals']} | {_cell(r['mean'])} "
-                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} |")
+                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} ({r['needed']:.3g}) |")
     return "\n".join(lines) + "\n"
-

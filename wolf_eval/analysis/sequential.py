@@ -1,4 +1,4 @@
-"""Anytime-valid decisions: a comparison that may stop as soon as its evidence decides, at a stated error rate.
+"""Decisions in rounds: a comparison that may stop as soon as its evidence decides, at a stated error rate.
 
 The unit is a deal that both models played: the same task, condition, seed, sample and epoch, so
 the same seats and roles. On each deal a question gives a difference ``d = x_A - x_B`` of a per-game
@@ -26,15 +26,36 @@ models that do not differ) reaches ``1 / alpha``: for A if A was ahead more ofte
 confidence sequence is every ``m`` whose wealth is below ``1 / alpha``: a ``1 - alpha`` interval for
 ``ahead`` that holds at whatever number of deals the comparison stopped (a fixed-sample interval
 read after stopping early does not).
+
+The group-sequential design (:data:`GROUP`, ``compare --sequential``'s default) tests the same signs
+at the looks only, over a cap of deals planned in advance (``wolf-eval plan``'s). Its statistic is the
+walk: the deals A was ahead on minus those B was. Under the null each deal with a winner is a fair
+coin, whichever deals have one, so the walk's chance of first reaching each look's bound is computed
+exactly, and each bound is set so that by the look that has seen a share ``t`` of the cap at most
+:func:`spent` ``(t)`` of the error has been spent (Lan and DeMets's O'Brien-Fleming-like function).
+It gives up the anytime test's freedom to look at any time or play past the cap, and in return
+decides a difference of the size planned for in fewer deals (``benchmarks/decisive.py``). A decided
+question's interval is the anytime confidence sequence, which holds at any stop, this design's
+included.
+
+A comparison asks many questions: every figure of every faction of every pair. Its error rate is the
+chance of deciding *any* question between two models that do not differ on it, and each question is
+tested at that rate divided by the number of questions (Bonferroni). Each question's own test keeps
+its error within its share however the rounds stop, and the chance that any of them errs is at most
+the sum of theirs, whatever the questions share (the same deals, the same games): valid under
+optional stopping and under any dependence between questions, with no model of either.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
+from scipy.special import ndtr, ndtri
+from scipy.stats import binom
 
 #: The error rate a comparison decides at unless told otherwise: the chance, over the whole run, of
 #: deciding a question between two models that do not differ on it.
@@ -45,6 +66,12 @@ BETS = 20
 STAKE = 0.98
 #: How close the confidence sequence's ends are found (each is moved outward by at most this).
 TOLERANCE = 1e-3
+
+#: The designs a comparison in rounds stops by: group-sequential (an error spent over a planned cap of deals,
+#: looked at after each round) and anytime (the betting test, valid at any look with no cap planned).
+GROUP = "group"
+ANYTIME = "anytime"
+DESIGNS = (GROUP, ANYTIME)
 
 FOR_A = "A"
 FOR_B = "B"
@@ -105,7 +132,8 @@ class Decision:
     ahead: float  # the share of deals A was ahead on minus the share B was: what is tested
     low: float  # the anytime-valid interval for ``ahead``
     high: float
-    evidence: float  # the bettor's wealth against "A is ahead as often as B" (decides at 1 / alpha)
+    evidence: float  # anytime: the bettor's wealth; group: the walk over the root of the deals with a winner (z)
+    needed: float  # what the evidence had to reach at that look to decide (1 / alpha; the look's bound as a z)
     alpha: float
 
     @property
@@ -121,25 +149,112 @@ def ahead(d: Sequence[float] | np.ndarray) -> np.ndarray:
     return np.sign(x)
 
 
-def decide(d: Sequence[float] | np.ndarray, alpha: float = ALPHA) -> Decision:
-    """The decision after the deals ``d`` (differences A minus B in play order), at error rate ``alpha``."""
+def decide(d: Sequence[float] | np.ndarray, looks: Sequence[int] | None = None, alpha: float = ALPHA,
+           design: str = ANYTIME, cap: int | None = None) -> Decision:
+    """The decision on the deals ``d`` (differences A minus B in play order) at error rate ``alpha``, looked at
+    after each count of deals in ``looks`` (once, after every deal, unless told): decided at the first look
+    whose evidence reaches what decides there, with that look's deals (those after it are not the question's),
+    else undecided on the deals of the last look."""
     if not 0 < alpha < 1:
         raise ValueError(f"alpha {alpha}: an error rate lies strictly between 0 and 1")
     signs = ahead(d)
-    if not len(signs):
-        return Decision(UNDECIDED, 0, math.nan, math.nan, math.nan, math.nan, 1.0, alpha)
-    evidence = float(np.exp(log_wealth(signs)[-1]))
-    share = float(signs.mean())
-    low, high = confidence_sequence(signs, alpha)
-    state = UNDECIDED if evidence < 1 / alpha else (FOR_A if share > 0 else FOR_B)
-    return Decision(state, len(signs), float(np.mean(d)), share, low, high, evidence, alpha)
+    seen = [n for n in (looks or [len(signs)]) if 0 < n <= len(signs)]
+    if not seen:
+        return Decision(UNDECIDED, 0, math.nan, math.nan, math.nan, math.nan, 1.0, 1 / alpha, alpha)
+    if design == GROUP:
+        path = list(group_path(signs, seen, alpha, _cap(cap)))
+        n, walk, winners, bound = next((look for look in path if abs(look[1]) >= look[3]), path[-1])
+        root = math.sqrt(max(winners, 1))
+        stop, evidence, needed, decided = n, abs(walk) / root, bound / root, abs(walk) >= bound
+    else:
+        wealth = log_wealth(signs)
+        stop = next((n for n in seen if wealth[n - 1] >= math.log(1 / alpha)), seen[-1])
+        evidence, needed = float(np.exp(wealth[stop - 1])), 1 / alpha
+        decided = evidence >= needed
+    share = float(signs[:stop].mean())
+    low, high = confidence_sequence(signs[:stop], alpha)
+    state = UNDECIDED if not decided else (FOR_A if share > 0 else FOR_B)
+    return Decision(state, stop, float(np.mean(np.asarray(d, dtype=float)[:stop])), share, low, high, evidence,
+                    needed, alpha)
 
 
-def first_decision(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha: float = ALPHA) -> int | None:
+def first_decision(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha: float = ALPHA,
+                   design: str = ANYTIME, cap: int | None = None) -> int | None:
     """The number of deals at the first look (counts of deals, increasing) where the question is decided, or None.
 
-    A comparison looks only at the ends of its rounds; this is what it would have stopped at.
+    A comparison looks only at the ends of its rounds; this is what it would have stopped at. ``design``: the
+    betting test (:data:`ANYTIME`) or the group-sequential one (:data:`GROUP`, which needs the ``cap`` in deals
+    its error is spent over).
     """
-    wealth = log_wealth(ahead(d))
+    signs = ahead(d)
+    seen = [n for n in looks if 0 < n <= len(signs)]
+    if design == GROUP:
+        return next((n for n, walk, _, bound in group_path(signs, seen, alpha, _cap(cap)) if abs(walk) >= bound),
+                    None)
+    wealth = log_wealth(signs)
     threshold = math.log(1 / alpha)
-    return next((n for n in looks if 0 < n <= len(wealth) and wealth[n - 1] >= threshold), None)
+    return next((n for n in seen if wealth[n - 1] >= threshold), None)
+
+
+def _cap(cap: int | None) -> int:
+    if cap is None or cap < 1:
+        raise ValueError("the group-sequential design spends its error over a planned cap of deals: give one")
+    return cap
+
+
+# --------------------------------------------------------------------------- the group-sequential design
+
+
+def spent(fraction: float, alpha: float) -> float:
+    """The error spent by a share ``fraction`` of the planned deals: Lan and DeMets's O'Brien-Fleming-like
+    function, 2 - 2 Phi(z[1 - alpha/2] / sqrt(t)). It spends almost nothing at the first looks (so an early
+    stop needs a lopsided record) and most of ``alpha`` near the cap, where a fixed design would test."""
+    if fraction <= 0:
+        return 0.0
+    return float(2 * ndtr(ndtri(alpha / 2) / math.sqrt(min(fraction, 1.0))))
+
+
+@lru_cache(maxsize=512)
+def _steps(steps: int) -> np.ndarray:
+    """The distribution of ``steps`` fair +1/-1 steps' sum over -steps..steps (every value, odd gaps 0)."""
+    kernel = np.zeros(2 * steps + 1)
+    kernel[::2] = binom.pmf(np.arange(steps + 1), steps, 0.5)
+    return kernel
+
+
+def _spread(mass: np.ndarray, steps: int) -> np.ndarray:
+    """The walk's distribution after ``steps`` more fair +1/-1 steps (``mass`` over -D..D, every value)."""
+    return np.convolve(mass, _steps(steps)) if steps > 0 else mass
+
+
+def group_path(signs: np.ndarray, looks: Sequence[int], alpha: float,
+               cap: int) -> Iterator[tuple[int, int, int, int]]:
+    """Per look: (deals, the walk, the deals with a winner, the walk's size that decides there).
+
+    The walk is the number of deals A was ahead on minus those B was. Under "each model is ahead as often
+    as the other" each deal with a winner is a fair coin whichever deals have one, so given the looks'
+    counts of such deals the walk is a simple random walk, and its chance of first reaching a size at
+    each look is computed exactly (the walk's distribution carried look to look, the paths already
+    decided taken out). Each look's size is the smallest whose chance stays within the error the look
+    may spend (:func:`spent` at the share of ``cap`` seen, less what the looks before spent): the chance
+    of ever deciding between models that do not differ is at most ``alpha`` at the cap, exactly, for any
+    tie rate and with no normal approximation.
+    """
+    walk, winners = np.cumsum(signs), np.cumsum(signs != 0)
+    mass, before, used = np.ones(1), 0, 0.0
+    for n in looks:
+        now = int(winners[n - 1])
+        mass, before = _spread(mass, now - before), now
+        folded = mass[now:].copy()  # P(|walk| = a), a = 0..now
+        folded[1:] += mass[:now][::-1]
+        tail = np.cumsum(folded[::-1])[::-1]  # P(|walk| >= a), a = 0..now
+        budget = spent(n / cap, alpha) - used + 1e-15
+        within = np.flatnonzero(tail[1:] <= budget)
+        bound = 1 + int(within[0]) if len(within) else now + 1  # now + 1: out of the walk's reach
+        bound += (now - bound) % 2 if bound <= now else 0  # the walk has the parity of ``now``: the size it can reach
+        if bound <= now:
+            used += float(tail[bound])
+            mass = mass.copy()
+            mass[:now - bound + 1] = 0.0
+            mass[now + bound:] = 0.0
+        yield n, int(walk[n - 1]), now, bound

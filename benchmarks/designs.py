@@ -1,0 +1,162 @@
+r"""The sequential designs against a fixed one, on simulated comparisons with a known answer (no game is played).
+
+    python benchmarks/designs.py                        # 1,000 comparisons a row
+    python benchmarks/designs.py --comparisons 2000
+
+Every comparison is decided by the shipped decision function
+(:func:`wolf_eval.analysis.sequential.first_decision`), each question at the error rate the comparison
+gives it (:class:`wolf_eval.analysis.rounds.Stopping`), looked at after every round of 10 deals.
+
+A deal is drawn as ``compare`` plays one against reference opponents: for each faction of ``triadic``
+(village, wolves, Jester), each model's game gives a win and a per-ballot truth figure in [0, 1]
+(detection, evasion, rank in suspicion). The deal itself moves every model's game on it alike (a latent
+normal shared by the models, weight ``--rho``), so two models' games on a deal correlate as they do
+against a fixed reference; a game's truth figure moves with its own win. A model's win rate in a
+faction is the chance its latent falls below the rate's normal quantile.
+
+1. False decisions. Models that do not differ (every rate and figure the same), two or three of them:
+   the share of comparisons in which *any* question of any pair is decided, by design and by how the
+   error rate is shared (the comparison's, split among its questions; or each question's alone).
+2. A 0.10 win-rate difference. One pair whose village win rates differ by 0.10 (0.55 against 0.45, and
+   0.37 against 0.27), every other question as in (1): the power (decided the right way within the cap),
+   the mean and 90th percentile of the games per model to a decision (an undecided comparison counted at
+   the cap), against the fixed design that reaches 80% power at the same error rate
+   (:func:`wolf_eval.analysis.plan.games_needed`, the paired normal approximation). The two models' wins on
+   a deal are drawn with the same-deal correlation given (:func:`wolf_eval.analysis.plan.paired_outcomes`),
+   as the planner assumes. Last, a true difference of 0.20 where the cap was planned for 0.10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import ndtri
+
+from wolf_eval.analysis import plan, rounds, sequential
+from wolf_eval.analysis.rounds import ROUND_GAMES
+
+#: Each faction's win rate, and its truth figure's mean and game-to-game spread, as the baseline pools show them.
+FACTIONS = {"village": (0.45, 0.60, 0.15), "wolves": (0.35, 0.40, 0.15), "Jester": (0.20, 0.55, 0.20)}
+
+
+@dataclass(frozen=True)
+class World:
+    """The models' true figures: each model's win rate per faction (the truth figures' means do not differ)."""
+
+    rates: list[dict[str, float]]
+    rho: float
+
+
+def deals(rng: np.random.Generator, world: World, n: int) -> dict[tuple[int, str, str], np.ndarray]:
+    """``n`` deals' per-game figures: (model, faction, "win" or "truth") -> one value per deal."""
+    out = {}
+    shared = {f: rng.standard_normal(n) for f in FACTIONS}
+    for m, rates in enumerate(world.rates):
+        for f, (_, mean, sd) in FACTIONS.items():
+            latent = math.sqrt(world.rho) * shared[f] + math.sqrt(1 - world.rho) * rng.standard_normal(n)
+            won = (latent < ndtri(rates[f])).astype(float)
+            out[m, f, "win"] = won
+            out[m, f, "truth"] = np.clip(mean + sd * (0.5 * latent + rng.standard_normal(n)) / 1.118, 0.0, 1.0)
+    return out
+
+
+def comparison(rng: np.random.Generator, world: World, stopping: rounds.Stopping) -> dict[tuple[int, int, str, str],
+                                                                                        int | None]:
+    """One simulated comparison: every question of every pair, and the deals at which each was decided (or None)."""
+    drawn = deals(rng, world, stopping.max_games)
+    looks = list(range(stopping.round_games, stopping.max_games + 1, stopping.round_games))
+    models = len(world.rates)
+    return {(a, b, f, q): sequential.first_decision(drawn[a, f, q] - drawn[b, f, q], looks, stopping.question_alpha,
+                                                    stopping.design, stopping.max_games)
+            for a in range(models) for b in range(a + 1, models) for f in FACTIONS for q in ("win", "truth")}
+
+
+def null_world(models: int, rho: float) -> World:
+    return World([{f: r for f, (r, _, _) in FACTIONS.items()} for _ in range(models)], rho)
+
+
+def false_decisions(args: argparse.Namespace, rng: np.random.Generator) -> None:
+    print("### Models that do not differ: how often any question of the comparison is decided\n")
+    print(f"Every question of `triadic` (a win rate and a truth figure per faction), same-deal correlation "
+          f"{args.rho}; cap {args.cap} games per model, rounds of {ROUND_GAMES}; {args.comparisons} comparisons a "
+          "row. The binomial interval is the 95% Clopper-Pearson interval of the share.\n")
+    print("| models | questions | design | error rate shared | each question at | comparisons with a false decision "
+          "| share [95% interval] | questions falsely decided, per question |")
+    print("|---|---|---|---|---|---|---|---|")
+    for models in (2, 3):
+        for design, per_question in ((sequential.GROUP, False), (sequential.ANYTIME, False),
+                                     (sequential.ANYTIME, True)):
+            k = rounds.family("triadic", [str(m) for m in range(models)], ["r"])
+            stopping = rounds.Stopping(max_games=args.cap, alpha=args.alpha, design=design, questions=k,
+                                       per_question=per_question)
+            world = null_world(models, args.rho)
+            runs = [comparison(rng, world, stopping) for _ in range(args.comparisons)]
+            wrong = sum(any(v is not None for v in r.values()) for r in runs)
+            each = sum(v is not None for r in runs for v in r.values()) / (len(runs) * k)
+            low, high = clopper_pearson(wrong, len(runs))
+            print(f"| {models} | {k} | {design} | {'each question alone' if per_question else 'the comparison'} "
+                  f"| {stopping.question_alpha:.4f} | {wrong} of {len(runs)} | {wrong / len(runs):.3f} "
+                  f"[{low:.3f}, {high:.3f}] | {each:.4f} |", flush=True)
+
+
+def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    from scipy.stats import beta
+
+    tail = (1 - level) / 2
+    return (float(beta.ppf(tail, k, n - k + 1)) if k else 0.0, float(beta.isf(tail, k + 1, n - k)) if k < n else 1.0)
+
+
+def difference(args: argparse.Namespace, rng: np.random.Generator) -> None:
+    print("\n### A 0.10 village win-rate difference: games to a decision against the fixed design\n")
+    print(f"One pair, the village win rate at the comparison's error rate {args.alpha} shared by the 6 questions of "
+          f"`triadic` (or alone at {args.alpha}). Fixed: the games per model a fixed design needs for 80% power at "
+          "the same error rate to detect 0.10 (also where the true difference is 0.20). Group: capped at "
+          f"`wolf-eval plan`'s cap for that fixed design. {args.comparisons} comparisons a row.\n")
+    print("| win rates | same-deal rho | questions sharing the error | design | fixed design (80%) | cap | power "
+          "| mean games (90th percentile) | mean / fixed |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for high, low, rho in ((0.55, 0.45, 0.0), (0.37, 0.27, 0.0), (0.37, 0.27, 0.24), (0.60, 0.40, 0.0)):
+        for k in (6, 1):
+            each = args.alpha / k
+            planned = high - 0.10  # the fixed design and the cap are planned for 0.10, whatever the true difference
+            fixed = plan.games_needed(math.sqrt(high * (1 - high)), rho, 0.10, each, 0.80,
+                                      math.sqrt(planned * (1 - planned)))
+            cap = plan.group_cap(fixed)
+            for design in (sequential.GROUP, sequential.ANYTIME):
+                stops, right = [], 0
+                for _ in range(args.comparisons):
+                    d = plan.paired_outcomes(rng, high, low, rho, cap)
+                    n = sequential.first_decision(d, list(range(ROUND_GAMES, cap + 1, ROUND_GAMES)), each, design,
+                                                  cap)
+                    stops.append(cap if n is None else n)
+                    right += n is not None and d[:n].sum() > 0
+                mean = float(np.mean(stops))
+                print(f"| {high:.2f} against {low:.2f} | {rho} | {k} | {design} | {fixed} | {cap} "
+                      f"| {right / args.comparisons:.3f} | {mean:.0f} ({np.quantile(stops, 0.9):.0f}) "
+                      f"| {mean / fixed:.2f} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--comparisons", type=int, default=1000, help="simulated comparisons a row")
+    ap.add_argument("--cap", type=int, default=200, help="games per model of the null comparisons")
+    ap.add_argument("--alpha", type=float, default=sequential.ALPHA)
+    ap.add_argument("--rho", type=float, default=0.24, help="the deal's share of a game's latent (same-deal rho)")
+    ap.add_argument("--seed", type=int, default=45)
+    ap.add_argument("--only", choices=("null", "difference"), help="one of the two tables")
+    args = ap.parse_args()
+    started = time.perf_counter()
+    rng = np.random.default_rng(args.seed)
+    if args.only != "difference":
+        false_decisions(args, rng)
+    if args.only != "null":
+        difference(args, rng)
+    print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
+
+
+if __name__ == "__main__":
+    main()
