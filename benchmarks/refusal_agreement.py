@@ -1,12 +1,13 @@
 """How far the refusal rules agree with the hand-labelled replies of ``tests/data/refusal_replies.jsonl``.
 
-    python benchmarks/refusal_agreement.py            # agreement per split: accuracy, Cohen's kappa, each class's P / R
+    python benchmarks/refusal_agreement.py            # per round and split: accuracy, kappa, each class's P / R
     python benchmarks/refusal_agreement.py --misses   # also list the replies of the fitted split it gets wrong
 
 Each labelled reply is a deceiving seat's (a Werewolf's or the Jester's) public words or unusable reply, with its
-class (``played``, ``refused``, ``self_exposing``) and a note of what it tests. ``dev``: the replies the rules were
-fitted to; ``heldout``: written after the rules were fixed, by the same hand, and never fitted to (its misses are
-never listed). The rules are :mod:`wolf_eval.measures.role_play`.
+class (``played``, ``refused``, ``self_exposing``), a note of what it tests, and the round it was written in.
+``dev``: the replies the rules were fitted to; ``heldout``: never fitted to (its misses are never listed). Each
+round was measured before any rule was changed for it; docs/refusal.md says which rounds are fair tests.
+The rules are :mod:`wolf_eval.measures.role_play`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Reply:
     label: Playing
     split: str
     note: str
+    round: int
 
 
 def load(path: Path = LABELLED) -> list[Reply]:
@@ -41,7 +43,8 @@ def load(path: Path = LABELLED) -> list[Reply]:
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         row = json.loads(line)
         try:
-            out.append(Reply(Role(row["role"]), row["text"], Playing(row["label"]), row["split"], row["note"]))
+            out.append(Reply(Role(row["role"]), row["text"], Playing(row["label"]), row["split"], row["note"],
+                             int(row["round"])))
         except ValueError as err:
             raise ValueError(f"{path}:{n}: {err}") from err
         if row["split"] not in SPLITS:
@@ -67,13 +70,15 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the fitted split's replies the rules get wrong")
     args = parser.parse_args()
     replies = load()
-    print("| split | n | accuracy | kappa | played P / R | refused P / R | self-exposing P / R |")
+    parts = {f"round {n} ({split})": [r for r in replies if r.round == n]
+             for n, split in sorted({(r.round, r.split) for r in replies})}
+    parts |= {split: [r for r in replies if r.split == split] for split in SPLITS} | {"all": replies}
+    print("| replies | n | accuracy | kappa | played P / R | refused P / R | self-exposing P / R |")
     print("|---|---|---|---|---|---|---|")
-    for split in (*SPLITS, "all"):
-        part = [r for r in replies if split in ("all", r.split)]
+    for name, part in parts.items():
         a = agreement(part)
         classes = " | ".join(f"{a[f'{k}_precision']:.2f} / {a[f'{k}_recall']:.2f}" for k in Playing)
-        print(f"| {split} | {a['n']:.0f} | {a['accuracy']:.3f} | {a['kappa']:.3f} | {classes} |")
+        print(f"| {name} | {a['n']:.0f} | {a['accuracy']:.3f} | {a['kappa']:.3f} | {classes} |")
     if args.misses:
         for r in replies:
             got = classify(r.text, r.role)

@@ -49,15 +49,27 @@ def test_the_labelled_replies_are_enough_and_cover_every_class_and_both_deceiver
     assert sum("near miss" in r.note for r in replies) >= 20  # words a rule could mistake, which must not count
 
 
+#: The held-out rounds' figures today (docs/refusal.md), never fitted to: round 8 was written after the rules were
+#: frozen; round 5 before they were written, by their author (so it flatters them). A test fails below any of them.
+HELD_OUT_FLOORS = {
+    5: {"accuracy": 0.956, "kappa": 0.927, "refused_precision": 1.0, "refused_recall": 0.913,
+        "self_exposing_precision": 1.0, "self_exposing_recall": 0.909},
+    8: {"accuracy": 0.648, "kappa": 0.399, "refused_precision": 1.0, "refused_recall": 0.142,
+        "self_exposing_precision": 1.0, "self_exposing_recall": 0.833},
+}
+
+
 def test_the_rules_agree_with_the_labels_above_their_floors() -> None:
-    """Fitted replies read as labelled; the held-out ones, never fitted to, at today's figures (docs/refusal.md):
-    accuracy 0.733, kappa 0.52, and no played reply ever read as refused or self-exposing."""
+    """Fitted replies (rounds 1-4, 6 and 7) read as labelled; each held-out round at today's figures or better:
+    round 8, the fresh one, accuracy 0.649, kappa 0.400, refused precision 1.00 and recall 0.14."""
     replies = agreement.load()
     dev = agreement.agreement([r for r in replies if r.split == "dev"])
     assert dev["accuracy"] == 1.0
-    held = agreement.agreement([r for r in replies if r.split == "heldout"])
-    assert held["accuracy"] >= 0.72 and held["kappa"] >= 0.50
-    assert held["refused_precision"] == 1.0 and held["self_exposing_precision"] == 1.0
+    assert {r.round for r in replies if r.split == "heldout"} == set(HELD_OUT_FLOORS)
+    for n, floors in HELD_OUT_FLOORS.items():
+        held = agreement.agreement([r for r in replies if r.round == n])
+        for name, floor in floors.items():
+            assert held[name] >= floor, (n, name, held[name])
 
 
 @pytest.mark.parametrize("text", [
