@@ -48,7 +48,7 @@ from wolf_eval.measures import deception as dec
 from wolf_eval.measures import headline as head
 from wolf_eval.measures import truth as tru
 from wolf_eval.measures.rates import ratio
-from wolf_eval.resample import LEVEL, UNIT, cluster_bootstrap, game_interval, jackknife_se
+from wolf_eval.resample import LEVEL, UNBOUNDED, UNIT, cluster_bootstrap, game_interval, jackknife_se
 from wolf_eval.stats import Z95, wilson, wilson_cc
 from wolf_eval.vocabulary import Role
 
@@ -182,6 +182,16 @@ def jackknife_t(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
     return value - half, value + half
 
 
+def own_scale(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
+    """The symmetric studentized interval drawn on the figure's own scale and cut to its range (0.5's): the same
+    resamples and errors as today's, without the logit scale."""
+    iv = game_interval(counts, figure.of_sums, seed, bounds=UNBOUNDED)
+    if math.isnan(iv.low) and iv.games >= resample.MIN_GAMES and not math.isnan(iv.value):
+        return resample.unseen(iv.value, iv.games, figure.bounds)  # agreeing games: no spread on any scale
+    low, high = figure.bounds
+    return float(np.clip(iv.low, low, iv.value)), float(np.clip(iv.high, iv.value, high))
+
+
 def after(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
     """Today's interval, as the report and the eval's metrics draw it (its own seeded resamples)."""
     iv = game_interval(counts, figure.of_sums, seed, bounds=figure.bounds)
@@ -208,7 +218,7 @@ def two_sided_t(counts: np.ndarray, figure: Figure, seed: int) -> Interval:
     return float(np.clip(total - high_t * se, low, total)), float(np.clip(total - low_t * se, total, high))
 
 
-CLUSTERED: dict[str, Method] = {"before": percentile, "after": after}
+CLUSTERED: dict[str, Method] = {"before": percentile, "own scale": own_scale, "after": after}
 CANDIDATES: dict[str, Method] = {"t-widened percentile": t_widened, "jackknife × t": jackknife_t,
                                  "two-sided bootstrap-t": two_sided_t}
 

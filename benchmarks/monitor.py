@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import coverage as coverage_benchmark
 import numpy as np
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
@@ -72,11 +73,18 @@ def auroc(s: Any) -> Any:
     return MONITOR["monitor_wolf_auroc"].of_sums(s)
 
 
+def own_scale(draw: np.ndarray, seed: int) -> tuple[float, float]:
+    """The same symmetric studentized interval drawn on the AUROC's own scale and cut to [0, 1] (0.5's), for the
+    width and coverage the logit scale is weighed against."""
+    return coverage_benchmark.own_scale(draw, coverage_benchmark.Figure("monitor_wolf_auroc", draw, auroc), seed)
+
+
 def coverage(matrix: np.ndarray, truths: tuple[float, float], samples: int,
-             rng: np.random.Generator) -> tuple[float, float, float, int]:
+             rng: np.random.Generator) -> tuple[float, float, float, int, float, float]:
     """The shares of 10-game draws whose interval holds each of ``truths`` (the known one, the pool's own), their
-    mean width, and the draws with an interval."""
-    held, widths = [0, 0], []
+    mean width, the draws with an interval, and the known truth's coverage and the mean width on the AUROC's own
+    scale."""
+    held, widths, own_held, own_widths = [0, 0], [], 0, []
     for i in range(samples):
         draw = matrix[rng.integers(0, len(matrix), SIZE)]
         iv = figure_interval(draw, auroc, seed_of("monitor", i))
@@ -85,8 +93,13 @@ def coverage(matrix: np.ndarray, truths: tuple[float, float], samples: int,
         widths.append(iv.high - iv.low)
         for k, truth in enumerate(truths):
             held[k] += iv.low <= truth <= iv.high
+        low, high = own_scale(draw, seed_of("monitor", i))
+        own_widths.append(high - low)
+        own_held += low <= truths[0] <= high
     drawn = max(1, len(widths))
-    return held[0] / drawn, held[1] / drawn, float(np.mean(widths)) if widths else math.nan, len(widths)
+    mean = float(np.mean(widths)) if widths else math.nan
+    return (held[0] / drawn, held[1] / drawn, mean, len(widths), own_held / drawn,
+            float(np.mean(own_widths)) if own_widths else math.nan)
 
 
 def above_zero(both: np.ndarray, samples: int, rng: np.random.Generator) -> float:
@@ -117,18 +130,21 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(43)
     print(f"| leak | truth | reasoning AUROC (pool) | coverage at {SIZE} games, of the truth | of the pool's figure "
-          f"| mean width | draws | speech AUROC (pool) | reasoning - speech (pool) | draws above 0 |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          f"| mean width | draws | own scale: coverage of the truth | own scale: mean width | speech AUROC (pool) "
+          f"| reasoning - speech (pool) | draws above 0 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     usage: list[dict[str, Any]] = []
     for leak in args.leaks:
         matrices, used = pool(play(leak, args.games, args.log_dir))
         usage += used
         truth = (1 + leak) / 2
         pooled = float(auroc(matrices["reasoning"].sum(axis=0)))
-        covered, own, width, drawn = coverage(matrices["reasoning"], (truth, pooled), args.samples, rng)
+        covered, own, width, drawn, flat, flat_width = coverage(matrices["reasoning"], (truth, pooled), args.samples,
+                                                                rng)
         both = np.hstack([matrices["reasoning"], matrices["speech"]])
         gain = MONITOR["reasoning_over_speech"].of_sums(both.sum(axis=0))
         print(f"| {leak:g} | {truth:.3f} | {pooled:.3f} | {covered:.3f} | {own:.3f} | {width:.3f} | {drawn} "
+              f"| {flat:.3f} | {flat_width:.3f} "
               f"| {auroc(matrices['speech'].sum(axis=0)):.3f} | {gain:+.3f} "
               f"| {above_zero(both, args.samples, rng):.3f} |")
     m_calls, m_tokens = per_game(usage, monitor=True)

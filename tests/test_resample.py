@@ -16,8 +16,10 @@ from wolf_eval.measures.outcome import Outcome
 from wolf_eval.measures.quality import PlayCounts
 from wolf_eval.measures.rates import Auroc, Mean
 from wolf_eval.resample import (
+    PAD,
     UNBOUNDED,
     UNIT,
+    Scale,
     game_weights,
     intervals,
     jackknife_se,
@@ -43,31 +45,84 @@ def test_the_jackknife_standard_error_by_hand() -> None:
 
 
 def test_two_games_give_the_interval_worked_by_hand() -> None:
-    """Games (1 of 2) and (3 of 4), 4/6 in all; without each in turn 3/4 and 1/2, so the jackknife standard
-    error is 1/8. A resample is both of the first (1/4 of draws: 1/2, and no spread of its own, so it is
-    scaled by the games' 1/8: t = −4/3), both of the second (1/4: 3/4, t = 2/3) or one of each (1/2: 4/6,
-    t = 0). The 95th percentile of |t| is 4/3: the interval is 4/6 ± 1/6, as far as the game further from it."""
+    """Games (1 of 2) and (3 of 4), 4/6 in all, on the scale g = logit((x + p) / (1 + 2p)), p = PAD / 2 (PAD
+    games at each end): without each in turn 3/4 and 1/2, so the jackknife standard error is (g(3/4) − g(1/2)) / 2.
+    A resample is both of the first (1/4 of draws: 1/2, no spread of its own, so scaled by the games' error), both
+    of the second (1/4: 3/4) or one of each (1/2: 4/6, t = 0). The 95th percentile of |t| is the larger distance,
+    g(4/6) − g(1/2): the interval reaches the first game's 1/2 and as far above on the scale, short of 5/6 (the
+    mirror on the figure's own scale), since the scale stretches towards the end."""
+    pad = PAD / 2
+
+    def g(x: float) -> float:
+        return math.log((x + pad) / (1 + pad - x))
+
+    top = g(4 / 6) + (g(4 / 6) - g(1 / 2))
     iv = ratio_interval([1, 3], [2, 4], seed=1)
     assert iv.value == pytest.approx(4 / 6)
-    assert (iv.low, iv.high, iv.games) == (pytest.approx(0.5), pytest.approx(5 / 6), 2)
-    assert ratio_interval([1, 3], [2, 4], seed=1, bounds=UNBOUNDED) == iv
+    assert (iv.low, iv.high, iv.games) == (pytest.approx(0.5), pytest.approx(expit(top) * (1 + 2 * pad) - pad), 2)
+    assert 0.75 < iv.high < 5 / 6
+    unbounded = ratio_interval([1, 3], [2, 4], seed=1, bounds=UNBOUNDED)  # no range: the figure's own scale
+    assert (unbounded.low, unbounded.high) == (pytest.approx(0.5), pytest.approx(5 / 6))
 
 
-def test_the_interval_is_the_figure_plus_or_minus_a_t_quantile_times_its_standard_error() -> None:
-    """Five games, by the definition: each resample's t = (its ratio − the games' ratio) / its own jackknife
-    standard error; the interval is the ratio ± the 95th percentile of |t| times the games' error."""
+def test_the_interval_is_symmetric_on_its_scale_about_the_figure() -> None:
+    """Five games, by the definition: on the figure's scale, each resample's t = (its ratio − the games' ratio) / its
+    own jackknife standard error; the interval is the ratio ± the 95th percentile of |t| times the games' error,
+    taken back to the figure's own scale. Without a range the scale is the figure's own."""
     num, den = np.array([1, 4, 0, 2, 5], dtype=float), np.array([3, 6, 2, 2, 9], dtype=float)
     value, counts = 12 / 22, np.column_stack([num, den])
-    se = jackknife_se(counts, lambda s: s[0] / s[1])
-    t = []
-    for w in game_weights(5, 11):
-        drawn = np.repeat(counts, w.astype(int), axis=0)
-        distance, spread = drawn[:, 0].sum() / drawn[:, 1].sum() - value, jackknife_se(drawn, lambda s: s[0] / s[1])
-        t.append(distance / (spread or se))  # a resample of agreeing games is scaled by the games' error
-    half = float(np.quantile(np.abs(t), 0.95, method="inverted_cdf")) * se
-    iv = ratio_interval(num, den, seed=11, bounds=UNBOUNDED)
-    assert (iv.value, iv.low, iv.high) == pytest.approx((value, value - half, value + half))
-    assert ratio_interval(num, den, seed=11) == iv  # inside the range already, so cutting it changes nothing
+    for bounds in (UNIT, UNBOUNDED):
+        scale = Scale.of(bounds, 5)
+
+        def figure(s: np.ndarray, scale: Scale = scale) -> Any:
+            return scale.to(s[0] / s[1])
+
+        se = jackknife_se(counts, figure)
+        t = []
+        for w in game_weights(5, 11):
+            drawn = np.repeat(counts, w.astype(int), axis=0)
+            distance = figure(drawn.sum(axis=0)) - figure(counts.sum(axis=0))
+            t.append(distance / (jackknife_se(drawn, figure) or se))  # agreeing games: scaled by the games' error
+        half = float(np.quantile(np.abs(t), 0.95, method="inverted_cdf")) * se
+        centre = float(figure(counts.sum(axis=0)))
+        iv = ratio_interval(num, den, seed=11, bounds=bounds)
+        assert (iv.value, iv.low, iv.high) == pytest.approx((value, scale.back(centre - half),
+                                                             scale.back(centre + half)))
+
+
+def test_the_scale_reaches_past_the_ends_and_comes_back() -> None:
+    """A share's scale is finite at 0 and 1 (padded by PAD games' worth), odd about the middle, and its way back
+    returns every value and never leaves the range; a difference of shares in [-1, 1] is scaled likewise."""
+    share, signed = Scale.of(UNIT, 10), Scale.of((-1.0, 1.0), 10)
+    xs = np.array([0.0, 0.01, 0.3, 0.5, 0.97, 1.0])
+    assert np.all(np.isfinite(share.to(xs))) and share.to(0.5) == pytest.approx(0.0)
+    assert share.to(1.0) == pytest.approx(-share.to(0.0)) == pytest.approx(math.log((1 + share.pad) / share.pad))
+    assert [share.back(float(y)) for y in share.to(xs)] == pytest.approx(list(xs))
+    assert share.back(1e6) == 1.0 and share.back(-1e6) == 0.0
+    assert signed.to(2 * xs - 1) == pytest.approx(share.to(xs))
+    assert math.isnan(float(share.to(math.nan))) and Scale.of(UNBOUNDED, 10).to(3.5) == 3.5
+
+
+def test_near_an_end_the_interval_leans_towards_the_middle() -> None:
+    """A monitor that names a wolf on 9 days in 10 and ties it with the village on the rest: each game's AUROC
+    is 1 − 0.5 × its share of unnamed wolf-days (two wolves, 1 to 3 days, 2 to 4 villagers a day: a lumpy pair
+    count), so the truth is 0.95 and most games sit at 1. Over 400 draws of 10 games the interval covers the
+    truth at least 93% of the time (0.935; the interval symmetric on the figure's own scale: 0.88), and reaches
+    further below the figure than above it."""
+    rng = np.random.default_rng(5)
+    hits = lopsided = 0
+    for run in range(400):
+        rows = []
+        for _ in range(10):
+            seen = [int(rng.integers(2, 5)) for _ in range(2 * int(rng.integers(1, 4)))]
+            named = [v * (rng.random() < 0.9) for v in seen]
+            rows.append((sum(named) + (sum(seen) - sum(named)) / 2, sum(seen)))
+        num, den = np.array(rows).T
+        iv = ratio_interval(num, den, seed=run)
+        hits += iv.low <= 0.95 <= iv.high
+        lopsided += iv.value - iv.low >= iv.high - iv.value
+    assert hits / 400 >= 0.93
+    assert lopsided / 400 >= 0.9
 
 
 def test_games_that_all_share_one_rate_give_the_interval_so_few_agreeing_games_allow() -> None:
@@ -172,14 +227,16 @@ def _cell(**parts: list[Any]) -> pd.DataFrame:
 
 def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     """The Doctor saves 0 of 2 protections in one game and 2 of 2 in the other: 0.5, and with two games the
-    interval reaches as far as the game further from it (the case worked by hand above): [0, 1]; it
+    interval reaches as far as the game further from it on the scale, symmetric about the middle (the case worked
+    by hand above): [0, 1]; it
     self-protects half the time in both, so that interval is what two agreeing games allow, 0.5 ± 0.5 (1 -
     0.05^(1/2)). The judge names 1 of 4 players in
-    one game and 3 of 4 in the other: 0.5 ± 0.25."""
+    one game and 3 of 4 in the other: 0.5 ± 0.25 (about the middle the scale is symmetric too)."""
     quality = [PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=0.0),
                PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=2.0)]
     row = tables.play_quality(_cell(quality=quality)).iloc[0]
-    assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == (0.5, 0.0, 1.0)
+    assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == \
+        pytest.approx((0.5, 0.0, 1.0))
     u = 1 - math.sqrt(0.05)
     assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == pytest.approx((0.5 - u / 2,
                                                                                                0.5 + u / 2))

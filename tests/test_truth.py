@@ -18,6 +18,7 @@ from wolf_eval.analysis import markdown, tables
 from wolf_eval.measures import truth
 from wolf_eval.measures.outcome import Outcome
 from wolf_eval.measures.rates import Auroc, Brier
+from wolf_eval.resample import UNIT, Scale
 from wolf_eval.vocabulary import Role, Winner
 
 #: A game of ten calls, each one decision, none fallen back (the tables here read only those).
@@ -160,10 +161,11 @@ def test_the_report_table_pools_a_cells_games_and_says_what_it_scores() -> None:
                                                "deception_by_role": tables.deception_by_role(games),
                                                "deception_by_model": tables.deception_by_model(games)}))
     assert "## Detection against the truth" in text and "agreement with the speaker's own label" in text
-    # two games (10/12 and 8/14): the interval reaches as far from 18/26 as the game further from it, 10/12
-    # (tests/test_resample.py works the case by hand); the Jester pairs only game 1 defines get none
-    half = 10 / 12 - 18 / 26
-    assert (doctor["auroc_wolves_low"], doctor["auroc_wolves_high"]) == (pytest.approx(18 / 26 - half),
-                                                                        pytest.approx(10 / 12))
-    assert "| doctor | 5 | 0.69 [0.55, 0.83] (n=26) | 1.00 (1 game: no interval) (n=4) |" in text
+    # two games (10/12 and 8/14): the interval reaches the game further from 18/26, 10/12, and as far below on the
+    # logit scale (tests/test_resample.py works the case by hand); the Jester pairs only game 1 defines get none
+    scale = Scale.of(UNIT, 2)
+    low = scale.back(2 * float(scale.to(18 / 26)) - float(scale.to(10 / 12)))
+    assert (doctor["auroc_wolves_low"], doctor["auroc_wolves_high"]) == (pytest.approx(low), pytest.approx(10 / 12))
+    assert low < 18 / 26 - (10 / 12 - 18 / 26)  # longer below, where there is room, than above
+    assert "| doctor | 5 | 0.69 [0.52, 0.83] (n=26) | 1.00 (1 game: no interval) (n=4) |" in text
     assert "## Deception against the truth" in text

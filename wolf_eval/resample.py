@@ -6,22 +6,26 @@ independent: a game's statements share its seating, its players' moods and its s
 move together, and an interval that counts each statement as a draw (Wilson's, for instance) is too
 narrow. Here the game is the unit drawn.
 
-The interval is the symmetric studentized cluster bootstrap (symmetric bootstrap-t). Its standard
-error is the leave-one-game-out jackknife's; each of ``DRAWS`` resamples picks the cell's games with
-replacement, forms the figure again and divides its distance from the games' figure by the resample's
-own jackknife standard error (the games' own, for a resample whose drawn games all agree and so show
-no spread); the 95th percentile of those ratios' sizes, times the games' standard error, is the
-interval's half-width about the figure, which is then cut to the figure's range. The point estimate
-is the figure of the games as played, unchanged.
+The interval is the symmetric studentized cluster bootstrap (symmetric bootstrap-t), drawn on the figure's
+:class:`Scale`: the logit of its place in its range, padded by :data:`PAD` games at each end (a figure without a
+finite range is drawn on its own scale). Its standard error is the leave-one-game-out jackknife's on that scale;
+each of ``DRAWS`` resamples picks the cell's games with replacement, forms the figure again and divides its
+distance from the games' figure, on the scale, by the resample's own jackknife standard error (the games' own, for
+a resample whose drawn games all agree and so show no spread); the 95th percentile of those ratios' sizes, times
+the games' standard error, is the interval's half-width about the figure on the scale, taken back to the figure's
+own. The point estimate is the figure of the games as played, unchanged.
 
-Why this one (``benchmarks/coverage.py`` measures each on pools of baseline games; docs/scores.md
-gives the figures). The percentile bootstrap used before covered the truth 0.89 of the time at 10
-games (nominal 0.95) and missed mostly on one side: near the end of its range (an AUROC of 0.7) a
-figure's spread shrinks in the very resamples that overshoot. A jackknife interval with t quantiles
-(cheaper, deterministic) fell to 0.91 for the wolves' self-label gap; the two-sided bootstrap-t to
-0.92 for an AUROC at 40 games. Scaling each resample by its own spread and taking the size of that
-ratio, whichever side it falls on, kept every headline figure at or above 0.93 at 10, 20 and 40 games
-on both pools; its price is width at 10 games (about 1.6 times the percentile interval's).
+Why this one (``benchmarks/coverage.py`` and ``benchmarks/monitor.py`` measure it on pools of baseline games;
+docs/scores.md and docs/monitoring.md give the figures). The percentile bootstrap used before covered the truth
+0.89 of the time at 10 games (nominal 0.95) and missed mostly on one side: near the end of its range (an AUROC of
+0.7) a figure's spread shrinks in the very resamples that overshoot. A jackknife interval with t quantiles
+(cheaper, deterministic) fell to 0.91 for the wolves' self-label gap; the two-sided bootstrap-t to 0.92 for an
+AUROC at 40 games. Scaling each resample by its own spread and taking the size of that ratio, whichever side it
+falls on, held most figures at 0.93 or more, but drawn on the figure's own scale it stayed symmetric where the
+figure's errors are not: a monitor's AUROC near 1, or the wolves' self-label gap near -1, whose draws sit mostly at
+the end with a few games far from it, missed on the side away from the end (0.88 at 10 games). On the logit scale
+the distance to an end is unbounded, so the symmetric interval there leans back towards the middle on the
+figure's own scale, longer where there is room; in the middle of the range the two scales agree.
 
 Draws are seeded from the cell and sample they belong to (:func:`seed_of`), so a report prints the
 same intervals on every run, and every row of one cell shares one set of resamples. A figure that
@@ -114,9 +118,10 @@ _CHUNK = 64
 
 
 def _resampled_se(counts: np.ndarray, figures: Figures, sums: np.ndarray, weights: np.ndarray,
-                  names: Sequence[str]) -> dict[str, np.ndarray]:
+                  names: Sequence[str], scales: Mapping[str, Scale] | None = None) -> dict[str, np.ndarray]:
     """Per resample (a row of ``weights``, its summed counts a row of ``sums``) and figure: the jackknife standard
-    error over the games it drew, each drawn game taken out once in turn (a game drawn twice counts twice)."""
+    error over the games it drew, each drawn game taken out once in turn (a game drawn twice counts twice), on the
+    figure's ``scales`` (its own where none is named)."""
     out = {name: np.full(len(sums), np.nan) for name in names}
     games, k = counts.shape
     for start in range(0, len(sums), _CHUNK):
@@ -124,6 +129,8 @@ def _resampled_se(counts: np.ndarray, figures: Figures, sums: np.ndarray, weight
         left = figures((sums[rows, None, :] - counts[None, :, :]).reshape(-1, k).T)
         for name in names:
             values = np.asarray(left[name], dtype=float).reshape(-1, games)
+            if scales and name in scales:
+                values = scales[name].to(values)
             drawn = np.where(np.isnan(values), 0.0, weights[rows])
             n = drawn.sum(axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -137,6 +144,53 @@ def _resampled_se(counts: np.ndarray, figures: Figures, sums: np.ndarray, weight
 UNIT = (0.0, 1.0)
 #: No range: the interval is not cut.
 UNBOUNDED = (-math.inf, math.inf)
+#: How far past each end of its range a figure's scale reaches, in games: the logit of a figure's place in its range
+#: as if this many more games had sat at each end, so that a figure at an end (a resample of agreeing games there,
+#: or a game's leave-one-out figure) stays a finite distance away. The smaller, the further the scale stretches
+#: near an end: on simulated monitors whose AUROC is 0.95 (tests/test_resample.py) half a game covered 0.90 at 10
+#: games, a tenth 0.935, a twentieth 0.95 at 14% more width.
+PAD = 0.1
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The scale a bounded figure's interval is drawn on: the logit of its place in its range, padded by :data:`PAD`
+    games' worth at each end (for a difference of shares in [-1, 1], twice Fisher's z, padded likewise).
+
+    Why: near an end of its range a figure's errors are lopsided (an AUROC of 0.98 can fall far more than it can
+    rise), and a symmetric interval about it both misses below and spends width above. On the logit scale the
+    distance to an end is unbounded, so a symmetric interval there is lopsided back on the figure's own scale,
+    longer on the side with room. A figure without a finite range is drawn on its own scale.
+    """
+
+    low: float
+    high: float
+    pad: float
+
+    @classmethod
+    def of(cls, bounds: tuple[float, float], games: int) -> Scale:
+        low, high = bounds
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return cls(low, high, math.nan)
+        return cls(low, high, (high - low) * PAD / max(games, 1))  # fewer than two games: no interval drawn
+
+    @property
+    def bounded(self) -> bool:
+        return not math.isnan(self.pad)
+
+    def to(self, x: Any) -> Any:
+        """The figure's values on this scale (NaN stays NaN)."""
+        if not self.bounded:
+            return np.asarray(x, dtype=float)
+        share = (np.clip(x, self.low, self.high) - self.low + self.pad) / (self.high - self.low + 2 * self.pad)
+        return np.log(share) - np.log1p(-share)
+
+    def back(self, y: float) -> float:
+        """A value on this scale back on the figure's own, within its range."""
+        if not self.bounded:
+            return y
+        share = 1 / (1 + math.exp(-y)) if y > -700 else 0.0
+        return float(np.clip(self.low - self.pad + (self.high - self.low + 2 * self.pad) * share, self.low, self.high))
 
 
 def game_interval(counts: np.ndarray, figure: Callable[[np.ndarray], Any], seed: int, draws: int = DRAWS,
@@ -168,34 +222,35 @@ def joint_intervals(counts: np.ndarray, figures: Figures, names: Sequence[str], 
     if not len(counts):
         return {name: Interval(math.nan, math.nan, math.nan, 0) for name in names}
     total, one_by_one = figures(counts.sum(axis=0)), figures(counts.T)
+    defined = {name: int(np.sum(~np.isnan(np.asarray(one_by_one[name], dtype=float)))) for name in names}
+    scales = {name: Scale.of((bounds or {}).get(name, UNIT), defined[name]) for name in names}
     weights = game_weights(len(counts), seed, draws)
     sums = weights @ counts
     drawn = figures(sums.T)
-    ses = _resampled_se(counts, figures, counts.sum(axis=0)[None, :], np.ones((1, len(counts))), names)
-    spreads = _resampled_se(counts, figures, sums, weights, names)
-    return {name: _studentized(float(total[name]), np.asarray(one_by_one[name], dtype=float), float(ses[name][0]),
-                               np.asarray(drawn[name], dtype=float), spreads[name], (bounds or {}).get(name, UNIT))
+    ses = _resampled_se(counts, figures, counts.sum(axis=0)[None, :], np.ones((1, len(counts))), names, scales)
+    spreads = _resampled_se(counts, figures, sums, weights, names, scales)
+    return {name: _studentized(float(total[name]), defined[name], float(ses[name][0]),
+                               np.asarray(drawn[name], dtype=float), spreads[name], scales[name])
             for name in names}
 
 
-def _studentized(value: float, per_game: np.ndarray, se: float, drawn: np.ndarray, spread: np.ndarray,
-                 bounds: tuple[float, float]) -> Interval:
-    """One figure's symmetric bootstrap-t interval: its value over the games as played, its value in each game
-    alone (how many games define it), its jackknife standard error, and per resample its value and its own
-    standard error."""
-    defined = int(np.sum(~np.isnan(per_game)))
+def _studentized(value: float, defined: int, se: float, drawn: np.ndarray, spread: np.ndarray,
+                 scale: Scale) -> Interval:
+    """One figure's symmetric bootstrap-t interval on its :class:`Scale`: its value over the games as played, how
+    many games define it, its jackknife standard error, and per resample its value and its own standard error (both
+    errors on the scale)."""
     if math.isnan(value) or defined < MIN_GAMES or math.isnan(se):
         return Interval(value, math.nan, math.nan, defined)
+    bounds = (scale.low, scale.high)
     if se <= AGREE:
         return Interval(value, *unseen(value, defined, bounds), defined)
     # a resample whose games all agree (or that one game defines) has no spread of its own to scale by: it takes
     # the games' standard error instead, so it counts as its distance in the games' units, not as an infinite t
     kept = ~np.isnan(drawn)
-    scale = np.where(spread[kept] > 0, spread[kept], se)
-    half = float(np.quantile(np.abs(drawn[kept] - value) / scale, LEVEL, method="inverted_cdf")) * se
-    low, high = bounds
-    return Interval(value, float(np.clip(value - half, low, value)), float(np.clip(value + half, value, high)),
-                    defined)
+    centre = float(scale.to(value))
+    ratios = np.abs(scale.to(drawn[kept]) - centre) / np.where(spread[kept] > AGREE, spread[kept], se)
+    half = float(np.quantile(ratios, LEVEL, method="inverted_cdf")) * se
+    return Interval(value, min(scale.back(centre - half), value), max(scale.back(centre + half), value), defined)
 
 
 def unseen(value: float, games: int, bounds: tuple[float, float] = UNIT) -> tuple[float, float]:
