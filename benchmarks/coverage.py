@@ -22,8 +22,9 @@ correction after); every per-ballot figure the headline and the deception tables
 detection AUROC and one role's, its AUROC of the wolves against the Jester, the wolves' evasion, the
 Jester's rank in suspicion, the share of ballots on the wolves); per-statement figures (the statement
 AUROC, the wolves' self-label gap, agreement with the speaker's own label). Before: the percentile
-bootstrap over games (1,000 draws); after: the symmetric studentized bootstrap of
-:func:`wolf_eval.resample.game_interval`. ``--candidates`` adds the other intervals weighed for the
+bootstrap over games (1,000 draws); own scale: the symmetric studentized bootstrap drawn on the figure's own
+scale and cut to its range (0.5's); after: the same drawn on the padded logit scale, as
+:func:`wolf_eval.resample.game_interval` draws it. ``--candidates`` adds the other intervals weighed for the
 choice (docs/scores.md says why the one chosen was); the two-sided bootstrap-t reads the report's own
 resampled standard errors (private to ``resample``).
 """
