@@ -19,6 +19,7 @@ from wolf_eval.engine import Action, GameState, Role
 from wolf_eval.measures.pooling import Logged, Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
 from wolf_eval.measures.role_play import refused_fallback
 from wolf_eval.records import FallbackNote
+from wolf_eval.resample import Interval
 from wolf_eval.stats import wilson_cc
 from wolf_eval.store import GameRecord
 from wolf_eval.vocabulary import Winner
@@ -95,6 +96,12 @@ class WinRate:
     low: float
     high: float
     wins: float
+    games: int  # the games where the side could win
+
+    @property
+    def interval(self) -> Interval:
+        """The rate with its interval, as every table writes a figure's."""
+        return Interval(self.rate, self.low, self.high, self.games)
 
 
 def win_rates(games: Sequence[Outcome]) -> dict[Winner, WinRate]:
@@ -103,7 +110,7 @@ def win_rates(games: Sequence[Outcome]) -> dict[Winner, WinRate]:
     for winner in FACTIONS:
         won = [g.won(winner) for g in games]
         played = applying(won)
-        out[winner] = WinRate(*wilson_cc(sum(played), len(played)), pooled_sum(won))
+        out[winner] = WinRate(*wilson_cc(sum(played), len(played)), pooled_sum(won), len(played))
     return out
 
 
