@@ -16,6 +16,7 @@ import pandas as pd
 
 from wolf_eval.analysis.tables import FACTIONS, ROLES
 from wolf_eval.measures import calibration as cal
+from wolf_eval.measures.pooling import is_bound
 from wolf_eval.resample import Interval
 
 #: Every file a report's figures may be written to: a report replacing an earlier one removes those it did not draw.
@@ -87,7 +88,7 @@ def _suspicion_by_day(plt: Any, by_day: pd.DataFrame, out: Path) -> str:
     lines = max(t.count("\n") + 1 for t in titles)  # a panel's title, on lines of its own
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, (2.8 + 0.16 * lines) * nrows), squeeze=False,
                              sharey=True, sharex=True)
-    days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith((" n", "_low", "_high"))]
+    days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith(" n") and not is_bound(c)]
     colours = {r: f"C{i}" for i, r in enumerate(ROLES)}
     for ax, cell, title in zip(axes.flat, groups, titles, strict=False):
         sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]

@@ -25,7 +25,7 @@ from wolf_eval.analysis.tables import (
 from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import ignored as ignored_
-from wolf_eval.measures.pooling import bound_name, logged_name
+from wolf_eval.measures.pooling import bound_name, is_bound, logged_name
 from wolf_eval.resample import DRAWS, NO_GAMES, Interval
 from wolf_eval.stats import difference_interval
 
@@ -544,7 +544,7 @@ def _suspicion_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> 
                               "statements rated (n). By kind of unit as above.")):
         df = tables[key]
         cols = [c for c in df.columns
-                if c.startswith(("day ", "position ")) and not c.endswith((" n", "_low", "_high"))]
+                if c.startswith(("day ", "position ")) and not c.endswith(" n") and not is_bound(c)]
         shown: list[tuple[str, str, Callable[[Any], str], str | None]] = [
             *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
             *((c.capitalize(), c, _r2, f"{c} n") for c in cols)]

@@ -64,6 +64,11 @@ def bound_name(figure: str, end: str) -> str:
     return logged_name(figure, end)
 
 
+def is_bound(column: str) -> bool:
+    """Whether a table's column is one end of a figure's interval (:func:`bound_name`), not a figure."""
+    return column.endswith(tuple(bound_name("", end) for end in ENDS))
+
+
 def flat_groups(groups: Mapping[G, Sequence[float]], every: Iterable[G],
                 names: Sequence[str]) -> dict[str, float]:
     """Per group, its counts under their logged names (``<group>_<name>``); NaN for a group of ``every`` that
