@@ -161,11 +161,16 @@ def win_rates(games: pd.DataFrame) -> pd.DataFrame:
         rates = out_.win_rates(outcome)
         row: dict[str, Any] = {"games": len(df)}
         for f, r in rates.items():
-            row.update(r.interval.columns(str(f)) | {logged_name(f, "wins"): r.wins})
+            row.update(win_interval(r).columns(str(f)) | {logged_name(f, "wins"): r.wins})
         row["days"] = out_.mean_days(outcome)
         yield row
 
     return per_cell(games, rows)
+
+
+def win_interval(r: out_.WinRate) -> Interval:
+    """A side's win rate with its (Wilson) interval over the games where it could win, as a table writes a figure."""
+    return Interval(r.rate, r.low, r.high, r.games)
 
 
 def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
@@ -427,7 +432,7 @@ def _where_played(df: pd.DataFrame, role: Role, model: str, broke: list[bool]) -
         wins = out_.win_rates([o for o, k in zip(outcome, keep, strict=True) if k])[Winner.WEREWOLVES]
         seen = [dec.seen_by(g, role, model) for g, k in zip(deception, keep, strict=True) if k]
         evasion = aimed_intervals(role, seen, cell_seed(df))[name] if seen else NO_GAMES
-        out |= wins.interval.columns(f"wolves_win{suffix}") | {f"games{suffix}": float(sum(keep))}
+        out |= win_interval(wins).columns(f"wolves_win{suffix}") | {f"games{suffix}": float(sum(keep))}
         out |= evasion.columns(f"evasion{suffix}")
     return out
 

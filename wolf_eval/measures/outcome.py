@@ -19,7 +19,6 @@ from wolf_eval.engine import Action, GameState, Role
 from wolf_eval.measures.pooling import Logged, Values, applying, mean_where_applicable, pooled_ratio, pooled_sum
 from wolf_eval.measures.role_play import refused_fallback
 from wolf_eval.records import FallbackNote
-from wolf_eval.resample import Interval
 from wolf_eval.stats import wilson_cc
 from wolf_eval.store import GameRecord
 from wolf_eval.vocabulary import Winner
@@ -97,11 +96,6 @@ class WinRate:
     high: float
     wins: float
     games: int  # the games where the side could win
-
-    @property
-    def interval(self) -> Interval:
-        """The rate with its interval, as every table writes a figure's."""
-        return Interval(self.rate, self.low, self.high, self.games)
 
 
 def win_rates(games: Sequence[Outcome]) -> dict[Winner, WinRate]:
