@@ -75,6 +75,11 @@ prompt token counts moved: the ``cost`` score's ``tokens`` and ``tokens_per_game
 table's ``input_tokens`` and the per-model one's ``input_tokens`` and ``input_tokens_per_game``; the games,
 every other metric and every other cell are unchanged.
 
+Re-recorded for intervals drawn on a logit scale: the studentized interval over games is drawn on the logit of
+the figure's place in its range (``wolf_eval.resample.Scale``), so near an end it leans towards the middle. Only
+``_low`` and ``_high`` cells moved (864 of them, metrics and table cells, compared by their cell and row key); no
+figure, no win rate's interval, no other cell and no metric changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and
