@@ -22,10 +22,12 @@ docs/scores.md and docs/monitoring.md give the figures). The percentile bootstra
 (cheaper, deterministic) fell to 0.91 for the wolves' self-label gap; the two-sided bootstrap-t to 0.92 for an
 AUROC at 40 games. Scaling each resample by its own spread and taking the size of that ratio, whichever side it
 falls on, held most figures at 0.93 or more, but drawn on the figure's own scale it stayed symmetric where the
-figure's errors are not: a monitor's AUROC near 1, or the wolves' self-label gap near -1, whose draws sit mostly at
-the end with a few games far from it, missed on the side away from the end (0.88 at 10 games). On the logit scale
-the distance to an end is unbounded, so the symmetric interval there leans back towards the middle on the
-figure's own scale, longer where there is room; in the middle of the range the two scales agree.
+figure's errors are not: a monitor's AUROC of 0.95, whose games sit mostly at 1 with a few far below, missed on the
+side away from the end (0.88 at 10 games on simulated games; 0.935 on the logit scale). On the logit scale the
+distance to an end is unbounded, so the symmetric interval there leans back towards the middle on the figure's own
+scale, longer where there is room; in the middle of the range the two scales all but agree, and the intervals
+there are a little narrower. A figure whose draws of short games alone read another value (the wolves'
+self-label gap on pools where most games end on day 1) misses on either scale: that is the draw, not the interval.
 
 Draws are seeded from the cell and sample they belong to (:func:`seed_of`), so a report prints the
 same intervals on every run, and every row of one cell shares one set of resamples. A figure that
@@ -218,7 +220,9 @@ class Scale:
         if not self.bounded:
             return y
         share = 1 / (1 + math.exp(-y)) if y > -700 else 0.0
-        return float(np.clip(self.low - self.pad + (self.high - self.low + 2 * self.pad) * share, self.low, self.high))
+        value = float(np.clip(self.low - self.pad + (self.high - self.low + 2 * self.pad) * share, self.low, self.high))
+        ends = [end for end in (self.low, self.high) if abs(value - end) <= AGREE * (self.high - self.low)]
+        return ends[0] if ends else value  # an end reached up to rounding is the end
 
 
 def game_interval(counts: np.ndarray, figure: Callable[[np.ndarray], Any], seed: int, draws: int = DRAWS,
