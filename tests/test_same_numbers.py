@@ -78,7 +78,7 @@ every other metric and every other cell are unchanged.
 Re-recorded for intervals drawn on a logit scale: the studentized interval over games is drawn on the logit of
 the figure's place in its range (``wolf_eval.resample.Scale``), so near an end it leans towards the middle. Only
 ``_low`` and ``_high`` cells moved (834 of them: 22 metrics, 812 table cells, compared by their cell and row key); no
-figure, no win rate's interval, no other cell and no metric changed.
+figure, no win rate's interval and no other cell or metric changed.
 
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
