@@ -55,7 +55,7 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.special import logsumexp
 
 from wolf_eval import resample
-from wolf_eval.analysis.tables import aimed_row, monitor_row
+from wolf_eval.analysis.tables import aimed_row, monitor_row, propensity_row
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import deception as dec
 from wolf_eval.measures import monitoring as mon
@@ -574,6 +574,8 @@ def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
                   for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
         out[m] |= deceived(list(frame["deception"]), m)
         out[m] |= monitored(frame, m)
+        out[m] |= propensity_row(list(frame["stances"]) if "stances" in frame else [], m,
+                                 resample.seed_of("rating", m, "propensity"))
         out[m]["usd_per_game"] = costs.get(m, {}).get("usd_per_game", math.nan)
     return pd.DataFrame.from_dict(out, orient="index")
 
