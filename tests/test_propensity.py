@@ -264,3 +264,16 @@ def test_an_optional_eval_on_the_baseline_makes_both_choices_and_logs_the_scores
         assert {name, f"{name}_low", f"{name}_high"} <= set(metrics)
     assert 0 < metrics["wolf_propensity"] < 1
     assert all(set(PROPENSITY) <= set(s.scores) for s in log.samples)  # every sample carries every key
+
+
+def test_a_models_propensity_in_the_report_and_the_leaderboard_pools_its_days_over_games() -> None:
+    from wolf_eval.analysis.tables import propensity_row
+    from wolf_eval.measures.propensity import GameStances
+
+    games = [GameStances({"m": (2.0, 1.0, 1.0, 0.0), "other": (2.0, 0.0, 2.0, 1.0)}),
+             GameStances({"m": (2.0, 2.0, 0.0, 0.0)}), GameStances()]
+    row = propensity_row(games, "m", seed=1)
+    assert row["propensity"] == pytest.approx(3 / 4) and row["wolf_days"] == 4.0
+    assert row["propensity_low"] <= 0.75 <= row["propensity_high"]
+    assert propensity_row(games, "other", seed=1)["propensity"] == 0.0
+    assert propensity_row([GameStances()], "m", seed=1) == {}  # a dealt game: no column at all
