@@ -1,11 +1,13 @@
 """The stakes of ``-T deception=optional`` on the baseline players: do the wolves win sometimes playing open, and
 sometimes deceiving?
 
-    python benchmarks/propensity.py                                # triadic on wolfbot/tom, 40 games a condition
+    python benchmarks/propensity.py --games 30                     # triadic on wolfbot/tom, 30 games a condition
+    python benchmarks/propensity.py --games 30 --only 0.5          # one condition's eval alone (run three at once)
     python benchmarks/propensity.py --task wolf --player cue --games 20
 
-Three offline evals of short games without the statements' analyses (:data:`SHORT`: the analyses change no scripted
-move, so the games and their winners are those of the full game with the same seeds and turns), each seat the same
+Three offline evals of games with shorter days and without the statements' analyses (:data:`SHORT`: the analyses
+change no scripted move, so the games and their winners are those of the analysed game with the same seeds and
+turns; the task's day cap is kept, since a cap of a few days makes most games draws), each seat the same
 scripted player, which chooses its stance each morning by ``-M deceive=P``: every day open (``P = 0``), every day
 deceiving (``P = 1``), and a seeded half of the days (``P = 0.5``). It prints the wolves' win share of each all-open
 and all-deceiving eval, with the binomial interval of a share of games (Wilson's, continuity-corrected, as the
@@ -32,8 +34,9 @@ from wolf_eval.stats import wilson_cc
 from wolf_eval.store import logged_record
 from wolf_eval.vocabulary import Winner
 
-#: Short games without analyses: the stakes are a matter of who wins, which the analyses do not change.
-SHORT = {"max_days": 4, "max_debate_turns": 4, "deception_analysis": False}
+#: Shorter days without analyses (the task's day cap kept: a cap of a few days makes most games draws, which would
+#: hide who wins): the stakes are a matter of who wins, which the analyses do not change.
+SHORT = {"max_debate_turns": 4, "deception_analysis": False}
 SHARES = (0.0, 1.0, 0.5)
 
 
@@ -72,7 +75,12 @@ def main() -> None:
     parser.add_argument("--player", default="tom")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--logs", type=Path, default=Path("logs/benchmarks/propensity"))
+    parser.add_argument("--only", type=float, default=None,
+                        help="play only the eval of this share and stop (to play the three in parallel first)")
     args = parser.parse_args()
+    if args.only is not None:
+        play(args.task, args.player, args.only, args.games, args.logs)
+        return
     print(f"wolf_eval/{args.task} on wolfbot/{args.player}, {args.games} games a condition, {SHORT}")
     print("| wolves' days | games | wolves won | share [95%] | withheld per open wolf-day |")
     print("|---|---|---|---|---|")
