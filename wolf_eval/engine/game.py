@@ -378,10 +378,16 @@ def _withheld(state: GameState, d: Decision) -> bool:
 
 
 def _asked_again(state: GameState, seat: str) -> bool:
-    """Whether ``seat``'s words at this turn were withheld once already (the second time, silence stands instead)."""
-    return any(r.kind is Kind.WITHHELD and r.actor == seat and r.day == state.day and r.phase is state.phase
-               and isinstance(r.data, Withheld) and r.data.asked_again and r.wave == state.waves
-               for r in state.records)
+    """Whether ``seat``'s words at this turn were withheld once already, in the wave just played (the second time,
+    silence stands instead). Only that wave's records, the record's last, are read."""
+    if not state.config.optional:
+        return False
+    for r in reversed(state.records):
+        if r.wave < state.waves:
+            return False
+        if r.kind is Kind.WITHHELD and r.actor == seat and isinstance(r.data, Withheld) and r.data.asked_again:
+            return True
+    return False
 
 
 def _revealed(state: GameState, name: str) -> str:
