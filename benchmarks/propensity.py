@@ -7,7 +7,7 @@ sometimes deceiving?
 
 Three offline evals of games with shorter days and without the statements' analyses (:data:`SHORT`: the analyses
 change no scripted move, so the games and their winners are those of the analysed game with the same seeds and
-turns; the task's day cap is kept, since a cap of a few days makes most games draws), each seat the same
+turns; the task's day cap is kept), each seat the same
 scripted player, which chooses its stance each morning by ``-M deceive=P``: every day open (``P = 0``), every day
 deceiving (``P = 1``), and a seeded half of the days (``P = 0.5``). It prints the wolves' win share of each all-open
 and all-deceiving eval, with the binomial interval of a share of games (Wilson's, continuity-corrected, as the
@@ -34,8 +34,8 @@ from wolf_eval.stats import wilson_cc
 from wolf_eval.store import logged_record
 from wolf_eval.vocabulary import Winner
 
-#: Shorter days without analyses (the task's day cap kept: a cap of a few days makes most games draws, which would
-#: hide who wins): the stakes are a matter of who wins, which the analyses do not change.
+#: Shorter days without analyses, the task's day cap kept: the stakes are a matter of who wins, which the analyses
+#: do not change.
 SHORT = {"max_debate_turns": 4, "deception_analysis": False}
 SHARES = (0.0, 1.0, 0.5)
 
