@@ -50,6 +50,7 @@ class Stopping:
     alpha: float = sequential.ALPHA  # the comparison's: of deciding any question of any pair that does not differ
     max_usd: float | None = None
     design: str = sequential.GROUP
+    spending: str = sequential.SPENDING  # the group design's error-spending function (:func:`sequential.spent`)
     questions: int = 1  # how many questions the comparison asks (every pair's); the error rate is shared by them
     per_question: bool = False  # each question at ``alpha`` alone (the comparison's error then grows with them)
 
@@ -61,7 +62,7 @@ class Stopping:
     @property
     def procedure(self) -> str:
         """The procedure as the decisions table names it."""
-        test = ("group-sequential, O'Brien-Fleming-like error spending over the cap" if self.design == sequential.GROUP
+        test = (f"group-sequential, {self.spending} error spending over the cap" if self.design == sequential.GROUP
                 else "anytime-valid betting test")
         if self.per_question:
             return f"{test}; each of the {self.questions} questions at {self.alpha:g} alone (no family-wise control)"
@@ -71,6 +72,7 @@ class Stopping:
     def __post_init__(self) -> None:
         if self.design not in sequential.DESIGNS:
             raise ValueError(f"design {self.design!r}: one of {', '.join(sequential.DESIGNS)}")
+        sequential.spending_function(self.spending)
         if self.questions < 1:
             raise ValueError(f"a comparison asks at least one question, not {self.questions}")
         if self.round_games < 1:
@@ -138,7 +140,7 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
             defined = ~(np.isnan(a) | np.isnan(b))
             d = (a - b)[defined]
             decision = sequential.decide(d, looks(ga["seed"].to_numpy()[defined]), stopping.question_alpha,
-                                         stopping.design, stopping.max_games)
+                                         stopping.design, stopping.max_games, stopping.spending)
             state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
                                                       GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
             out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
@@ -272,7 +274,7 @@ DECISIONS_NOTE = (
     "Each question tested after every complete round on the deals both models played, on which model's game was "
     "ahead on each deal, against \"each is ahead as often as the other\". Group-sequential: the deals A was "
     "ahead on minus those B was, against a bound at each round that spends the question's error over the cap "
-    "(O'Brien-Fleming-like: little at the first rounds, most near the cap), exact for a fair coin on each deal "
+    "(the spending named below: how much of the error each round may use), exact for a fair coin on each deal "
     "with a winner. Anytime: a bettor's wealth on the same signs, which decides at 1/error rate and may be looked "
     "at any time, with no cap planned. Decided for the model named, which is ahead on that figure on more "
     "deals. Ahead: the share of deals A was ahead on minus the share B was (for a win rate, the win-rate "
