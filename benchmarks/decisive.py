@@ -271,6 +271,68 @@ def truth_against_wins(pool: list[Pair], medians: dict[str, float], args: argpar
               f"| {medians[p.name]:.0f} | {medians[p.name] / median:.2f} |")
 
 
+def joint_deals(rows: pd.DataFrame) -> Iterator[tuple[Faction, Question, str, str, np.ndarray, np.ndarray]]:
+    """Per pair and faction with a per-ballot truth figure: each deal's win difference and truth-figure difference
+    (A minus B), on the deals where the figure is defined for both, in deal order."""
+    for key, ga, gb in compare.matchups(rows):
+        if key["held"] == compare.CROSSPLAY:
+            continue
+        for q in asked(key["faction"]):
+            if q is WIN:
+                continue
+            x, y = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
+            won = (WIN.per_game(ga[list(WIN.columns)].to_numpy(float))
+                   - WIN.per_game(gb[list(WIN.columns)].to_numpy(float)))
+            keep = ~(np.isnan(x) | np.isnan(y) | np.isnan(won))
+            if keep.sum() > 1:
+                yield key["faction"], q, key["a"], key["b"], won[keep], (x - y)[keep]
+
+
+def truth_as_primary(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """The per-ballot truth figure as a comparison's primary question, against the win rate's fixed design.
+
+    Each pair is made as close as a planned win-rate difference (``--planned``): on a random share of the deals drawn
+    from the pool the two models swap places, which shrinks the win-rate difference to ``--planned`` and the truth
+    figure's difference by the same factor. The win rate's fixed design is the paired normal design for that
+    difference at 80% power, with the variance of a deal's win difference measured on the pool. The truth figure is
+    decided by the group design (default spending) at its share of the comparison's error, as one of the six
+    questions of ``triadic`` (``alpha / 6``) and as the primary question of a weighted Bonferroni (half of alpha),
+    capped where the planner caps the win rate; its mean games per model (undecided at the cap), 90th percentile and
+    power, over the win rate's fixed design."""
+    from scipy.stats import norm
+
+    print(f"\n### The truth figure as the primary question, against the win rate's fixed design (a win-rate "
+          f"difference of {args.planned:g}, 80% power)\n")
+    print("| pair | figure | pool: win difference, figure difference | after the swap: figure difference | error rate "
+          "| win's fixed design | cap | power | mean games (90th percentile) | mean / win's fixed |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for faction, q, a, b, won, figure in joint_deals(rows):
+        ahead = float(won.mean())
+        if abs(ahead) <= args.planned or np.sign(figure.mean()) != np.sign(ahead):
+            print(f"| {FACTION_LABEL[faction]} {a.split('/')[-1]} − {b.split('/')[-1]} | {q.name} | {ahead:+.2f}, "
+                  f"{figure.mean():+.3f} | (the win rate does not carry a {args.planned:g} difference the figure "
+                  "shares) | | | | | | |")
+            continue
+        swap = (1 - args.planned / abs(ahead)) / 2
+        spread = float(np.mean(won ** 2) - args.planned ** 2)
+        for share, level in (("one of 6", args.alpha / 6), ("primary", args.alpha / 2)):
+            fixed = math.ceil((norm.isf(level / 2) + norm.ppf(0.80)) ** 2 * spread / args.planned ** 2)
+            cap = plan.group_cap(fixed, level, 0.80)
+            looks = list(range(args.round, cap + 1, args.round))
+            stops, right = [], 0
+            for _ in range(args.simulations):
+                pick = rng.integers(0, len(figure), cap)
+                d = figure[pick] * np.where(rng.random(cap) < swap, -1.0, 1.0)
+                n = sequential.first_decision(d, looks, level, sequential.GROUP, cap)
+                stops.append(cap if n is None else n)
+                right += n is not None and np.sign(np.sign(d[:n]).sum()) == np.sign(ahead)
+            mean = float(np.mean(stops))
+            print(f"| {FACTION_LABEL[faction]} {a.split('/')[-1]} − {b.split('/')[-1]} | {q.name} | {ahead:+.2f}, "
+                  f"{figure.mean():+.3f} | {figure.mean() * args.planned / abs(ahead):+.3f} | {share}, {level:.4f} "
+                  f"| {fixed} | {cap} | {right / args.simulations:.3f} | {mean:.0f} ({np.quantile(stops, 0.9):.0f}) "
+                  f"| {mean / fixed:.2f} |", flush=True)
+
+
 def planner_check(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
     """The planner's games for a 0.10 village win-rate difference from this pool, and a simulation of them."""
     table = plan.plan(rows, 0.10, 0.80, args.alpha)
@@ -304,6 +366,7 @@ def main() -> None:
     ap.add_argument("--shrink", default="0.3,0.15",
                     help="shares ahead the known-order pairs are also shrunk to (comma-separated; empty for none)")
     ap.add_argument("--seed", type=int, default=35)
+    ap.add_argument("--only", choices=("primary",), help="only the truth figure as the primary question")
     args = ap.parse_args()
     started = time.perf_counter()
     rows, _ = compare.comparison_rows(args.logs)
@@ -313,6 +376,10 @@ def main() -> None:
     separated = [p for p in everyone if p.separated]
     unclear = [p.name for p in everyone if not p.separated and not p.identical]
     rng = np.random.default_rng(args.seed)
+    if args.only == "primary":
+        truth_as_primary(rows, args, rng)
+        print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
+        return
     medians = known_order(separated, args, rng)
     if unclear:
         print(f"\nLeft out, the pool does not order them (mean difference under 3 standard errors): "
@@ -321,6 +388,7 @@ def main() -> None:
     false_decisions(everyone, rows, args, rng)
     truth_against_wins(everyone, medians, args, rng)
     planner_check(rows, args, rng)
+    truth_as_primary(rows, args, rng)
     print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
 
 

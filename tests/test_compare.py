@@ -258,8 +258,8 @@ def test_compare_in_rounds_shares_its_error_rate_and_plans_its_cap() -> None:
 
     from wolf_eval.cli import _stopping
 
-    args = Namespace(sequential=True, design=None, spending=None, alpha=None, difference=None, power=None,
-                     max_games=None, max_usd=None, per_question=False, models=["a", "b"], task="triadic")
+    args = Namespace(sequential=True, design=None, spending=None, primary=None, alpha=None, difference=None,
+                     power=None, max_games=None, max_usd=None, per_question=False, models=["a", "b"], task="triadic")
     stopping = _stopping(args, {"games": 10}, ["wolfbot/tom"])
     assert (stopping.questions, stopping.max_games, stopping.design) == (6, 660, "group")
     assert stopping.question_alpha == pytest.approx(0.05 / 6)
@@ -276,3 +276,9 @@ def test_compare_in_rounds_shares_its_error_rate_and_plans_its_cap() -> None:
         _stopping(Namespace(**{**vars(args), "sequential": False, "spending": "pocock"}), {"games": 10}, ["r"])
     with pytest.raises(ValueError, match="hsd:GAMMA"):
         _stopping(Namespace(**{**vars(args), "spending": "hsd:steep"}), {"games": 10}, ["r"])
+    # the wolves' evasion named primary: 0.025 for it, 0.005 for each other question, whose level plans the cap
+    primary = _stopping(Namespace(**{**vars(args), "primary": "wolves:evasion"}), {"games": 10}, ["wolfbot/tom"])
+    assert primary.level(*primary.primary) == pytest.approx(0.025) and primary.question_alpha == pytest.approx(0.005)
+    assert primary.max_games > 660
+    with pytest.raises(ValueError, match="--per-question tests each"):
+        _stopping(Namespace(**{**vars(args), "primary": "evasion", "per_question": True}), {"games": 10}, ["r"])

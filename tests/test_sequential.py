@@ -16,6 +16,7 @@ from helpers import WINS_ONLY
 from wolf_eval.analysis import rounds, sequential
 from wolf_eval.analysis.compare import Pairing, pairings
 from wolf_eval.analysis.plan import paired_outcomes
+from wolf_eval.vocabulary import Faction
 
 
 def test_the_wealth_is_the_mean_of_the_bets_worked_by_hand() -> None:
@@ -172,6 +173,25 @@ def test_a_comparison_shares_its_error_rate_among_every_question_of_every_pair()
     assert "hsd:-2 error spending over the cap" in shared.procedure
     with pytest.raises(ValueError, match="spending"):
         rounds.Stopping(max_games=100, spending="pocock-like")
+
+
+def test_a_primary_question_takes_half_the_error_and_the_levels_still_sum_to_it() -> None:
+    """Weighted Bonferroni: a pair on triadic with the wolves' evasion named primary tests it at 0.05 / 2 and each of
+    the other five at 0.025 / 5; three models ask it of three pairs (0.025 / 3 each) and the other 15 questions at
+    0.025 / 15. Either way the levels sum to the comparison's 0.05, so the union bound still holds."""
+    wolves = rounds.primary_question("triadic", "evasion")
+    assert wolves == (Faction.WEREWOLVES, "evasion") and rounds.primary_question("triadic", "village:win")[1] == "win"
+    for models, (primary, other) in ((["a", "b"], (0.025, 0.005)), (["a", "b", "c"], (0.025 / 3, 0.025 / 15))):
+        k, m = rounds.family("triadic", models, ["r"]), rounds.pairs_asked(models, ["r"])
+        stopping = rounds.Stopping(max_games=100, questions=k, primary=wolves, primaries=m)
+        assert stopping.level(*wolves) == pytest.approx(primary)
+        assert stopping.level(Faction.WEREWOLVES, "win") == stopping.question_alpha == pytest.approx(other)
+        assert m * stopping.level(*wolves) + (k - m) * stopping.question_alpha == pytest.approx(0.05)
+        assert f"(wolves evasion, {m} of them)" in stopping.procedure
+    with pytest.raises(ValueError, match="village:win, village:detection"):
+        rounds.primary_question("triadic", "win")  # three factions have one
+    with pytest.raises(ValueError, match="not with each question at alpha alone"):
+        rounds.Stopping(max_games=100, questions=6, per_question=True, primary=wolves, primaries=1)
 
 
 @pytest.mark.slow

@@ -176,6 +176,10 @@ def _add_compare(commands: Any) -> None:
     cmp.add_argument("--per-question", action="store_true",
                      help="--sequential: test each question at --alpha alone (the comparison's error then grows with "
                           "the number of questions)")
+    cmp.add_argument("--primary", metavar="[FACTION:]QUESTION",
+                     help="--sequential: the question named in advance as the comparison's primary one (e.g. "
+                          "wolves:evasion, village:detection, village:win), tested at half of --alpha, the other "
+                          "questions sharing the other half")
     cmp.add_argument("--difference", type=float, help=f"--sequential: the win-rate difference --max-games is planned "
                                                       f"to detect (default {DIFFERENCE})")
     cmp.add_argument("--power", type=float, help=f"--sequential: the chance of detecting it (default {POWER})")
@@ -515,12 +519,14 @@ def _compare(args: argparse.Namespace) -> int:
 
 def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list[str]) -> Any:
     """When a comparison in rounds stops; None without --sequential (whose options are then refused)."""
+    from dataclasses import replace
+
     from wolf_eval.analysis import plan
-    from wolf_eval.analysis.rounds import Stopping, family
+    from wolf_eval.analysis.rounds import Stopping, family, pairs_asked, primary_question
     from wolf_eval.analysis.sequential import ALPHA, ANYTIME, GROUP, SPENDING
     from wolf_eval.settings import Settings
 
-    options = ("design", "spending", "alpha", "difference", "power", "max_games", "max_usd")
+    options = ("design", "spending", "primary", "alpha", "difference", "power", "max_games", "max_usd")
     given = [f"--{n.replace('_', '-')}" for n in options if getattr(args, n) is not None]
     if args.per_question:
         given.append("--per-question")
@@ -534,18 +540,23 @@ def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list
     alpha = ALPHA if args.alpha is None else args.alpha
     questions = family(args.task, args.models, against)
     if design == ANYTIME and (args.difference is not None or args.power is not None or args.spending is not None):
-        raise ValueError("--difference, --power and --spending plan and spend the group design's cap; the anytime "
-                         "design needs none")
+        raise ValueError("--difference, --power and --spending plan the group design's cap; the anytime design "
+                         "needs none")
     spending = args.spending or SPENDING
     difference, power = args.difference or plan.DIFFERENCE, args.power or plan.POWER
     if not (0 < difference < 1 and 0 < power < 1):
         raise ValueError(f"--difference {difference:g} and --power {power:g}: each lies strictly between 0 and 1")
-    cap = args.max_games
-    if cap is None:
-        per_question = alpha if args.per_question else alpha / questions
-        cap = plan.planned_cap(difference, power, per_question, spending, games)
-    return Stopping(max_games=cap, round_games=games, alpha=alpha, max_usd=args.max_usd, design=design,
-                    spending=spending, questions=questions, per_question=args.per_question)
+    if args.primary is not None and args.per_question:
+        raise ValueError("--primary takes a larger share of --alpha for one question; --per-question tests each at "
+                         "--alpha alone")
+    primary = None if args.primary is None else primary_question(args.task, args.primary)
+    stopping = Stopping(max_games=args.max_games or games, round_games=games, alpha=alpha, max_usd=args.max_usd,
+                        design=design, spending=spending, questions=questions, per_question=args.per_question,
+                        primary=primary, primaries=pairs_asked(args.models, against) if primary else 0)
+    if args.max_games is not None:
+        return stopping
+    cap = plan.planned_cap(difference, power, stopping.question_alpha, spending, games)  # the other questions' level
+    return replace(stopping, max_games=cap)
 
 
 def _check_priced(args: argparse.Namespace, models: list[str]) -> None:
