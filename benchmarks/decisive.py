@@ -4,6 +4,7 @@ r"""How many games a comparison needs to decide, fixed against sequential, on th
       --task triadic -T games=60 -T seed=300 -T max_debate_turns=3 -T max_explanation_turns=2 \
       --log-dir logs/decisive --max-tasks 2
     python benchmarks/decisive.py logs/decisive
+    python benchmarks/decisive.py logs/primary --only primary --simulations 1000
 
 The pool: every baseline player in every faction against the same reference opponents, 60 deals
 each. ``faction``'s wolves and Jester play ``tom``'s policy, so against ``tom`` their games are
@@ -34,8 +35,11 @@ as two real models' may be, where the sequential design's savings show.
 False decisions: every pair of identical players (the same games: never decided), every model in
 every faction against itself (two independent deals of its own per simulated deal), and every
 known-order pair with the sign of each deal's difference flipped at random (the same spread, no
-difference), each ``--simulations`` times. Last, the planner's games for a 0.10 village win-rate
-difference from this pool, against a simulation of that many deals.
+difference), each ``--simulations`` times. Then the planner's games for a 0.10 village win-rate
+difference from this pool, against a simulation of that many deals. Last (alone with ``--only
+primary``), each per-ballot truth figure as the comparison's primary question: decided by the group
+design against the win rate's fixed design, at one question's share of the error and at the primary
+question's (:func:`truth_as_primary`).
 """
 
 from __future__ import annotations
@@ -272,8 +276,8 @@ def truth_against_wins(pool: list[Pair], medians: dict[str, float], args: argpar
 
 
 def joint_deals(rows: pd.DataFrame) -> Iterator[tuple[Faction, Question, str, str, np.ndarray, np.ndarray]]:
-    """Per pair and faction with a per-ballot truth figure: each deal's win difference and truth-figure difference
-    (A minus B), on the deals where the figure is defined for both, in deal order."""
+    """Per pair and faction with a per-ballot truth figure: each deal's two wins (A's, B's: shape (2, deals)) and
+    truth-figure difference (A minus B), on the deals where the figure is defined for both, in deal order."""
     for key, ga, gb in compare.matchups(rows):
         if key["held"] == compare.CROSSPLAY:
             continue
@@ -281,56 +285,61 @@ def joint_deals(rows: pd.DataFrame) -> Iterator[tuple[Faction, Question, str, st
             if q is WIN:
                 continue
             x, y = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
-            won = (WIN.per_game(ga[list(WIN.columns)].to_numpy(float))
-                   - WIN.per_game(gb[list(WIN.columns)].to_numpy(float)))
-            keep = ~(np.isnan(x) | np.isnan(y) | np.isnan(won))
+            won = np.array([WIN.per_game(g[list(WIN.columns)].to_numpy(float)) for g in (ga, gb)])
+            keep = ~(np.isnan(x) | np.isnan(y) | np.isnan(won).any(axis=0))
             if keep.sum() > 1:
-                yield key["faction"], q, key["a"], key["b"], won[keep], (x - y)[keep]
+                yield key["faction"], q, key["a"], key["b"], won[:, keep], (x - y)[keep]
 
 
 def truth_as_primary(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
     """The per-ballot truth figure as a comparison's primary question, against the win rate's fixed design.
 
-    Each pair is made as close as a planned win-rate difference (``--planned``): on a random share of the deals drawn
-    from the pool the two models swap places, which shrinks the win-rate difference to ``--planned`` and the truth
-    figure's difference by the same factor. The win rate's fixed design is the paired normal design for that
-    difference at 80% power, with the variance of a deal's win difference measured on the pool. The truth figure is
-    decided by the group design (default spending) at its share of the comparison's error, as one of the six
-    questions of ``triadic`` (``alpha / 6``) and as the primary question of a weighted Bonferroni (half of alpha),
-    capped where the planner caps the win rate; its mean games per model (undecided at the cap), 90th percentile and
-    power, over the win rate's fixed design."""
-    from scipy.stats import norm
-
-    print(f"\n### The truth figure as the primary question, against the win rate's fixed design (a win-rate "
-          f"difference of {args.planned:g}, 80% power)\n")
-    print("| pair | figure | pool: win difference, figure difference | after the swap: figure difference | error rate "
-          "| win's fixed design | cap | power | mean games (90th percentile) | mean / win's fixed |")
+    Per pair and faction with a truth figure: the win rate's fixed design is what ``wolf-eval plan`` asks for a
+    ``--planned`` win-rate difference at 80% power (the pool's win rate in that faction, the two models' same-deal
+    correlation of wins on the pool). The truth figure is decided by the group design (default spending), capped
+    where the planner caps that win-rate design, at its share of the comparison's error: one of the six questions
+    of ``triadic`` (``alpha / 6``), or the primary question of a weighted Bonferroni (half of alpha; the win rate's
+    fixed design then at the same level). Deals are drawn from the pool with both models' games together, as the
+    pool has them, and again with the models swapped on a random share of deals so that the figure's share ahead
+    shrinks to each of ``--shrink``: closer pairs, where the figure's savings would run out. Reported: the power,
+    the mean and 90th percentile of the games per model (undecided at the cap), and the mean over the win rate's
+    fixed design."""
+    print(f"\n### The truth figure as the primary question, against the win rate's fixed design for a "
+          f"{args.planned:g} win-rate difference at 80% power\n")
+    print("| pair | figure | pool: win difference, figure difference, figure's share ahead | share ahead drawn "
+          "| error rate | win's fixed design | cap | power | mean games (90th percentile) | mean / win's fixed |")
     print("|---|---|---|---|---|---|---|---|---|---|")
+    targets = [float(t) for t in args.shrink.split(",") if t]
     for faction, q, a, b, won, figure in joint_deals(rows):
-        ahead = float(won.mean())
-        if abs(ahead) <= args.planned or np.sign(figure.mean()) != np.sign(ahead):
-            print(f"| {FACTION_LABEL[faction]} {a.split('/')[-1]} − {b.split('/')[-1]} | {q.name} | {ahead:+.2f}, "
-                  f"{figure.mean():+.3f} | (the win rate does not carry a {args.planned:g} difference the figure "
-                  "shares) | | | | | | |")
-            continue
-        swap = (1 - args.planned / abs(ahead)) / 2
-        spread = float(np.mean(won ** 2) - args.planned ** 2)
-        for share, level in (("one of 6", args.alpha / 6), ("primary", args.alpha / 2)):
-            fixed = math.ceil((norm.isf(level / 2) + norm.ppf(0.80)) ** 2 * spread / args.planned ** 2)
-            cap = plan.group_cap(fixed, level, 0.80)
-            looks = list(range(args.round, cap + 1, args.round))
-            stops, right = [], 0
-            for _ in range(args.simulations):
-                pick = rng.integers(0, len(figure), cap)
-                d = figure[pick] * np.where(rng.random(cap) < swap, -1.0, 1.0)
-                n = sequential.first_decision(d, looks, level, sequential.GROUP, cap)
-                stops.append(cap if n is None else n)
-                right += n is not None and np.sign(np.sign(d[:n]).sum()) == np.sign(ahead)
-            mean = float(np.mean(stops))
-            print(f"| {FACTION_LABEL[faction]} {a.split('/')[-1]} − {b.split('/')[-1]} | {q.name} | {ahead:+.2f}, "
-                  f"{figure.mean():+.3f} | {figure.mean() * args.planned / abs(ahead):+.3f} | {share}, {level:.4f} "
-                  f"| {fixed} | {cap} | {right / args.simulations:.3f} | {mean:.0f} ({np.quantile(stops, 0.9):.0f}) "
-                  f"| {mean / fixed:.2f} |", flush=True)
+        share = float(np.sign(figure).mean())
+        rate = float(won.mean())
+        rho = float(np.corrcoef(won)[0, 1]) if won[0].std() > 0 and won[1].std() > 0 else 0.0
+        pair = (f"| {FACTION_LABEL[faction]} {a.split('/')[-1]} − {b.split('/')[-1]} | {q.name} "
+                f"| {won[0].mean() - won[1].mean():+.2f}, {figure.mean():+.3f}, {share:+.2f} ")
+        for target in [abs(share), *(t for t in targets if t < abs(share))]:
+            swap = (1 - target / abs(share)) / 2 if share else 0.0
+            for name, level in (("one of 6", args.alpha / 6), ("primary", args.alpha / 2)):
+                fixed = plan.games_needed(WIN.spread_at(rate), rho, args.planned, level, 0.80,  # type: ignore[misc]
+                                          WIN.spread_at(plan.alternative(rate, args.planned)))  # type: ignore[misc]
+                cap = plan.group_cap(fixed, level, 0.80)
+                power, stops = _primary_runs(rng, figure, swap, cap, level, args)
+                print(f"{pair}| {np.sign(share) * target:+.2f} | {name}, {level:.4f} | {fixed} | {cap} | {power:.3f} "
+                      f"| {np.mean(stops):.0f} ({np.quantile(stops, 0.9):.0f}) | {np.mean(stops) / fixed:.2f} |",
+                      flush=True)
+
+
+def _primary_runs(rng: np.random.Generator, figure: np.ndarray, swap: float, cap: int, level: float,
+                  args: argparse.Namespace) -> tuple[float, list[int]]:
+    """Simulated comparisons of one truth figure by the group design: the power (decided the pool's way) and the
+    games per model each took (the cap where undecided)."""
+    looks = list(range(args.round, cap + 1, args.round))
+    stops, right = [], 0
+    for _ in range(args.simulations):
+        d = figure[rng.integers(0, len(figure), cap)] * np.where(rng.random(cap) < swap, -1.0, 1.0)
+        n = sequential.first_decision(d, looks, level, sequential.GROUP, cap)
+        stops.append(cap if n is None else n)
+        right += n is not None and np.sign(np.sign(d[:n]).sum()) == np.sign(np.sign(figure).mean())
+    return right / args.simulations, stops
 
 
 def planner_check(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
