@@ -106,10 +106,10 @@ def test_one_look_at_the_cap_is_the_exact_sign_test() -> None:
 
 
 def test_the_bounds_spend_the_error_exactly_worked_by_enumeration() -> None:
-    """O'Brien-Fleming-like spending, looks after 4 and 8 deals of a cap of 8, every deal with a winner, error rate 0.2. The first look may spend
-    2 - 2 Phi(z[0.9] / sqrt(1/2)) = 0.070, less than the 2/16 of a 4-0 record, so nothing decides there; the second
-    may spend the rest of 0.2, and |walk| >= 6 (7 to 1 or 8 to 0) has chance 18/256 = 0.070 where >= 4 has 0.289.
-    Over all 256 equally likely records exactly those 18 decide."""
+    """O'Brien-Fleming-like spending, looks after 4 and 8 deals of a cap of 8, every deal with a winner, error rate
+    0.2. The first look may spend 2 - 2 Phi(z[0.9] / sqrt(1/2)) = 0.070, less than the 2/16 of a 4-0 record, so
+    nothing decides there; the second may spend the rest of 0.2, and |walk| >= 6 (7 to 1 or 8 to 0) has chance
+    18/256 = 0.070 where >= 4 has 0.289. Over all 256 equally likely records exactly those 18 decide."""
     obf = sequential.OBRIEN_FLEMING
     assert sequential.spent(0.5, 0.2, obf) == pytest.approx(0.0699, abs=1e-4)
     path = list(sequential.group_path(np.ones(8), [4, 8], 0.2, 8, obf))
