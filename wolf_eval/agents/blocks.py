@@ -42,11 +42,15 @@ class SharedText(ContentText):
         text = update["text"]
         if text == self.text:
             return self
-        if self._copied is None or self._copied[0] != text:
+        # read from the instance's private values directly: pydantic's attribute lookup of a private name costs
+        # more than the rest of this method, and it ran for every block of every call's event
+        copied = (self.__pydantic_private__ or {}).get("_copied")
+        if copied is None or copied[0] != text:
             copy = super().model_copy(update=update)
             copy._copied = None
-            self._copied = (text, copy)
-        return self._copied[1]
+            copied = (text, copy)
+            self._copied = copied
+        return copied[1]
 
 
 #: The blocks of the prompts of calls in flight or kept by a transcript, by their text and cache mark; a block

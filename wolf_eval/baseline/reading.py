@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from wolf_eval.agents.observation import Observation
 from wolf_eval.records import ANALYSED_KINDS, Death, Exile, GameStart, Investigate, Kind, Protect, Vote
@@ -69,37 +70,62 @@ def _named(name: str) -> re.Pattern[str]:
     return re.compile(rf"\b{name}\b")
 
 
+class Said(NamedTuple):
+    """What one statement says, as ``read`` counts it: the same text by the same speaker says the same."""
+
+    named: tuple[str, ...]  # the other players it names, in seat order
+    jester_tells: int
+    wolf_tells: int
+    seer_claim: bool
+    says_wolf: tuple[str, ...]  # under a Seer claim: the players it calls a werewolf
+    says_clear: tuple[str, ...]  # ... and the players it calls no werewolf
+    accuses: bool  # it has an accusing word, so every player it names counts as accused
+
+
+@lru_cache(maxsize=8192)
+def said(text: str, speaker: str, names: tuple[str, ...]) -> Said:
+    """One statement's reading, cached: every later prompt of the game shows the statement again, and each
+    bot's reading goes through the whole record at every decision."""
+    named = tuple(n for n in names if n != speaker and _named(n).search(text))
+    claim = _SEER_CLAIM.search(text) is not None
+    says_wolf: list[str] = []
+    says_clear: list[str] = []
+    for n in named if claim else ():
+        if re.search(rf"\b{n}\b is a werewolf", text, re.I):
+            says_wolf.append(n)
+        elif re.search(rf"\b{n}\b is not a werewolf", text, re.I):
+            says_clear.append(n)
+    return Said(named, count_tells(text, JESTER_TELLS), count_tells(text, WOLF_TELLS), claim, tuple(says_wolf),
+                tuple(says_clear), _ACCUSE.search(text.lower()) is not None)
+
+
 def read(obs: Observation) -> Reading:
     rd = Reading(obs=obs)
-    names = obs.players
+    names = tuple(obs.players)
     for r in obs.records:
         if isinstance(r.data, Investigate) and r.target is not None:
             rd.my_checks[r.target] = r.data.is_werewolf
         if r.kind not in ANALYSED_KINDS or r.actor is None:
             continue
-        text = r.text or ""
-        speaker = r.actor
-        named = [n for n in names if n != speaker and _named(n).search(text)]
         if r.kind is Kind.VOTE:
             if r.day == obs.day and r.target:
                 rd.votes_today[r.target] += 1
             continue
+        speaker = r.actor
+        s = said(r.text or "", speaker, names)
         rd.statements[speaker] += 1
         if r.day == obs.day:
             rd.spoke_today.add(speaker)
             rd.statements_today[speaker] += 1
-        rd.last_speaker_mentions = named
-        rd.jester_tells[speaker] += count_tells(text, JESTER_TELLS)
-        rd.wolf_tells[speaker] += count_tells(text, WOLF_TELLS)
-        if _SEER_CLAIM.search(text):
+        rd.last_speaker_mentions = list(s.named)
+        rd.jester_tells[speaker] += s.jester_tells
+        rd.wolf_tells[speaker] += s.wolf_tells
+        if s.seer_claim:
             rd.seer_claims.add(speaker)
-            for n in named:
-                if re.search(rf"\b{n}\b is a werewolf", text, re.I):
-                    rd.seer_says_wolf.add(n)
-                elif re.search(rf"\b{n}\b is not a werewolf", text, re.I):
-                    rd.seer_says_clear.add(n)
-        if _ACCUSE.search(text.lower()):
-            for n in named:
+            rd.seer_says_wolf.update(s.says_wolf)
+            rd.seer_says_clear.update(s.says_clear)
+        if s.accuses:
+            for n in s.named:
                 if r.day == obs.day:
                     rd.accused_today_by.setdefault(speaker, set()).add(n)
                 rd.accused[n] += 1
