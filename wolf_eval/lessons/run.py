@@ -23,14 +23,14 @@ from inspect_ai.model import Model
 from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
+from wolf_eval.agents.model_tagger import bound_tagger_readings
 from wolf_eval.agents.player import Agent, Seat
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import GameState, Role
 from wolf_eval.lessons import book
 from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list, most_recent
 from wolf_eval.lessons.book import Location, Snapshot
-from wolf_eval.lessons.model_tagger import bound_tagger_readings
-from wolf_eval.lessons.tagger import tag
+from wolf_eval.measures.tagger import tag
 from wolf_eval.refusal import Refusal
 from wolf_eval.settings import Settings, SettingsError
 from wolf_eval.store import LessonRow, current_record, logged_record
