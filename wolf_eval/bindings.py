@@ -26,6 +26,7 @@ from inspect_ai.model import Model, get_model, model_roles
 
 from wolf_eval.engine.config import GameConfig
 from wolf_eval.engine.roles import FACTION_OF, role_named
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.refusal import ValueRefused
 from wolf_eval.vocabulary import JUDGE_ROLE, MONITOR_ROLE, TAGGER_ROLE, Role
 
@@ -52,6 +53,11 @@ class RoleUnbound(ValueRefused):
     def __init__(self, role: str) -> None:
         super().__init__(f"no model is bound to the {role} role ({NON_SEAT_ROLES[role]}), and it never plays the "
                          f"model under evaluation: pass --model-role {role}=<model>")
+
+
+def faction_column(faction: str) -> str:
+    """The name a faction's models go under in an eval's metadata and ``evals_df`` (``villagers_model``)."""
+    return logged_name(faction, "model")
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,7 @@ class Bindings:
         seated: dict[str, set[str]] = {}
         for role in rules.roles_dealt:
             seated.setdefault(FACTION_OF[role].value, set()).add(self.seat(role))
-        return {f"{faction}_model": " + ".join(sorted(models)) for faction, models in seated.items()}
+        return {faction_column(faction): " + ".join(sorted(models)) for faction, models in seated.items()}
 
     def check(self, rules: GameConfig, learning: bool = True, monitor: str = "off") -> Bindings:
         """Refuse a binding that neither a seat of this game nor a non-seat role takes, and an eval with no model

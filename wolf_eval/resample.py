@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from wolf_eval.measures.pooling import ENDS, bound_name
 from wolf_eval.measures.rates import ratio
 from wolf_eval.stats import wilson_cc
 
@@ -68,6 +69,33 @@ class Interval:
     low: float
     high: float
     games: int
+
+    def ends(self, name: str) -> dict[str, float]:
+        """The interval's ends as a table's columns, ``<name>_low`` and ``<name>_high``: named as the eval logs a
+        figure's interval metrics (:func:`~wolf_eval.measures.pooling.bound_name`), so a table's figure reads as
+        its metric does."""
+        return {bound_name(name, end): getattr(self, end) for end in ENDS}
+
+    def columns(self, name: str, value: str | None = None) -> dict[str, float]:
+        """The figure and its interval as a table's columns: the figure under ``value`` (``name`` unless told, as a
+        difference's ``<name>_difference``), then :meth:`ends`."""
+        return {value or name: self.value} | self.ends(name)
+
+    @classmethod
+    def read(cls, row: Mapping[Any, Any], name: str, value: str | None = None) -> Interval:
+        """A figure and its interval back from a table's row (:meth:`columns`), to be printed: NaN for an end the row
+        has no column for. A row does not hold the games, so they are 0."""
+        low, high = (float(row.get(bound_name(name, end), math.nan)) for end in ENDS)
+        return cls(float(row[value or name]), low, high, 0)
+
+    @property
+    def figure(self) -> tuple[float, float, float]:
+        """(value, low, high), as :func:`wolf_eval.stats.difference_interval` takes a figure."""
+        return (self.value, self.low, self.high)
+
+
+#: The figure and interval of no games: all NaN.
+NO_GAMES = Interval(math.nan, math.nan, math.nan, 0)
 
 
 def seed_of(*parts: object) -> int:

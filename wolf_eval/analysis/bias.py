@@ -24,6 +24,7 @@ from wolf_eval.analysis.corpus import CELL, cell_games, cells, values
 from wolf_eval.analysis.markdown import markdown_table
 from wolf_eval.measures.ballot_order import BallotOrders
 from wolf_eval.measures.rates import ratio
+from wolf_eval.resample import Interval
 
 #: The splits, each labelled by what a ballot listed: the name, or the place (1 = listed first).
 SPLITS = ("position", "name")
@@ -50,8 +51,8 @@ def split_rows(games: list[BallotOrders]) -> Iterator[dict[str, Any]]:
         games_in = int((offered[:, i] > 0).sum())
         low, high = np.percentile(finite, [2.5, 97.5]) if len(finite) and games_in >= MIN_GAMES else (np.nan, np.nan)
         yield {"split": split, "label": label, "games": games_in, "ballots": int(n),
-               "votes": int(got), "share": ratio(got, n), "chance": ratio(chance, n), "ratio": ratio(got, chance),
-               "ratio_low": float(low), "ratio_high": float(high)}
+               "votes": int(got), "share": ratio(got, n), "chance": ratio(chance, n),
+               **Interval(ratio(got, chance), float(low), float(high), games_in).columns("ratio")}
 
 
 def _order(key: tuple[str, str]) -> tuple[int, int, str]:
@@ -80,9 +81,10 @@ def _fmt(v: Any) -> str:
 
 def _ratio_cell(r: Mapping[Hashable, Any]) -> str:
     """The ratio and its interval, ``1.15 (0.86–1.47)``; the ratio alone where no interval applies."""
-    if not np.isfinite(r["ratio_low"]):
-        return _fmt(r["ratio"])
-    return f"{_fmt(r['ratio'])} ({_fmt(r['ratio_low'])}–{_fmt(r['ratio_high'])})"
+    iv = Interval.read(r, "ratio")
+    if not np.isfinite(iv.low):
+        return _fmt(iv.value)
+    return f"{_fmt(iv.value)} ({_fmt(iv.low)}–{_fmt(iv.high)})"
 
 
 def bias_markdown(games: pd.DataFrame) -> str:

@@ -57,6 +57,7 @@ from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.monitoring import as_read, monitor_counts
 from wolf_eval.measures.outcome import fallback_counts
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, ratio
 from wolf_eval.resample import Interval, cluster_bootstrap, game_interval, ratio_bootstrap, seed_of
 from wolf_eval.settings import Settings
@@ -232,7 +233,7 @@ def monitor_markdown(table: pd.DataFrame) -> str:
         lines.append(f"| {r['task']} | {r['model']} | {FACTION_LABEL[r['faction']]} "
                      f"| {'itself' if r['opponent'] == r['model'] else r['opponent']} | {r['monitor_model']} "
                      f"| {r['games']} | {r['auroc_pairs']:.0f} "
-                     f"| {_rate(r['auroc'], r['auroc_low'], r['auroc_high'])} |")
+                     f"| {_rate(Interval.read(r, 'auroc'))} |")
     return "\n".join(lines) + "\n"
 
 
@@ -304,14 +305,12 @@ def by_model(rows: pd.DataFrame) -> pd.DataFrame:
     fallbacks."""
     out = []
     for (task, model, faction, opponent), g in rows.groupby(["task", "model", "faction", "opponent"], sort=True):
-        win = wilson(float(g["won"].sum()), len(g))
+        win = Interval(*wilson(float(g["won"].sum()), len(g)), len(g))
         spans = _spans(g, seed_of(task, model, faction, opponent))
         decisions = float(g["decisions"].sum())
         out.append({"task": task, "model": model, "faction": faction, "opponent": opponent, "games": len(g),
-                    "win": win[0], "win_low": win[1], "win_high": win[2], "deceptive": int(g["deceptive"].sum()),
-                    "paired": int(g["paired"].sum())}
-                   | {f"{k}{end}": getattr(iv, attr) for k, iv in spans.items()
-                      for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
+                    **win.columns("win"), "deceptive": int(g["deceptive"].sum()), "paired": int(g["paired"].sum())}
+                   | {k: x for name, iv in spans.items() for k, x in iv.columns(name).items()}
                    | {"fallback_rate": float(g["fallbacks"].sum()) / decisions if decisions else math.nan})
     return pd.DataFrame(out)
 
@@ -388,15 +387,20 @@ def differences(x: pd.DataFrame, y: pd.DataFrame, questions: Sequence[Question],
                 return q.figure(s[:k]) - q.figure(s[k:])
 
             span = game_interval(np.column_stack([a, b]), gap, seed, bounds=(-1.0, 1.0))
-        out |= {f"{q.name}_a": float(q.figure(a.sum(axis=0))), f"{q.name}_b": float(q.figure(b.sum(axis=0))),
-                f"{q.name}_difference": span.value, f"{q.name}_low": span.low, f"{q.name}_high": span.high}
+        out |= {logged_name(q.name, "a"): float(q.figure(a.sum(axis=0))),
+                logged_name(q.name, "b"): float(q.figure(b.sum(axis=0)))} | span.columns(q.name, difference(q.name))
     dec = ["unflagged", "deceptive"]
     unflagged = cluster_bootstrap(np.column_stack([x[dec].to_numpy(float), y[dec].to_numpy(float)]),
                                   lambda s: ratio(s[0], s[1]) - ratio(s[2], s[3]), seed)
     f1 = cluster_bootstrap(np.column_stack([x[CONFUSION].to_numpy(float), y[CONFUSION].to_numpy(float)]),
                            lambda s: _f1(s[:4]) - _f1(s[4:]), seed)
-    return out | {"unflagged_difference": unflagged.value, "unflagged_low": unflagged.low,
-                  "unflagged_high": unflagged.high, "f1_difference": f1.value, "f1_low": f1.low, "f1_high": f1.high}
+    return out | unflagged.columns("unflagged", difference("unflagged")) | f1.columns("f1", difference("f1"))
+
+
+def difference(name: str) -> str:
+    """The head-to-head table's column of A's figure minus B's, ``<name>_difference`` (its interval's ends are
+    ``<name>_low`` and ``<name>_high``)."""
+    return logged_name(name, "difference")
 
 
 def held_label(held: str) -> str:
@@ -404,18 +408,22 @@ def held_label(held: str) -> str:
     return "each other (cross-play)" if held == CROSSPLAY else f"against {held}"
 
 
-def _rate(v: float, low: float, high: float, sign: str = "") -> str:
+def _rate(iv: Interval, sign: str = "") -> str:
     """A figure and its interval; one that a single game (or seating) defines says it has none."""
-    if math.isnan(v):
+    if math.isnan(iv.value):
         return "n/a"
-    return f"{v:{sign}.2f} [{low:{sign}.2f}, {high:{sign}.2f}]" if not math.isnan(low) \
-        else f"{v:{sign}.2f} (1 game: no interval)"
+    return f"{iv.value:{sign}.2f} [{iv.low:{sign}.2f}, {iv.high:{sign}.2f}]" if not math.isnan(iv.low) \
+        else f"{iv.value:{sign}.2f} (1 game: no interval)"
+
+
+def _difference(r: Mapping[Hashable, Any], name: str) -> str:
+    """A head-to-head row's difference of one figure with its interval (:func:`differences`)."""
+    return _rate(Interval.read(r, name, difference(name)), "+")
 
 
 def _asked(r: Mapping[Hashable, Any], q: Question) -> str:
     """A question's difference in a head-to-head row, or – where the faction is not asked it."""
-    return _rate(r[f"{q.name}_difference"], r[f"{q.name}_low"], r[f"{q.name}_high"], "+") \
-        if q.applies(r["faction"]) else "–"
+    return _difference(r, q.name) if q.applies(r["faction"]) else "–"
 
 
 TABLE_NOTE = (
@@ -451,9 +459,8 @@ def model_markdown(table: pd.DataFrame) -> str:
         lines.append(
             f"| {r['task']} | {r['model']} | {FACTION_LABEL[r['faction']]} "
             f"| {'itself' if r['opponent'] == r['model'] else r['opponent']} | {r['games']} "
-            f"| {_rate(r['win'], r['win_low'], r['win_high'])} | {r['deceptive']} "
-            f"| {_rate(r['unflagged'], r['unflagged_low'], r['unflagged_high'])} "
-            f"| {_rate(r['f1'], r['f1_low'], r['f1_high'])} | {_rate(r['gap'], r['gap_low'], r['gap_high'])} "
+            f"| {_rate(Interval.read(r, 'win'))} | {r['deceptive']} | {_rate(Interval.read(r, 'unflagged'))} "
+            f"| {_rate(Interval.read(r, 'f1'))} | {_rate(Interval.read(r, 'gap'))} "
             f"| {'n/a' if math.isnan(r['fallback_rate']) else format(r['fallback_rate'], '.3f')} |")
     return "\n".join(lines) + "\n"
 
@@ -469,8 +476,7 @@ def pairs_markdown(pairs: pd.DataFrame) -> str:
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {held_label(r['held'])} "
                      f"| {r['deals']} | {r['win_a']:.2f} | {r['win_b']:.2f} | {_asked(r, WIN)} "
                      + "".join(f"| {_asked(r, q)} " for q in others)
-                     + f"| {_rate(r['unflagged_difference'], r['unflagged_low'], r['unflagged_high'], '+')} "
-                     f"| {_rate(r['f1_difference'], r['f1_low'], r['f1_high'], '+')} |")
+                     + f"| {_difference(r, 'unflagged')} | {_difference(r, 'f1')} |")
     return "\n".join(lines) + "\n"
 
 

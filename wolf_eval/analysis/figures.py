@@ -11,10 +11,13 @@ from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from wolf_eval.analysis.tables import FACTIONS, ROLES
 from wolf_eval.measures import calibration as cal
+from wolf_eval.measures.pooling import is_bound
+from wolf_eval.resample import Interval
 
 #: Every file a report's figures may be written to: a report replacing an earlier one removes those it did not draw.
 FIGURE_FILES = ("win_rates.png", "suspicion_by_day.png", "learning_curve.png", "cost_rating.png")
@@ -55,7 +58,7 @@ def _win_rates(plt: Any, rates: pd.DataFrame, out: Path) -> str:
     for i, f in enumerate(FACTIONS):
         ys = [j + (i - (len(FACTIONS) - 1) / 2) * height for j in range(len(rates))]
         vals = rates[f].to_numpy(dtype=float)
-        err = [vals - rates[f"{f}_low"].to_numpy(dtype=float), rates[f"{f}_high"].to_numpy(dtype=float) - vals]
+        err = _error_bars(rates, f, vals)
         ax.barh(ys, vals, height, xerr=err, capsize=2, label=f)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     ax.invert_yaxis()  # the first cell on top, as in the tables
@@ -85,7 +88,7 @@ def _suspicion_by_day(plt: Any, by_day: pd.DataFrame, out: Path) -> str:
     lines = max(t.count("\n") + 1 for t in titles)  # a panel's title, on lines of its own
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, (2.8 + 0.16 * lines) * nrows), squeeze=False,
                              sharey=True, sharex=True)
-    days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith((" n", "_low", "_high"))]
+    days = [c for c in by_day.columns if c.startswith("day ") and not c.endswith(" n") and not is_bound(c)]
     colours = {r: f"C{i}" for i, r in enumerate(ROLES)}
     for ax, cell, title in zip(axes.flat, groups, titles, strict=False):
         sub = by_day[(by_day["model"] == cell[0]) & (by_day["task"] == cell[1]) & (by_day["condition"] == cell[2])]
@@ -128,6 +131,13 @@ def _learning_curve(plt: Any, curve: pd.DataFrame, out: Path) -> str:
     return "learning_curve.png"
 
 
+def _error_bars(table: pd.DataFrame, column: str, values: np.ndarray) -> list[np.ndarray]:
+    """The distances from each row's figure down and up to its interval's ends (:meth:`Interval.read`)."""
+    spans = [Interval.read(r, column) for r in table.to_dict("records")]
+    return [values - np.array([s.low for s in spans], dtype=float), np.array([s.high for s in spans], dtype=float)
+            - values]
+
+
 def cost_rating(board: pd.DataFrame, out: Path) -> str | None:
     """Each rated, priced model's overall rating (with its interval) against its seats' cost per game:
     the frontier a buyer reads. None (nothing drawn) when no rated model has a known price."""
@@ -142,7 +152,7 @@ def cost_rating(board: pd.DataFrame, out: Path) -> str | None:
     fig, ax = plt.subplots(figsize=(6.0, 4.2))
     x = shown["usd_per_game"].to_numpy(dtype=float)
     y = shown["overall"].to_numpy(dtype=float)
-    err = [y - shown["overall_low"].to_numpy(dtype=float), shown["overall_high"].to_numpy(dtype=float) - y]
+    err = _error_bars(shown, "overall", y)
     ax.errorbar(x, y, yerr=err, fmt="o", capsize=3)
     for xi, yi, m in zip(x, y, shown["model"], strict=True):
         ax.annotate(m, (xi, yi), textcoords="offset points", xytext=(5, 4), fontsize=8)

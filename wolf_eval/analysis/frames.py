@@ -18,7 +18,7 @@ from collections.abc import Callable
 from inspect_ai.analysis import EvalColumn
 from inspect_ai.log import EvalLog
 
-from wolf_eval.bindings import Bindings
+from wolf_eval.bindings import Bindings, faction_column
 from wolf_eval.engine.variants import VARIANTS
 from wolf_eval.settings import Settings
 from wolf_eval.vocabulary import Faction
@@ -26,7 +26,7 @@ from wolf_eval.vocabulary import Faction
 
 def faction_model(faction: Faction) -> Callable[[EvalLog], str | None]:
     """The models the log's eval seated in ``faction`` (" + "-joined if its seats differ), from its spec."""
-    column = f"{faction.value}_model"
+    column = faction_column(faction.value)
 
     def read(log: EvalLog) -> str | None:
         task = log.eval.task.split("/")[-1]
@@ -39,6 +39,6 @@ def faction_model(faction: Faction) -> Callable[[EvalLog], str | None]:
 
 
 #: ``villagers_model``, ``werewolves_model``, ``jester_model``: a faction's models, " + "-joined if its seats differ.
-FACTION_COLUMNS: list[EvalColumn] = [EvalColumn(f"{f.value}_model", path=faction_model(f)) for f in Faction]
+FACTION_COLUMNS: list[EvalColumn] = [EvalColumn(faction_column(f.value), path=faction_model(f)) for f in Faction]
 
 __all__ = ["FACTION_COLUMNS", "faction_model"]

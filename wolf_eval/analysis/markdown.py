@@ -24,8 +24,9 @@ from wolf_eval.analysis.tables import (
 )
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import ignored as ignored_
+from wolf_eval.measures.pooling import bound_name, is_bound, logged_name
 from wolf_eval.measures.tagger import CATEGORIES as LESSON_CATEGORIES
-from wolf_eval.resample import DRAWS
+from wolf_eval.resample import DRAWS, NO_GAMES, Interval
 from wolf_eval.stats import difference_interval
 
 
@@ -64,14 +65,15 @@ def _cell_headers(df: pd.DataFrame) -> list[str]:
 
 
 def _shown(r: Mapping[Hashable, Any], c: str, fmt: Callable[[Any], str]) -> str:
-    """A figure, followed by its interval over games where the table holds one (``{c}_low``, ``{c}_high``);
+    """A figure, followed by its interval over games where the table holds one (:meth:`Interval.ends`);
     a figure only one game defines says that it has none rather than print a misleading one."""
     shown = fmt(r[c])
-    if f"{c}_low" not in r or is_missing(r[c]):
+    if bound_name(c, "low") not in r or is_missing(r[c]):
         return shown
-    if is_missing(r[f"{c}_low"]):
+    iv = Interval.read(r, c)
+    if is_missing(iv.low):
         return f"{shown} (1 game: no interval)"
-    return f"{shown} [{fmt(r[c + '_low'])}, {fmt(r[c + '_high'])}]"
+    return f"{shown} [{fmt(iv.low)}, {fmt(iv.high)}]"
 
 
 def _render(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str]]], cell: bool = True) -> str:
@@ -108,9 +110,8 @@ UNIT_COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [("Unit", "unit", st
 def headline_markdown(rates: pd.DataFrame) -> str:
     """The headline table: each faction's win rate and Wilson 95% interval per cell."""
     def rate(r: Mapping[Hashable, Any], f: str) -> str:
-        if math.isnan(r[f]):
-            return "–"
-        return f"{r[f]:.2f} [{r[f + '_low']:.2f}, {r[f + '_high']:.2f}]"
+        iv = Interval.read(r, f)
+        return "–" if math.isnan(iv.value) else f"{iv.value:.2f} [{iv.low:.2f}, {iv.high:.2f}]"
     headers = [*_cell_headers(rates), "Games", "Villagers", "Werewolves", "Jester", "Draw", "Days"]
     rows = [[*_cell_cols(r), str(r["games"]), *(rate(r, f) for f in FACTIONS), _num(r["days"], 1)]
             for r in rates.to_dict("records")]
@@ -276,23 +277,23 @@ def _where_played(role_play: pd.DataFrame) -> list[str]:
             _render_n(wolves, _PLAYED_COLUMNS), ""]
 
 
-def _figure(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str,
-            column: str) -> tuple[float, float, float]:
+def _figure(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str, column: str) -> Interval:
     """One cell's figure with its interval, from a per-cell table (``headline_scores`` holds one row a figure)."""
     row = cell_games(tables[table], cell)
     if table == "headline_scores":
         row, column = row[row["figure"] == column], "value"
-    if row.empty:
-        return (math.nan, math.nan, math.nan)
-    r = row.iloc[0]
-    return (float(r[column]), float(r[f"{column}_low"]), float(r[f"{column}_high"]))
+    return NO_GAMES if row.empty else Interval.read(row.iloc[0].to_dict(), column)
 
 
 def _answer(tables: dict[str, pd.DataFrame], cell: tuple[str, str, str], table: str, column: str) -> str:
-    v, low, high = _figure(tables, cell, table, column)
-    if math.isnan(v):
+    return _interval_cell(_figure(tables, cell, table, column))
+
+
+def _interval_cell(iv: Interval) -> str:
+    """A figure with its interval over games, to two places; none where one game defines it; – where no game does."""
+    if math.isnan(iv.value):
         return "–"
-    return f"{v:.2f}" + (" (1 game: no interval)" if math.isnan(low) else f" [{low:.2f}, {high:.2f}]")
+    return f"{iv.value:.2f}" + (" (1 game: no interval)" if math.isnan(iv.low) else f" [{iv.low:.2f}, {iv.high:.2f}]")
 
 
 def cell_seats(games: pd.DataFrame, cell: tuple[str, str, str]) -> dict[str, frozenset[str]]:
@@ -332,8 +333,8 @@ def _comparisons(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list[l
                                  for o in _FACTION_NAME if o != f and o in seats[a])
                 why = f"only the {_FACTION_SEATS[f]} seats differ; in both: {held}"
                 for label, table, column in COMPARED[f]:
-                    d, low, high = difference_interval(_figure(tables, a, table, column),
-                                                       _figure(tables, b, table, column))
+                    d, low, high = difference_interval(_figure(tables, a, table, column).figure,
+                                                       _figure(tables, b, table, column).figure)
                     if math.isnan(d):
                         continue
                     rows.append([task, condition, _FACTION_NAME[f], ma, mb, why, label,
@@ -543,7 +544,7 @@ def _suspicion_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> 
                               "statements rated (n). By kind of unit as above.")):
         df = tables[key]
         cols = [c for c in df.columns
-                if c.startswith(("day ", "position ")) and not c.endswith((" n", "_low", "_high"))]
+                if c.startswith(("day ", "position ")) and not c.endswith(" n") and not is_bound(c)]
         shown: list[tuple[str, str, Callable[[Any], str], str | None]] = [
             *((h, c, f, None) for h, c, f in UNIT_COLUMNS), ("Role", "role", str, None),
             *((c.capitalize(), c, _r2, f"{c} n") for c in cols)]
@@ -574,7 +575,7 @@ def _game_sections(tables: dict[str, pd.DataFrame]) -> list[str]:
     out += ["## First half versus second half", "",
             "Win rates over each cell's games in play order (log creation, epoch, game number).", "",
             _render(tables["halves"], [("Games", "games", str)] + [
-                (f"{f.capitalize()} {h}", f"{f}_{h}", _signed if h == "change" else _r2)
+                (f"{f.capitalize()} {h}", logged_name(f, h), _signed if h == "change" else _r2)
                 for f in FACTIONS[:3] for h in ("first", "second", "change")]), ""]
 
     out += ["## Play quality", "",
@@ -718,7 +719,7 @@ def _cost_markdown(games: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> list
         out += ["_These logs recorded no token usage._", ""]
     else:
         out += [_render(by_model, [("Seat model", "seat_model", str), ("Games", "games", _n0), *_TOKEN_COLUMNS,
-                                   *((f"{h}/game", f"{c}_per_game", f) for h, c, f in _TOKEN_COLUMNS)]), ""]
+                                   *((f"{h}/game", cost_.PER_GAME[c], f) for h, c, f in _TOKEN_COLUMNS)]), ""]
     unpriced = cost_.unpriced(values(games, "usage"))
     if unpriced:
         shape = f'{{"{unpriced[0]}": {{"input": …, "cache_read": …, "cache_write": …, "output": …}}}}'
@@ -748,7 +749,7 @@ def _wolf_loss_md(wl: pd.DataFrame) -> str:
         return "_No games in these logs apply._"
     def cs(r: Mapping[Hashable, Any], c: str) -> str:
         v = r[c]
-        return "–" if math.isnan(v) else f"{int(v)} ({r[c + '_share']:.2f})"
+        return "–" if math.isnan(v) else f"{int(v)} ({r[logged_name(c, 'share')]:.2f})"
     headers = [*_cell_headers(wl), "Games", *CATEGORIES]
     rows = [[*_cell_cols(r), str(r["games"]), *(cs(r, c) for c in CATEGORIES)] for r in wl.to_dict("records")]
     return markdown_table(headers, rows)
@@ -756,21 +757,18 @@ def _wolf_loss_md(wl: pd.DataFrame) -> str:
 
 def _rating_cell(r: Mapping[Hashable, Any], label: str) -> str:
     """A model's rating in one column: value [interval] († held by the prior), "not identified", or – (never sat)."""
-    seated = int(r[f"{label}_games"])
-    if not seated:
+    rated = rating_.Rated.read(r, label)
+    iv, held = rated.rating, "†" if rated.same_result else ""
+    if not rated.seated:
         return "–"
-    if math.isnan(r[label]):
-        return f"not identified (n={seated})"
-    held = "†" if r[f"{label}_same"] else ""
-    return f"{r[label]:+.2f} [{r[f'{label}_low']:+.2f}, {r[f'{label}_high']:+.2f}]{held} (n={seated})"
+    if math.isnan(iv.value):
+        return f"not identified (n={rated.seated})"
+    return f"{iv.value:+.2f} [{iv.low:+.2f}, {iv.high:+.2f}]{held} (n={rated.seated})"
 
 
 def _truth_cell(r: Mapping[Hashable, Any], k: str) -> str:
     """A leaderboard's detection figure with its interval over games (none where one game defines it)."""
-    v, low, high = r[k], r.get(f"{k}_low", math.nan), r.get(f"{k}_high", math.nan)
-    if math.isnan(v):
-        return "–"
-    return f"{v:.2f} [{low:.2f}, {high:.2f}]" if not math.isnan(low) else f"{v:.2f} (1 game: no interval)"
+    return _interval_cell(Interval.read(r, k))
 
 
 #: The leaderboard's columns of the monitor's figures (with ``-T monitor``).

@@ -55,11 +55,12 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.special import logsumexp
 
 from wolf_eval import resample
-from wolf_eval.analysis.tables import aimed_row, monitor_row
+from wolf_eval.analysis.tables import aimed_intervals, monitor_row
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import deception as dec
 from wolf_eval.measures import monitoring as mon
 from wolf_eval.measures import truth
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.vocabulary import Faction, Role, Winner
 
 #: The factions in their order in the fit (the village's advantage is the fixed 0) and their labels.
@@ -404,6 +405,43 @@ class Rating:
     open_below: np.ndarray
     fit: Fit | None = None
 
+    def cell(self, model: int) -> Rated:
+        """The column's rating of one model (its index in :attr:`Games.models`)."""
+        return Rated(resample.Interval(float(self.value[model]), float(self.low[model]), float(self.high[model]),
+                                       int(self.seated[model])), bool(self.same_result[model]),
+                     bool(self.open_above[model]), bool(self.open_below[model]))
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One model's rating in one leaderboard column: its value and interval (NaN where the games do not identify it;
+    ``games``: the games it sat there), and whether the games leave it open on a side (only the prior holds it)."""
+
+    rating: resample.Interval
+    same_result: bool
+    open_above: bool
+    open_below: bool
+
+    #: Each flag's leaderboard column, ``<label>_<this>``, after the rating's own ``<label>``, ``_low`` and ``_high``.
+    FLAGS = {"seated": "games", "same_result": "same", "open_above": "open_above", "open_below": "open_below"}
+
+    @property
+    def seated(self) -> int:
+        return self.rating.games
+
+    def columns(self, label: str) -> dict[str, Any]:
+        """The cell as the leaderboard's columns of ``label`` (a faction's, or ``overall``)."""
+        return self.rating.columns(label) | {logged_name(label, c): getattr(self, f) for f, c in self.FLAGS.items()}
+
+    @classmethod
+    def read(cls, row: Mapping[Any, Any], label: str) -> Rated:
+        """A model's cell of column ``label`` back from a leaderboard's row (:meth:`columns`); a flag the row lacks
+        is unset."""
+        flags = {f: row.get(logged_name(label, c), False) for f, c in cls.FLAGS.items()}
+        iv = resample.Interval.read(row, label)
+        return cls(resample.Interval(iv.value, iv.low, iv.high, int(flags.pop("seated"))),
+                   **{f: bool(v) for f, v in flags.items()})
+
 
 def bootstrap(d: Design, games: Games, c: np.ndarray, start: np.ndarray, draws: int,
               seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -523,11 +561,10 @@ def leaderboard(frame: pd.DataFrame, draws: int = DRAWS, seed: int = 0, anchor: 
     rated = dict(zip(RATINGS[:-1], columns(games, range(len(FACTIONS)), draws, seed, at, fits[BY_FACTION]),
                      strict=True))
     rated[OVERALL] = rating(games, None, draws, seed, at, fits[OVERALL])
-    board = pd.DataFrame({"model": games.models, "games": _seated(games, None)})
-    for label, col in rated.items():
-        board[label], board[f"{label}_low"], board[f"{label}_high"] = col.value, col.low, col.high
-        board[f"{label}_games"], board[f"{label}_same"] = col.seated, col.same_result
-        board[f"{label}_open_above"], board[f"{label}_open_below"] = col.open_above, col.open_below
+    seated = _seated(games, None)
+    board = pd.DataFrame([{"model": model, "games": seated[m]}
+                          | {k: x for label, col in rated.items() for k, x in col.cell(m).columns(label).items()}
+                          for m, model in enumerate(games.models)])
     board = board.join(_per_model(frame, games.models), on="model")
     board = board.sort_values([OVERALL, "model"], ascending=[False, True], na_position="last")
     return Leaderboard(board.reset_index(drop=True), len(games.winner), left, unknown, anchor, draws,
@@ -570,8 +607,7 @@ def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
         per_game = [g.models[m] for g in frame["truth"] if m in g.models]
         spans = resample.intervals(per_game, {k: partial(_truth_figure, k) for k in TRUTH_FIGURES},
                                    resample.seed_of("rating", m, len(per_game)))
-        out[m] = {f"{k}{end}": getattr(spans[k], attr) for k in TRUTH_FIGURES
-                  for end, attr in (("", "value"), ("_low", "low"), ("_high", "high"))}
+        out[m] = {c: x for k in TRUTH_FIGURES for c, x in spans[k].columns(k).items()}
         out[m] |= deceived(list(frame["deception"]), m)
         out[m] |= monitored(frame, m)
         out[m]["usd_per_game"] = costs.get(m, {}).get("usd_per_game", math.nan)
@@ -585,8 +621,8 @@ def deceived(games: Sequence[dec.GameDeception], model: str) -> dict[str, float]
     out: dict[str, float] = {}
     for role, name in DECEPTION_FIGURES.items():
         seen = [dec.seen_by(g, role, model) for g in games if (role, model) in g.deceivers()]
-        row = aimed_row(role, seen, resample.seed_of("rating", model, str(role), len(seen))) if seen else {}
-        out |= {f"{name}{end}": row.get(f"{name}{end}", math.nan) for end in ("", "_low", "_high")}
+        seed = resample.seed_of("rating", model, str(role), len(seen))
+        out |= (aimed_intervals(role, seen, seed)[name] if seen else resample.NO_GAMES).columns(name)
     return out
 
 
@@ -611,26 +647,27 @@ def _unrated(board: pd.DataFrame, games: Games) -> list[str]:
     notes = []
     for k, label in enumerate(RATINGS):
         faction = k if k < len(FACTIONS) else None
-        sat = board[(board[f"{label}_games"] > 0) & board[label].isna()]
-        rated = board[board[label].notna()]["model"].tolist()
-        for r in sat[~sat[f"{label}_same"]].to_dict("records"):
+        cells = {r["model"]: Rated.read(r, label) for r in board.to_dict("records")}
+        sat = {m: c for m, c in cells.items() if c.seated > 0 and math.isnan(c.rating.value)}
+        rated = [m for m, c in cells.items() if not math.isnan(c.rating.value)]
+        for model in (m for m, c in sat.items() if not c.same_result):
             like = next((m for m in rated if opponents(games, m, faction)), None)
             against = " + ".join(opponents(games, like, faction)) if like else "a rated model"
-            notes.append(f"{label}: not identified for {r['model']} (no games link its seats there to the rated "
-                         f"models): play {r['model']} {_as(faction)} against {against}"
+            notes.append(f"{label}: not identified for {model} (no games link its seats there to the rated "
+                         f"models): play {model} {_as(faction)} against {against}"
                          + (f", as {like} played" if like else ""))
-        for r in sat[sat[f"{label}_same"]].to_dict("records"):
-            above, below = r[f"{label}_open_above"], r[f"{label}_open_below"]
+        for model, cell in ((m, c) for m, c in sat.items() if c.same_result):
+            above, below = cell.open_above, cell.open_below
             side = ("from below only (higher values fit its games as well)" if above and not below
                     else "from above only (lower values fit its games as well)" if below and not above
                     else "on neither side")
-            faced = " + ".join(opponents(games, r["model"], faction))
+            faced = " + ".join(opponents(games, model, faction))
             its = "its seats" if faction is None else f"its {label}"
             need = (f"that beat {its} some of the time (stronger than {faced})" if above and not below
                     else f"{its} beats some of the time (weaker than {faced})" if below and not above
                     else f"{its} beats some of the time and loses to some of the time (not only {faced})")
-            notes.append(f"{label}: not identified for {r['model']}: its games bound the rating {side}, so only the "
-                         f"prior would give it a value: play {r['model']} {_as(faction)} against opponents {need}")
+            notes.append(f"{label}: not identified for {model}: its games bound the rating {side}, so only the "
+                         f"prior would give it a value: play {model} {_as(faction)} against opponents {need}")
     return notes
 
 

@@ -40,7 +40,9 @@ from wolf_eval.measures.pooling import count_where_applicable, logged_name
 from wolf_eval.measures.rates import Auroc, Mean, ratio
 from wolf_eval.measures.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.resample import (
+    NO_GAMES,
     UNIT,
+    Interval,
     figure_interval,
     game_interval,
     game_intervals,
@@ -142,8 +144,7 @@ def headline_scores(games: pd.DataFrame) -> pd.DataFrame:
             figure = head.HEADLINE[name]
             iv = figure_interval(figure.sums(logged), figure.of_sums, seed_of(name, len(logged)), figure.per_game,
                                  figure.bounds)
-            yield {"figure": name, "value": iv.value, "value_low": iv.low, "value_high": iv.high,
-                   "roles": sum(not math.isnan(v) for v in per_role.values())} \
+            yield {"figure": name, **iv.columns("value"), "roles": sum(not math.isnan(v) for v in per_role.values())} \
                 | {str(r): per_role.get(r, math.nan) for r in ROLES}
 
     return per_cell(games, rows)
@@ -160,11 +161,16 @@ def win_rates(games: pd.DataFrame) -> pd.DataFrame:
         rates = out_.win_rates(outcome)
         row: dict[str, Any] = {"games": len(df)}
         for f, r in rates.items():
-            row.update({str(f): r.rate} | ends(f, r) | {logged_name(f, "wins"): r.wins})
+            row.update(win_interval(r).columns(str(f)) | {logged_name(f, "wins"): r.wins})
         row["days"] = out_.mean_days(outcome)
         yield row
 
     return per_cell(games, rows)
+
+
+def win_interval(r: out_.WinRate) -> Interval:
+    """A side's win rate with its (Wilson) interval over the games where it could win, as a table writes a figure."""
+    return Interval(r.rate, r.low, r.high, r.games)
 
 
 def wolf_loss(games: pd.DataFrame) -> pd.DataFrame:
@@ -206,17 +212,9 @@ def interval_columns(per_game: list[Any], figures: Callable[[Any], dict[str, Any
     function that turns pooled counts into the row's figures (:mod:`wolf_eval.resample`); NaN where
     fewer than two games define the figure.
     """
-    out: dict[str, float] = {}
     names = list(names)
     spans = joint_counts_intervals(per_game, figures, names, seed, bounds={n: SIGNED.get(n, UNIT) for n in names})
-    for name, iv in spans.items():
-        out |= ends(name, iv)
-    return out
-
-
-def ends(name: str, iv: Any) -> dict[str, float]:
-    """The ``<name>_low`` and ``<name>_high`` columns of a figure's 95% interval ``iv`` (its ``low`` and ``high``)."""
-    return {logged_name(name, "low"): iv.low, logged_name(name, "high"): iv.high}
+    return {k: x for name, iv in spans.items() for k, x in iv.ends(name).items()}
 
 
 def unit_label(task: str, kind: UnitKind) -> tuple[str, str]:
@@ -353,7 +351,7 @@ def aimed_difference(role: Role, first: list[dict[Role, dec.Deceit]], second: li
     k = counts.shape[1] // 2
     iv = game_interval(counts, dec.aim_difference(role), seed, bounds=(-1.0, 1.0))
     return {"first": float(figure(counts[:, :k].sum(axis=0))), "second": float(figure(counts[:, k:].sum(axis=0))),
-            "difference": iv.value, "difference_low": iv.low, "difference_high": iv.high, "pairs": float(iv.games)}
+            **iv.columns("difference"), "pairs": float(iv.games)}
 
 
 def deception_by_model(games: pd.DataFrame) -> pd.DataFrame:
@@ -378,13 +376,19 @@ def aimed_row(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict
     or one): what a leaderboard shows for a model's wolves or Jester."""
     aimed = [sum((s.get(o, dec.Deceit()) for o in dec.AIMED_AT[role]), dec.Deceit()) for s in seen]
     total = sum(aimed, dec.Deceit())
-    counts = np.array([dec.columns(role, s) for s in seen], dtype=float).reshape(len(seen), -1)
     out: dict[str, float] = {"ballots": total.ballots, "pairs": total.ranked.pairs,
                              "village_pairs": total.village.pairs, "votes": total.votes}
-    figures = dec.aim_figures(role)
-    for name, iv in game_intervals(counts, figures, seed, bounds=dict.fromkeys(figures, UNIT)).items():
-        out |= {name: iv.value} | (ends(name, iv) if name in DECEPTION_RATES[role] else {})
+    for name, iv in aimed_intervals(role, seen, seed).items():
+        out |= iv.columns(name) if name in DECEPTION_RATES[role] else {name: iv.value}
     return out
+
+
+def aimed_intervals(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -> dict[str, Interval]:
+    """A deceiving role's own figures (:func:`wolf_eval.measures.deception.aim_figures`) over some games, each with
+    its interval over them: what :func:`aimed_row` writes, and what a leaderboard takes for a model's seats."""
+    counts = np.array([dec.columns(role, s) for s in seen], dtype=float).reshape(len(seen), -1)
+    figures = dec.aim_figures(role)
+    return game_intervals(counts, figures, seed, bounds=dict.fromkeys(figures, UNIT))
 
 
 #: The role-play table's rates, each with its interval over games.
@@ -427,10 +431,9 @@ def _where_played(df: pd.DataFrame, role: Role, model: str, broke: list[bool]) -
     for suffix, keep in (("", [True] * len(broke)), ("_played", [not b for b in broke])):
         wins = out_.win_rates([o for o, k in zip(outcome, keep, strict=True) if k])[Winner.WEREWOLVES]
         seen = [dec.seen_by(g, role, model) for g, k in zip(deception, keep, strict=True) if k]
-        aimed = aimed_row(role, seen, cell_seed(df)) if seen else {}
-        out |= {f"wolves_win{suffix}": wins.rate, f"wolves_win{suffix}_low": wins.low,
-                f"wolves_win{suffix}_high": wins.high, f"games{suffix}": float(sum(keep))}
-        out |= {f"evasion{suffix}{end}": aimed.get(f"{name}{end}", math.nan) for end in ("", "_low", "_high")}
+        evasion = aimed_intervals(role, seen, cell_seed(df))[name] if seen else NO_GAMES
+        out |= win_interval(wins).columns(f"wolves_win{suffix}") | {f"games{suffix}": float(sum(keep))}
+        out |= evasion.columns(f"evasion{suffix}")
     return out
 
 
@@ -439,11 +442,10 @@ def monitor_row(name: str, per_game: list[Auroc], seed: int) -> dict[str, float]
     interval over the games as ``monitor_wolf_auroc``'s metrics have it (``<name>``, ``_low``, ``_high``), and the
     pairs it is over; NaN where no pair was read."""
     pairs = float(sum(a.pairs for a in per_game))
-    if not pairs:
-        return {name: math.nan, f"{name}_low": math.nan, f"{name}_high": math.nan, f"{name}_pairs": 0.0}
     figure = head.MONITOR["monitor_wolf_auroc"]
-    iv = game_interval(np.array([a.numbers() for a in per_game], dtype=float), figure.of_sums, seed)
-    return {name: iv.value, **ends(name, iv), f"{name}_pairs": pairs}
+    iv = game_interval(np.array([a.numbers() for a in per_game], dtype=float), figure.of_sums, seed) if pairs \
+        else NO_GAMES
+    return iv.columns(name) | {logged_name(name, "pairs"): pairs}
 
 
 def confidence_bins(games: pd.DataFrame) -> pd.DataFrame:
@@ -483,7 +485,7 @@ def _type_intervals(groups: list[Mapping[cal.Group, cal.GroupCounts]], kind: str
             for game in groups]
     typed = [sum(c.statements for g, c in game.items() if g[0] == "type") for game in groups]
     share = ratio_interval([c.statements for c in mine], typed, seed, bounds=UNIT)
-    return {"share_low": share.low, "share_high": share.high} | interval_columns(
+    return share.ends("share") | interval_columns(
         mine, lambda c: {"suspicion": c.suspicion.value, "flag_rate": c.flag_rate}, ("suspicion", "flag_rate"), seed)
 
 
@@ -503,7 +505,7 @@ def suspicion_by(games: pd.DataFrame, grouping: Literal["day", "position"]) -> p
                                       bounds={"mean": UNIT})["mean"] for g in groups}
                 yield unit | {"role": str(role)} | {f"{grouping} {label(g)}": by.get(g, Mean()).value for g in groups} \
                     | {f"{grouping} {label(g)} n": by.get(g, Mean()).n for g in groups} \
-                    | {k: x for g in groups for k, x in ends(f"{grouping} {label(g)}", spans[g]).items()}
+                    | {k: x for g in groups for k, x in spans[g].ends(f"{grouping} {label(g)}").items()}
 
     return per_cell(games, rows)
 
@@ -586,7 +588,7 @@ def _doctor_intervals(quality: list[qual.PlayCounts], seed: int) -> dict[str, fl
             "doctor_save_rate": [counted(q.doctor_saves) for q in quality]}
     out: dict[str, float] = {}
     for name, n in done.items():
-        out |= ends(name, ratio_interval(n, protects, seed, bounds=UNIT))
+        out |= ratio_interval(n, protects, seed, bounds=UNIT).ends(name)
     return out
 
 
@@ -683,7 +685,7 @@ def _judge_intervals(per_game: list[jud.Identification | None], seed: int) -> di
     out: dict[str, float] = {}
     for name, roles in ({str(r): [r] for r in ROLES} | {"all": list(ROLES)}).items():
         named = [sum((s.get(r, Mean()) for r in roles), Mean()) for s in seated]
-        out |= ends(name, intervals(named, {"share": lambda m: m.value}, seed, bounds={"share": UNIT})["share"])
+        out |= intervals(named, {"share": lambda m: m.value}, seed, bounds={"share": UNIT})["share"].ends(name)
     return out
 
 

@@ -67,7 +67,7 @@ from wolf_eval.measures import monitoring as mon
 from wolf_eval.measures import role_play as rp
 from wolf_eval.measures import truth as tru
 from wolf_eval.measures.outcome import FACTIONS, Outcome, outcome_values
-from wolf_eval.measures.pooling import Values, flat_groups, groups_from_flat, select
+from wolf_eval.measures.pooling import Values, flat_groups, groups_from_flat, logged_name, select
 from wolf_eval.measures.quality import PlayCounts, quality_values
 from wolf_eval.measures.rates import Auroc, Confusion, LabelRates, Mean, Summed, equal_mean, ratio
 from wolf_eval.measures.sabotage import SelfSabotage, sabotage_values
@@ -368,7 +368,7 @@ def _monitor_auroc(s: Sums) -> Any:
 
 _VILLAGE = HEADLINE["village_wolf_auroc"]
 _DIFFERENCE = (-1.0, 1.0)
-_SOURCE_PAIRS = {source: tuple(f"{source}_wolf_{n}" for n in _PAIRS) for source in mon.SOURCES}
+_SOURCE_PAIRS = {source: tuple(logged_name(source, "wolf", n) for n in _PAIRS) for source in mon.SOURCES}
 
 #: The monitor's figures (``-T monitor``; their scorers run only then): its AUROC for "is a wolf" from the eval's
 #: source, and the same pairs' gain over the village's own detection and, with ``both``, reasoning's over speech.

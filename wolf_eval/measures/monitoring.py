@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wolf_eval.engine import GameState
+from wolf_eval.measures.pooling import logged_name
 from wolf_eval.measures.rates import Auroc
 from wolf_eval.store import VerdictRow
 from wolf_eval.vocabulary import Role
@@ -46,14 +47,15 @@ class MonitorCounts:
             for source in SOURCES:
                 a = self.pairs.get((question, source))
                 for name, x in zip(Auroc.names(), a.numbers() if a else (math.nan,) * 3, strict=True):
-                    out[f"{source}_{question}_{name}"] = x
+                    out[logged_name(source, question, name)] = x
         return out
 
     def models(self) -> dict[str, dict[str, dict[str, float]]]:
         """The counts by monitored model, then ``<source>_<question>``: what compare and rate pool per model."""
         out: dict[str, dict[str, dict[str, float]]] = {}
         for (question, source, model), a in sorted(self.by_model.items()):
-            out.setdefault(model, {})[f"{source}_{question}"] = dict(zip(Auroc.names(), a.numbers(), strict=True))
+            counts = dict(zip(Auroc.names(), a.numbers(), strict=True))
+            out.setdefault(model, {})[logged_name(source, question)] = counts
         return out
 
 

@@ -95,6 +95,7 @@ class WinRate:
     low: float
     high: float
     wins: float
+    games: int  # the games where the side could win
 
 
 def win_rates(games: Sequence[Outcome]) -> dict[Winner, WinRate]:
@@ -103,7 +104,7 @@ def win_rates(games: Sequence[Outcome]) -> dict[Winner, WinRate]:
     for winner in FACTIONS:
         won = [g.won(winner) for g in games]
         played = applying(won)
-        out[winner] = WinRate(*wilson_cc(sum(played), len(played)), pooled_sum(won))
+        out[winner] = WinRate(*wilson_cc(sum(played), len(played)), pooled_sum(won), len(played))
     return out
 
 

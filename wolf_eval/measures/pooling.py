@@ -50,6 +50,25 @@ def logged_name(*parts: object) -> str:
     return "_".join(str(p) for p in parts)
 
 
+#: The ends of a figure's 95% interval, as :func:`bound_name` names them.
+ENDS = ("low", "high")
+
+
+def bound_name(figure: str, end: str) -> str:
+    """The name of one end (``low`` or ``high``) of a figure's interval: ``<figure>_low``, ``<figure>_high``.
+
+    The one home of that name: the scorers register a figure's interval metrics under it (the names users read in
+    the eval log, ``inspect view`` and ``evals_df``), and every table of the report, ``compare`` and ``rate`` gives
+    a figure's interval the same two columns, written and read back through :class:`wolf_eval.resample.Interval`.
+    """
+    return logged_name(figure, end)
+
+
+def is_bound(column: str) -> bool:
+    """Whether a table's column is one end of a figure's interval (:func:`bound_name`), not a figure."""
+    return column.endswith(tuple(bound_name("", end) for end in ENDS))
+
+
 def flat_groups(groups: Mapping[G, Sequence[float]], every: Iterable[G],
                 names: Sequence[str]) -> dict[str, float]:
     """Per group, its counts under their logged names (``<group>_<name>``); NaN for a group of ``every`` that

@@ -40,7 +40,7 @@ from wolf_eval.measures import cost as cost_
 from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.headline import FIGURES, HEADLINE, GameValues, game_values, pooled_from_log, rounded
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
-from wolf_eval.measures.pooling import logged_name
+from wolf_eval.measures.pooling import ENDS, bound_name
 from wolf_eval.resample import figure_interval, seed_of
 from wolf_eval.scorers.explain import figure_explanation, game_summary
 from wolf_eval.store import GameRecord, current_record
@@ -102,16 +102,16 @@ def _end(figure: str, end: str) -> Callable[[], Metric]:
             f = FIGURES[figure]
             iv = figure_interval(f.sums(_logged(scores)), f.of_sums, seed_of(figure, len(scores)), f.per_game,
                                  f.bounds)
-            return iv.low if end == "low" else iv.high
+            return float(getattr(iv, end))
 
         return compute
 
-    return metric(name=logged_name(figure, end))(interval)
+    return metric(name=bound_name(figure, end))(interval)
 
 
 #: Each figure's metrics, the judge's included, by the figure's name: the figure, then its interval's ends.
 METRICS: dict[str, tuple[Callable[[], Metric], ...]] = {
-    figure: (_pooled(figure), _end(figure, "low"), _end(figure, "high")) for figure in FIGURES}
+    figure: (_pooled(figure), *(_end(figure, end) for end in ENDS)) for figure in FIGURES}
 
 
 def figure_metrics(figure: str) -> list[Metric]:
