@@ -4,6 +4,7 @@ r"""How many games a comparison needs to decide, fixed against sequential, on th
       --task triadic -T games=60 -T seed=300 -T max_debate_turns=3 -T max_explanation_turns=2 \
       --log-dir logs/decisive --max-tasks 2
     python benchmarks/decisive.py logs/decisive
+    python benchmarks/decisive.py logs/primary --only primary --simulations 1000
 
 The pool: every baseline player in every faction against the same reference opponents, 60 deals
 each. ``faction``'s wolves and Jester play ``tom``'s policy, so against ``tom`` their games are
@@ -34,8 +35,11 @@ as two real models' may be, where the sequential design's savings show.
 False decisions: every pair of identical players (the same games: never decided), every model in
 every faction against itself (two independent deals of its own per simulated deal), and every
 known-order pair with the sign of each deal's difference flipped at random (the same spread, no
-difference), each ``--simulations`` times. Last, the planner's games for a 0.10 village win-rate
-difference from this pool, against a simulation of that many deals.
+difference), each ``--simulations`` times. Then the planner's games for a 0.10 village win-rate
+difference from this pool, against a simulation of that many deals. Last (alone with ``--only
+primary``), each per-ballot truth figure as the comparison's primary question: decided by the group
+design against the win rate's fixed design, at one question's share of the error and at the primary
+question's (:func:`truth_as_primary`).
 """
 
 from __future__ import annotations
@@ -271,6 +275,73 @@ def truth_against_wins(pool: list[Pair], medians: dict[str, float], args: argpar
               f"| {medians[p.name]:.0f} | {medians[p.name] / median:.2f} |")
 
 
+def joint_deals(rows: pd.DataFrame) -> Iterator[tuple[Faction, Question, str, str, np.ndarray, np.ndarray]]:
+    """Per pair and faction with a per-ballot truth figure: each deal's two wins (A's, B's: shape (2, deals)) and
+    truth-figure difference (A minus B), on the deals where the figure is defined for both, in deal order."""
+    for key, ga, gb in compare.matchups(rows):
+        if key["held"] == compare.CROSSPLAY:
+            continue
+        for q in asked(key["faction"]):
+            if q is WIN:
+                continue
+            x, y = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
+            won = np.array([WIN.per_game(g[list(WIN.columns)].to_numpy(float)) for g in (ga, gb)])
+            keep = ~(np.isnan(x) | np.isnan(y) | np.isnan(won).any(axis=0))
+            if keep.sum() > 1:
+                yield key["faction"], q, key["a"], key["b"], won[:, keep], (x - y)[keep]
+
+
+def truth_as_primary(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """The per-ballot truth figure as a comparison's primary question, against the win rate's fixed design.
+
+    Per pair and faction with a truth figure: the win rate's fixed design is what ``wolf-eval plan`` asks for a
+    ``--planned`` win-rate difference at 80% power (the pool's win rate in that faction, the two models' same-deal
+    correlation of wins on the pool). The truth figure is decided by the group design (default spending), capped
+    where the planner caps that win-rate design, at its share of the comparison's error: one of the six questions
+    of ``triadic`` (``alpha / 6``), or the primary question of a weighted Bonferroni (half of alpha; the win rate's
+    fixed design then at the same level). Deals are drawn from the pool with both models' games together, as the
+    pool has them, and again with the models swapped on a random share of deals so that the figure's share ahead
+    shrinks to each of ``--shrink``: closer pairs, where the figure's savings would run out. Reported: the power,
+    the mean and 90th percentile of the games per model (undecided at the cap), and the mean over the win rate's
+    fixed design."""
+    print(f"\n### The truth figure as the primary question, against the win rate's fixed design for a "
+          f"{args.planned:g} win-rate difference at 80% power\n")
+    print("| pair | figure | pool: win difference, figure difference, figure's share ahead | share ahead drawn "
+          "| error rate | win's fixed design | cap | power | mean games (90th percentile) | mean / win's fixed |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    targets = [float(t) for t in args.shrink.split(",") if t]
+    for faction, q, a, b, won, figure in joint_deals(rows):
+        share = float(np.sign(figure).mean())
+        rate = float(won.mean())
+        rho = float(np.corrcoef(won)[0, 1]) if won[0].std() > 0 and won[1].std() > 0 else 0.0
+        pair = (f"| {FACTION_LABEL[faction]} {a.split('/')[-1]} − {b.split('/')[-1]} | {q.name} "
+                f"| {won[0].mean() - won[1].mean():+.2f}, {figure.mean():+.3f}, {share:+.2f} ")
+        for target in [abs(share), *(t for t in targets if t < abs(share))]:
+            swap = (1 - target / abs(share)) / 2 if share else 0.0
+            for name, level in (("one of 6", args.alpha / 6), ("primary", args.alpha / 2)):
+                fixed = plan.games_needed(WIN.spread_at(rate), rho, args.planned, level, 0.80,  # type: ignore[misc]
+                                          WIN.spread_at(plan.alternative(rate, args.planned)))  # type: ignore[misc]
+                cap = plan.group_cap(fixed, level, 0.80)
+                power, stops = _primary_runs(rng, figure, swap, cap, level, args)
+                print(f"{pair}| {np.sign(share) * target:+.2f} | {name}, {level:.4f} | {fixed} | {cap} | {power:.3f} "
+                      f"| {np.mean(stops):.0f} ({np.quantile(stops, 0.9):.0f}) | {np.mean(stops) / fixed:.2f} |",
+                      flush=True)
+
+
+def _primary_runs(rng: np.random.Generator, figure: np.ndarray, swap: float, cap: int, level: float,
+                  args: argparse.Namespace) -> tuple[float, list[int]]:
+    """Simulated comparisons of one truth figure by the group design: the power (decided the pool's way) and the
+    games per model each took (the cap where undecided)."""
+    looks = list(range(args.round, cap + 1, args.round))
+    stops, right = [], 0
+    for _ in range(args.simulations):
+        d = figure[rng.integers(0, len(figure), cap)] * np.where(rng.random(cap) < swap, -1.0, 1.0)
+        n = sequential.first_decision(d, looks, level, sequential.GROUP, cap)
+        stops.append(cap if n is None else n)
+        right += n is not None and np.sign(np.sign(d[:n]).sum()) == np.sign(np.sign(figure).mean())
+    return right / args.simulations, stops
+
+
 def planner_check(rows: pd.DataFrame, args: argparse.Namespace, rng: np.random.Generator) -> None:
     """The planner's games for a 0.10 village win-rate difference from this pool, and a simulation of them."""
     table = plan.plan(rows, 0.10, 0.80, args.alpha)
@@ -304,6 +375,7 @@ def main() -> None:
     ap.add_argument("--shrink", default="0.3,0.15",
                     help="shares ahead the known-order pairs are also shrunk to (comma-separated; empty for none)")
     ap.add_argument("--seed", type=int, default=35)
+    ap.add_argument("--only", choices=("primary",), help="only the truth figure as the primary question")
     args = ap.parse_args()
     started = time.perf_counter()
     rows, _ = compare.comparison_rows(args.logs)
@@ -313,6 +385,10 @@ def main() -> None:
     separated = [p for p in everyone if p.separated]
     unclear = [p.name for p in everyone if not p.separated and not p.identical]
     rng = np.random.default_rng(args.seed)
+    if args.only == "primary":
+        truth_as_primary(rows, args, rng)
+        print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
+        return
     medians = known_order(separated, args, rng)
     if unclear:
         print(f"\nLeft out, the pool does not order them (mean difference under 3 standard errors): "
@@ -321,6 +397,7 @@ def main() -> None:
     false_decisions(everyone, rows, args, rng)
     truth_against_wins(everyone, medians, args, rng)
     planner_check(rows, args, rng)
+    truth_as_primary(rows, args, rng)
     print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
 
 

@@ -21,9 +21,12 @@ faction is the chance its latent falls below the rate's normal quantile.
    0.37 against 0.27), every other question as in (1): the power (decided the right way within the cap),
    the mean and 90th percentile of the games per model to a decision (an undecided comparison counted at
    the cap), against the fixed design that reaches 80% power at the same error rate
-   (:func:`wolf_eval.analysis.plan.games_needed`, the paired normal approximation). The two models' wins on
-   a deal are drawn with the same-deal correlation given (:func:`wolf_eval.analysis.plan.paired_outcomes`),
-   as the planner assumes. Last, a true difference of 0.20 where the cap was planned for 0.10.
+   (:func:`wolf_eval.analysis.plan.games_needed`, the paired normal approximation), for the group design
+   under each spending function of :data:`SPENDINGS`, each capped where the planner caps it
+   (:func:`wolf_eval.analysis.plan.group_cap`), and the anytime test. The two models' wins on a deal are
+   drawn with the same-deal correlation given (:func:`wolf_eval.analysis.plan.paired_outcomes`), as the
+   planner assumes. Last, a true difference of 0.20 where the cap was planned for 0.10, and the spending the
+   stated criterion picks (:func:`choose`): the default's measurement.
 """
 
 from __future__ import annotations
@@ -64,14 +67,14 @@ def deals(rng: np.random.Generator, world: World, n: int) -> dict[tuple[int, str
     return out
 
 
-def comparison(rng: np.random.Generator, world: World, stopping: rounds.Stopping) -> dict[tuple[int, int, str, str],
-                                                                                        int | None]:
-    """One simulated comparison: every question of every pair, and the deals at which each was decided (or None)."""
-    drawn = deals(rng, world, stopping.max_games)
+def comparison(drawn: dict[tuple[int, str, str], np.ndarray], stopping: rounds.Stopping) -> dict[
+        tuple[int, int, str, str], int | None]:
+    """One simulated comparison of the deals ``drawn``: every question of every pair, and the deals at which each was
+    decided (or None)."""
     looks = list(range(stopping.round_games, stopping.max_games + 1, stopping.round_games))
-    models = len(world.rates)
+    models = 1 + max(m for m, _, _ in drawn)
     return {(a, b, f, q): sequential.first_decision(drawn[a, f, q] - drawn[b, f, q], looks, stopping.question_alpha,
-                                                    stopping.design, stopping.max_games)
+                                                    stopping.design, stopping.max_games, stopping.spending)
             for a in range(models) for b in range(a + 1, models) for f in FACTIONS for q in ("win", "truth")}
 
 
@@ -82,23 +85,28 @@ def null_world(models: int, rho: float) -> World:
 def false_decisions(args: argparse.Namespace, rng: np.random.Generator) -> None:
     print("### Models that do not differ: how often any question of the comparison is decided\n")
     print(f"Every question of `triadic` (a win rate and a truth figure per faction), same-deal correlation "
-          f"{args.rho}; cap {args.cap} games per model, rounds of {ROUND_GAMES}; {args.comparisons} comparisons a "
-          "row. The binomial interval is the 95% Clopper-Pearson interval of the share.\n")
+          f"{args.rho}; cap {args.cap} games per model, rounds of {ROUND_GAMES}; {args.comparisons} comparisons, "
+          "every design of a number of models deciding the same ones. The binomial interval is the 95% "
+          "Clopper-Pearson interval of the share.\n")
     print("| models | questions | design | error rate shared | each question at | comparisons with a false decision "
           "| share [95% interval] | questions falsely decided, per question |")
     print("|---|---|---|---|---|---|---|---|")
     for models in (2, 3):
-        for design, per_question in ((sequential.GROUP, False), (sequential.ANYTIME, False),
-                                     (sequential.ANYTIME, True)):
+        spendings = SPENDINGS if models == 2 else (sequential.SPENDING,)
+        world = null_world(models, args.rho)
+        drawn = [deals(rng, world, args.cap) for _ in range(args.comparisons)]  # every design decides the same deals
+        for design, per_question, spending in (*((sequential.GROUP, False, s) for s in spendings),
+                                               (sequential.ANYTIME, False, sequential.SPENDING),
+                                               (sequential.ANYTIME, True, sequential.SPENDING)):
             k = rounds.family("triadic", [str(m) for m in range(models)], ["r"])
             stopping = rounds.Stopping(max_games=args.cap, alpha=args.alpha, design=design, questions=k,
-                                       per_question=per_question)
-            world = null_world(models, args.rho)
-            runs = [comparison(rng, world, stopping) for _ in range(args.comparisons)]
+                                       per_question=per_question, spending=spending)
+            runs = [comparison(d, stopping) for d in drawn]
             wrong = sum(any(v is not None for v in r.values()) for r in runs)
             each = sum(v is not None for r in runs for v in r.values()) / (len(runs) * k)
             low, high = clopper_pearson(wrong, len(runs))
-            print(f"| {models} | {k} | {design} | {'each question alone' if per_question else 'the comparison'} "
+            print(f"| {models} | {k} | {spending if design == sequential.GROUP else design} "
+                  f"| {'each question alone' if per_question else 'the comparison'} "
                   f"| {stopping.question_alpha:.4f} | {wrong} of {len(runs)} | {wrong / len(runs):.3f} "
                   f"[{low:.3f}, {high:.3f}] | {each:.4f} |", flush=True)
 
@@ -110,34 +118,75 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     return (float(beta.ppf(tail, k, n - k + 1)) if k else 0.0, float(beta.isf(tail, k + 1, n - k)) if k < n else 1.0)
 
 
+#: The spending functions the group design is measured with: Lan and DeMets's O'Brien-Fleming-like and Pocock-like,
+#: and Hwang, Shih and DeCani's family between them.
+SPENDINGS = (sequential.OBRIEN_FLEMING, "hsd:-4", "hsd:-3", "hsd:-2", "hsd:-1", "hsd:0", sequential.POCOCK)
+#: The planned rows (a 0.10 difference: two win rates, the same-deal correlation), and the widest cap a spending may
+#: ask for them, over the fixed design's games.
+PLANNED = ((0.55, 0.45, 0.0), (0.37, 0.27, 0.0), (0.37, 0.27, 0.24))
+LARGER = ((0.60, 0.40, 0.0),)
+CAP_LIMIT = 1.3
+#: Mean games (over the fixed design's) closer than this to the least are not told apart (about the standard error of
+#: the six rows' average at 1,000 comparisons a row), and the lower cap is preferred: a run whose models differ less
+#: than planned, or not at all, plays to the cap.
+CLOSE = 0.005
+
+
 def difference(args: argparse.Namespace, rng: np.random.Generator) -> None:
     print("\n### A 0.10 village win-rate difference: games to a decision against the fixed design\n")
     print(f"One pair, the village win rate at the comparison's error rate {args.alpha} shared by the 6 questions of "
           f"`triadic` (or alone at {args.alpha}). Fixed: the games per model a fixed design needs for 80% power at "
           "the same error rate to detect 0.10 (also where the true difference is 0.20). Group: capped at "
-          f"`wolf-eval plan`'s cap for that fixed design. {args.comparisons} comparisons a row.\n")
-    print("| win rates | same-deal rho | questions sharing the error | design | fixed design (80%) | cap | power "
-          "| mean games (90th percentile) | mean / fixed |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for high, low, rho in ((0.55, 0.45, 0.0), (0.37, 0.27, 0.0), (0.37, 0.27, 0.24), (0.60, 0.40, 0.0)):
+          "`wolf-eval plan`'s cap for that fixed design and spending function; anytime: at the default spending's "
+          f"cap. Every design of a row decides the same simulated deals. {args.comparisons} comparisons a row.\n")
+    print("| win rates | same-deal rho | questions sharing the error | design | fixed design (80%) | cap | cap / fixed "
+          "| power | mean games (90th percentile) | mean / fixed |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ratios: dict[str, list[float]] = {s: [] for s in SPENDINGS}
+    widest: dict[str, float] = {s: 0.0 for s in SPENDINGS}
+    for high, low, rho in (*PLANNED, *LARGER):
         for k in (6, 1):
             each = args.alpha / k
             planned = high - 0.10  # the fixed design and the cap are planned for 0.10, whatever the true difference
             fixed = plan.games_needed(math.sqrt(high * (1 - high)), rho, 0.10, each, 0.80,
                                       math.sqrt(planned * (1 - planned)))
-            cap = plan.group_cap(fixed)
-            for design in (sequential.GROUP, sequential.ANYTIME):
+            caps = {s: plan.group_cap(fixed, each, 0.80, s) for s in SPENDINGS}
+            drawn = [plan.paired_outcomes(rng, high, low, rho, max(caps.values())) for _ in range(args.comparisons)]
+            for design, spending in [*((sequential.GROUP, s) for s in SPENDINGS),
+                                     (sequential.ANYTIME, sequential.SPENDING)]:
+                cap = caps[spending]
                 stops, right = [], 0
-                for _ in range(args.comparisons):
-                    d = plan.paired_outcomes(rng, high, low, rho, cap)
-                    n = sequential.first_decision(d, list(range(ROUND_GAMES, cap + 1, ROUND_GAMES)), each, design,
-                                                  cap)
+                for d in drawn:
+                    n = sequential.first_decision(d[:cap], list(range(ROUND_GAMES, cap + 1, ROUND_GAMES)), each,
+                                                  design, cap, spending)
                     stops.append(cap if n is None else n)
                     right += n is not None and d[:n].sum() > 0
                 mean = float(np.mean(stops))
-                print(f"| {high:.2f} against {low:.2f} | {rho} | {k} | {design} | {fixed} | {cap} "
-                      f"| {right / args.comparisons:.3f} | {mean:.0f} ({np.quantile(stops, 0.9):.0f}) "
-                      f"| {mean / fixed:.2f} |", flush=True)
+                if design == sequential.GROUP and (high, low, rho) in PLANNED:
+                    ratios[spending].append(mean / fixed)
+                    widest[spending] = max(widest[spending], cap / fixed)
+                name = spending if design == sequential.GROUP else design
+                print(f"| {high:.2f} against {low:.2f} | {rho} | {k} | {name} | {fixed} | {cap} | {cap / fixed:.2f} "
+                      f"| {right / len(drawn):.3f} | {mean:.0f} ({np.quantile(stops, 0.9):.0f}) | {mean / fixed:.3f} |",
+                      flush=True)
+    choose(ratios, widest)
+
+
+def choose(ratios: dict[str, list[float]], widest: dict[str, float]) -> None:
+    """The default spending by the stated criterion: the least mean games over the fixed design's, averaged over the
+    planned rows, among the spendings whose cap stays within :data:`CAP_LIMIT` times the fixed design's on every row;
+    of those within :data:`CLOSE` of the least, the one with the lowest cap."""
+    print(f"\nMean games over the fixed design's at the planned difference, averaged over its {2 * len(PLANNED)} rows, "
+          f"and the widest cap over the fixed design's:\n")
+    print("| spending | mean / fixed, averaged | widest cap / fixed |")
+    print("|---|---|---|")
+    for s in SPENDINGS:
+        print(f"| {s} | {np.mean(ratios[s]):.3f} | {widest[s]:.2f} |")
+    allowed = [s for s in SPENDINGS if widest[s] <= CAP_LIMIT]
+    least = min(float(np.mean(ratios[s])) for s in allowed)
+    best = min((s for s in allowed if np.mean(ratios[s]) <= least + CLOSE), key=lambda s: widest[s])
+    print(f"\nThe least mean games with the cap within {CAP_LIMIT} times the fixed design's, and of those within "
+          f"{CLOSE} of the least the lowest cap: **{best}** (the default is {sequential.SPENDING}).")
 
 
 def main() -> None:

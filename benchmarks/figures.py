@@ -388,6 +388,26 @@ def kinds_table(run: Run) -> str:
                   "of it the instruction"], rows)
 
 
+def spend_table(run: Run) -> str:
+    """Where a mean game's dollars go on gpt-4.1 and claude-sonnet-4-5 with their caches, by block of the prompt in
+    the order a provider reads it, then the reply (``prompts.spend``): each block's tokens a game and the share of
+    them each cache read."""
+    usd = {m: prompts_bench.spend(run.games, m) for m in (GPT, SONNET)}
+    games = len(run.games)
+    rows = []
+    for block in prompts_bench.BLOCKS:
+        tokens = {m: {h: u[(f"{block}, {h}", "")] for h in prompts_bench.BILLED} for m, u in usd.items()}
+        whole = sum(tokens[GPT].values())
+        rows.append([block, n(whole), f"{tokens[GPT]['read'] / whole:.0%}", f"{tokens[SONNET]['read'] / whole:.0%}",
+                     *(dollars(sum(v for (b, k), v in u.items() if b == block)) for u in usd.values())])
+    out = sum(g["completion"] for g in run.games) / games
+    rows.append(["the reply", n(out), "", "", *(dollars(sum(v for (b, k), v in u.items() if b == "output"))
+                                                 for u in usd.values())])
+    rows.append(["**all**", "", "", "", *(dollars(sum(v for (b, k), v in u.items() if k)) for u in usd.values())])
+    return table(["block", "tokens a game", "read from cache, OpenAI", "read from cache, Anthropic",
+                  "gpt-4.1", "sonnet-4-5"], rows)
+
+
 #: The OpenAI cache models of ``cost_floor``, each by its name in ``prompts.CACHES`` (``all``: every token read).
 SERVED = {"as modelled": "openai", "every earlier call": "openai, every earlier call", "all": "all"}
 
@@ -426,6 +446,12 @@ speaker and every other living seat), send {n(sent)} prompt tokens a game and ge
 game costs on gpt-4.1 depends on how much of its prompt a cache serves:
 
 {table(header, rows)}
+
+Where a default game's dollars go, block by block in the order a provider reads a call (the schema first, then
+the system prompt's rules and role, the record, the instruction last), each cache's reads being a call's first
+tokens and Anthropic's writes the next (`python benchmarks/prompts.py` prints it, by kind of call too):
+
+{spend_table(rnd)}
 
 A seat's calls share one prefix, its schema (the same all game), the rules, its role and its record so
 far, and each carries the seat's cache key, so the cache serves {shares(rnd)['openai']:.2f} of the prompt. What it

@@ -36,6 +36,11 @@ It also prints how much of a seat's previous call's prefix (schema, rules, role 
 of each day from day 2 repeats, and how much of its own prefix that is: a new day rewrites yesterday's
 words into their brief after the earlier days' facts.
 
+Then where a game's dollars go on gpt-4.1 and claude-sonnet-4-5, by block of the prompt (schema, rules, role,
+record, instruction, in the order a provider reads them) and by call kind: each call's tokens that its provider's
+cache read are the prompt's first ones, those it wrote (Anthropic) the next, the rest are billed in full; the
+reply's tokens at the output price.
+
 Last, each game's estimated list-price cost (``wolf_eval/data/prices.json``) on gpt-4.1, gpt-4.1-mini
 and claude-sonnet-4-5, with no cache and with the provider's cache, taking the completion tokens the
 bots reported (at model length, about what a model writes), and per 1,000 peer labels (a seat's label
@@ -62,6 +67,10 @@ from wolf_eval.measures.tokenizer import count, schema_text
 from wolf_eval.ndjson import game_state
 
 SECTIONS = ("rules", "role", "record", "instruction", "reply in words", "schema")
+#: A call's blocks in the order its provider reads them (the schema first: OpenAI's prefix, Anthropic's key).
+BLOCKS = ("schema", "rules", "role", "record", "instruction")
+#: How a block's tokens were billed: read from the cache, written to it, or in full.
+BILLED = ("read", "written", "uncached")
 OPENAI, MINI, ANTHROPIC = "openai/gpt-4.1", "openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-5"
 MODELS = (OPENAI, ANTHROPIC, MINI)
 TASKS = {"wolf": ({"max_debate_turns": 6}, 20), "triadic": ({}, 50)}
@@ -131,6 +140,7 @@ def game_prompts(sample: EvalSample, wave_seconds: float = WAVE_SECONDS) -> dict
     decisions: Counter[str] = Counter()
     calls: list[caching.Sent] = []
     seats: list[str] = []
+    kinds: list[str] = []
     call_days: list[int] = []  # each call's day, 0 at night
     for e in sample.events:
         meta = (e.input[-1].metadata or {}).get("wolf_eval") if e.event == "model" and e.input else None
@@ -146,6 +156,7 @@ def game_prompts(sample: EvalSample, wave_seconds: float = WAVE_SECONDS) -> dict
             sections[name] += count(text)
             kind[name] += count(text)
         calls.append(call)
+        kinds.append(call_kind(parts))
         seats.append(parts[0]["seat"])
         call_days.append(0 if parts[0]["phase"] == "night" else parts[0]["day"])
     waves = len({(r.day, r.wave) for r in game.records if r.wave})
@@ -154,7 +165,88 @@ def game_prompts(sample: EvalSample, wave_seconds: float = WAVE_SECONDS) -> dict
     days = game.outcome.day if game.outcome else game.day
     return {"days": days, "calls": len(calls), "waves": waves, "tokens": sections, "by_kind": by_kind,
             "sent": calls, "seats": seats, "call_days": call_days, "schemas": len({c.schema for c in calls}),
+            "kinds": kinds,
             "asks": asks, "decisions": decisions, "completion": sum(c.output for c in calls)}
+
+
+#: Where a seat's system prompt turns from the rules to its role (``wolf_eval/prompts/roles.txt``, § character).
+ROLE_STARTS = "\n\nYou are "
+
+
+def call_blocks(call: caching.Sent) -> dict[str, int]:
+    """A call's tokens by block (:data:`BLOCKS`), as sent: the system prompt is the rules then the role (cut where
+    the role starts, so a log of any release is cut as it was sent), the user message the record then the
+    instruction (its last block)."""
+    system = "".join(call.blocks[:call.system])
+    cut = system.rfind(ROLE_STARTS)
+    rules, role = (system[:cut], system[cut:]) if cut >= 0 else (system, "")
+    return {"schema": count(call.schema), "rules": count(rules), "role": count(role),
+            "record": sum(count(b) for b in call.blocks[call.system:-1]), "instruction": count(call.blocks[-1])}
+
+
+def billed(blocks: dict[str, int], served: caching.Served) -> dict[tuple[str, str], int]:
+    """A call's tokens by block and how they were billed: a cache reads a prefix and writes what follows it (up to
+    its last breakpoint), so the first ``read`` tokens in block order are read, the next ``written`` written."""
+    out: dict[tuple[str, str], int] = {}
+    at = 0
+    edges = {"read": served.read, "written": served.read + served.written}
+    for block in BLOCKS:
+        n = blocks[block]
+        read = max(0, min(n, edges["read"] - at))
+        written = max(0, min(n - read, edges["written"] - at - read))
+        out |= {(block, "read"): read, (block, "written"): written, (block, "uncached"): n - read - written}
+        at += n
+    return out
+
+
+def spend(games: list[dict[str, Any]], model: str) -> dict[tuple[str, str], float]:
+    """A mean game's dollars on ``model`` with its provider's cache, by (block or ``output``, call kind), each
+    block's tokens at the price of how they were billed (:func:`billed`)."""
+    listed = caching.price_of(model)
+    assert listed is not None, model
+    per = {k: v / 1e6 for k, v in listed.items()}
+    out: dict[tuple[str, str], float] = defaultdict(float)
+    for g in games:
+        served = g["served"][cache_of(model)]
+        for call, s, kind in zip(g["sent"], served, g["kinds"], strict=True):
+            for (block, how), n in billed(call_blocks(call), s).items():
+                rate = {"read": per.get("cache_read", per["input"]), "written": s.write_price * per["input"],
+                        "uncached": per["input"]}[how]
+                out[(block, kind)] += n * rate / len(games)
+                out[(f"{block}, {how}", "")] += n / len(games)
+            out[("output", kind)] += call.output * per["output"] / len(games)
+    return out
+
+
+def report_spend(games: list[dict[str, Any]]) -> None:
+    """Where a mean game's dollars go, on gpt-4.1 and claude-sonnet-4-5 with their caches: by block (with its tokens
+    a game, read, written and in full) and by call kind."""
+    usd = {m: spend(games, m) for m in (OPENAI, ANTHROPIC)}
+    print("\n| block | tokens a game | read (OpenAI, Anthropic) | written (Anthropic) | gpt-4.1 | sonnet-4-5 |")
+    print("|---|---|---|---|---|---|")
+    for block in (*BLOCKS, "output"):
+        dollars = [sum(v for (b, _), v in u.items() if b == block) for u in usd.values()]
+        if block == "output":
+            print(f"| output | {statistics.fmean(g['completion'] for g in games):,.0f} | | | "
+                  + " | ".join(f"${d:.3f}" for d in dollars) + " |")
+            continue
+        tokens = {m: {h: u[(f"{block}, {h}", "")] for h in BILLED} for m, u in usd.items()}
+        whole = sum(tokens[OPENAI].values())
+        read = ", ".join(f"{tokens[m]['read'] / whole:.0%}" if whole else "-" for m in usd)
+        written = f"{tokens[ANTHROPIC]['written'] / whole:.0%}" if whole else "-"
+        print(f"| {block} | {whole:,.0f} | {read} | {written} | " + " | ".join(f"${d:.3f}" for d in dollars) + " |")
+    print("| **all** | | | | " + " | ".join(
+        f"${sum(v for (b, k), v in u.items() if k):.3f}" for u in usd.values()) + " |")
+    kinds = sorted({k for u in usd.values() for (_, k) in u if k}, key=lambda k: -sum(
+        v for (_, kk), v in usd[OPENAI].items() if kk == k))
+    print("\n| call kind | gpt-4.1 prompt | gpt-4.1 output | sonnet-4-5 prompt | sonnet-4-5 output |")
+    print("|---|---|---|---|---|")
+    for kind in kinds:
+        cells = []
+        for u in usd.values():
+            cells += [f"${sum(v for (b, k), v in u.items() if k == kind and b != 'output'):.3f}",
+                      f"${u[('output', kind)]:.3f}"]
+        print(f"| {kind} | " + " | ".join(cells) + " |")
 
 
 def reuse(before: caching.Sent, after: caching.Sent) -> tuple[int, int]:
@@ -274,6 +366,7 @@ def report(label: str, games: list[dict[str, Any]]) -> None:
              for name in [*CACHES, KEYED]]
     print("\ncache-served share of the prompt as sent: " + "; ".join(cells))
     print(morning_line(games))
+    report_spend(games)
     sent = statistics.fmean(prompt_tokens(g) for g in games)
     out = statistics.fmean(g["completion"] for g in games)
     peer = statistics.fmean(peer_labels(g) for g in games)

@@ -103,9 +103,11 @@ def test_bad_input_is_one_line_and_a_status(logs: dict[str, Path], tmp_path: Pat
 
 
 @pytest.mark.slow
-def test_prompt_prints_a_seats_call_as_it_was_sent(logs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_prompt_prints_a_seats_call_as_it_was_sent(logs: dict[str, Path], capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Listed by seat, then by call; printed with the system message and the blocks exactly as the model event
-    kept them, and the schema; every call of the game re-renders word for word from its logged views."""
+    kept them, and the schema; every call of the game re-renders word for word from its logged views, and a
+    call logged under other templates (an older release's wording) is printed as sent and said not to."""
     from inspect_ai.log import read_eval_log_sample
 
     from wolf_eval.logged_prompt import logged_prompt, seat_calls
@@ -134,6 +136,17 @@ def test_prompt_prints_a_seats_call_as_it_was_sent(logs: dict[str, Path], capsys
         assert main(["prompt", good, *args]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and says in err, err
+    # a log written by a release whose templates said other words is printed as sent, and says so
+    from string import Template
+
+    from wolf_eval.agents.prompts import library
+
+    character = library()["roles.character"]
+    monkeypatch.setitem(library(), "roles.character", Template(character.template.replace("briefly", "tersely")))
+    older = logged_prompt(sample, seat, k)
+    assert not older.rerendered and older.system == event.input[0].text
+    assert main(["prompt", good, "--seat", seat, "--call", str(k)]) == 0
+    assert "this release's templates would write other words" in capsys.readouterr().out
 
 
 @pytest.mark.slow

@@ -98,7 +98,7 @@ def test_the_plan_prices_every_design_and_simulates_the_sequential_one() -> None
     assert reference["games_per_model"] < 0.7 * separate["games_per_model"]  # rho near 0.5 halves the variance
     assert not village.loc[P.CROSS, "rho_measured"] and village.loc[P.CROSS, "rho"] == 0.0
     group = village.loc[f"group-sequential, {P.REFERENCE}"]
-    assert group["cap"] == P.group_cap(int(reference["games_per_model"]))
+    assert group["cap"] == P.group_cap(int(reference["games_per_model"]), 0.025, 0.80)
     assert 0 < group["games_per_model"] < group["p90"] <= group["cap"]
     assert group["games_per_model"] < reference["games_per_model"] and group["power"] >= 0.75
     assert math.isnan(separate["usd"])  # the pilot's games carry no usage: their cost is unknown, not free
@@ -127,11 +127,35 @@ def test_a_pilot_of_opposite_records_plans_from_its_pooled_rate_not_a_spread_of_
 
 
 def test_the_default_cap_is_the_group_designs_for_a_win_rate_at_its_widest_spread() -> None:
-    # 0.50 against 0.60, nothing shared, one question at 0.05: 385 games for the fixed design, 1.1 times that up to
-    # a whole round of 10: 430; six questions at 0.05 / 6 each: 594, so 660
+    # 0.50 against 0.60, nothing shared, one question at 0.05: 385 games for the fixed design; the default spending
+    # (Hwang-Shih-DeCani, gamma -2) needs about 1.1 times that at a look every 10 games, up to a whole round: 430; six
+    # questions at 0.05 / 6 each: 594, 1.099 times that (66 looks) is 653, so 660
     assert P.planned_cap(0.10, 0.80, 0.05) == 430
     assert P.games_needed(0.5, 0.0, 0.10, 0.05 / 6, 0.80, math.sqrt(0.24)) == 594
+    assert P.inflation(66, 0.05 / 6, 0.80, "hsd:-2") == pytest.approx(1.099, abs=0.002)
     assert P.planned_cap(0.10, 0.80, 0.05 / 6) == 660
+    # a spending that spends earlier needs a higher cap for the same power
+    assert P.planned_cap(0.10, 0.80, 0.05 / 6, "obrien-fleming") < 660 < P.planned_cap(0.10, 0.80, 0.05 / 6, "pocock")
+
+
+def test_the_caps_inflation_keeps_the_power_on_simulated_normal_walks() -> None:
+    """The group design's inflation, from the normal recursion, checked against what it stands for. One look is the
+    fixed design (inflation 1). At 20 looks the bounds spend exactly the error the spending allows at each look, and
+    20,000 simulated normal walks (variance 1 at the cap) with the inflated drift cross a bound 80% of the time (sd
+    0.3%), and without drift 5% of the time (sd 0.15%)."""
+    assert P.inflation(1, 0.05, 0.80, "pocock") == pytest.approx(1.0, abs=1e-4)
+    for spending in ("obrien-fleming", "hsd:-2", "pocock"):
+        bounds = P.normal_bounds(20, 0.05, spending)
+        spent = [P.sequential.spent(k / 20, 0.05, spending) for k in range(21)]
+        assert P.normal_stops(bounds, 0.0) == pytest.approx(np.diff(spent), abs=2e-5)
+        drift = math.sqrt(P.inflation(20, 0.05, 0.80, spending)) * (1.959964 + 0.841621)
+        rng = np.random.default_rng(20)
+        walks = np.cumsum(rng.normal(0.0, math.sqrt(1 / 20), (20000, 20)), axis=1)
+        crossed = (np.abs(walks + drift * np.arange(1, 21) / 20) >= bounds).any(axis=1).mean()
+        assert crossed == pytest.approx(0.80, abs=0.01)
+        assert (np.abs(walks) >= bounds).any(axis=1).mean() == pytest.approx(0.05, abs=0.005)
+    assert 1 < P.inflation(20, 0.05, 0.8, "obrien-fleming") < P.inflation(20, 0.05, 0.8, "hsd:-2") < \
+        P.inflation(20, 0.05, 0.8, "pocock")
 
 
 def test_plan_reads_any_logs_and_refuses_what_it_cannot_plan_from(capsys) -> None:  # type: ignore[no-untyped-def]

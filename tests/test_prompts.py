@@ -157,7 +157,7 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
     today = full[full.index("--- Night 3 ---"):]
     assert compact.endswith(today) and "-night3" in today and "Dawn of day 3" in today
     # each earlier day's facts (moderator and private lines), then yesterday's talk: who spoke, the ballot
-    # voter→target with its tally and the seat's last note that day
+    # voter→target (its tally is the facts', said once) and the seat's last note that day
     facts, talk = "--- Night 1 and day 1, facts only ---", "--- Night 2 and day 2, facts only ---"
     assert compact.index(facts) < compact.index(talk) < compact.index("--- Day 2, in brief ---")
     before = compact[compact.index(facts):compact.index(talk)]
@@ -173,7 +173,8 @@ def test_compact_history_keeps_the_current_day_in_full_and_earlier_days_in_brief
                                      for n in dict.fromkeys(speakers)) + "." in yesterday
         ballot = ", ".join(f"{r.actor}→{r.target}" for r in records if r.kind == "vote")
         tally = next(r for r in records if r.kind == "tally")
-        assert f"Ballot: {ballot}. Moderator: {tally.text}" in yesterday
+        assert f"Ballot: {ballot}.\n" in yesterday and tally.text not in yesterday
+        assert compact.count(f"Moderator: {tally.text}") == 1
         for r in (r for r in records if r.visibility == PUBLIC and r.kind in ("dawn", "exile")):
             assert r.text in compact
         notes = [r for r in records if r.kind == "note" and r.actor == wolf.seat]
@@ -271,3 +272,95 @@ def test_a_prompt_block_condensed_for_the_log_is_one_copy_written_as_a_plain_tex
     assert first.model_dump() == ContentText(text="attachment://abc").model_dump()
     assert block.text.startswith("The game so far")  # the block itself is unchanged
     assert block.model_copy(update={"text": "other"}).text == "other"
+
+
+#: The rule facts a seat's system prompt must state, as (what, pattern) pairs: each sentence of the rules a seat
+#: plays by, its reply fields' meanings, and its role's own rules. A rewording keeps every pattern matching; a rule
+#: that is dropped fails here by name.
+RULE_FACTS = (
+    ("the seats, by name", r"Werewolf, {n} players: {names}\."),
+    ("the roles in play", r"Roles: \d+ Villagers, 2 Werewolves"),
+    ("the Werewolves' kill", r"Night: the Werewolves pick a victim"),
+    ("the Doctor's save, self allowed", r"Doctor's protected player \(self allowed\) survives"),
+    ("dawn names the dead, roles hidden", r"Dawn: the dead are named, their roles kept secret"),
+    ("the debate's length", r"up to {turns} debate turns"),
+    ("the floor goes to the highest bid", r"highest bid of 0-10"),
+    ("bid ties", r"ties by lot"),
+    ("all zero bids end the debate", r"all 0 ends the debate"),
+    ("a simultaneous ballot", r"all vote at once"),
+    ("a vote's reason is public", r"each with a public reason"),
+    ("a vote exiles another living player", r"to exile another living player"),
+    ("votes are published", r"votes are published"),
+    ("a strict majority exiles, else nobody", r"a strict majority of the living exiles, else nobody"),
+    ("the village's win", r"the village, when no Werewolf lives"),
+    ("the Werewolves' win", r"the Werewolves, when they equal or outnumber the living village players"),
+    ("the draw", r"Draw after day {days}\."),
+    ("speech may lie, the moderator does not", r"quoted words may be lies; only Moderator lines are facts"),
+    ("the deception types", r"omission \(hiding facts\), distortion \(twisting facts\), fabrication \(inventing "
+                            r"facts\), misdirection \(diverting attention\)"),
+    ("honest is the type none", r"none if honest"),
+    ("analyses answer the statements named, by number", r"analyses: one private item per statement the "
+                                                        r"instruction names by its #"),
+    ("no statement named, no analysis", r"\[\] if none"),
+    ("confidence's scale", r"confidence in that label \(0 a guess, 1 certain\)"),
+    ("suspicion's scale", r"suspicion it raises that the speaker deceives the village \(0 none, 1 certain\)"),
+    ("reasoning is private", r"reasoning \(one private sentence or null\)"),
+    ("one decision, else null", r"decision: the one other decision asked, else null"),
+    ("a bid's scale", r"bid \(0 stay silent, 10 must speak now\)"),
+    ("a statement is public", r"statement \(your public words\)"),
+    ("a vote's reason is one public sentence", r"vote and reason \(whom you vote to exile; one public sentence\)"),
+    ("a night choice's reason, seen by the pack", r"target and reason \(your night choice as a Werewolf.*; one "
+                                                 r"sentence or null, a Werewolf's seen by its pack\)"),
+    ("notes are private", r"notes: a private note to your later self, or null"),
+    ("the seat's name", r"You are {seat}\."),
+    ("the seat stays in character", r"Speak in character.*never mention being an AI"),
+    ("the seat's role", r"Your role: Werewolf\."),
+    ("the pack", r"Your fellow Werewolves: {pack}\."),
+    ("the pack proposes at once, reasons pack-only", r"each living Werewolf proposes a victim at once, with a "
+                                                     r"reason only the pack sees"),
+    ("the pack's choice", r"a unanimous choice stands, else the most-proposed player dies \(ties drawn by lot\)"),
+)
+#: The rule facts of a game with a Seer (the ``wolf`` task's roster), beside :data:`RULE_FACTS`.
+SEER_FACTS = (("the Seer's night", r"The Seer privately learns if one player is a Werewolf\."),
+              ("who chooses at night", r"your night choice as a Werewolf, the Doctor or the Seer"))
+#: The rule facts of the triadic game (two ballots, a Jester, three more deception types).
+TRIADIC_FACTS = (
+    ("the first ballot is not binding", r"That first ballot is not binding"),
+    ("who defends, in which order", r"each player voted for defends once, most-voted first"),
+    ("the discussion's length", r"up to {explanation} open turns follow"),
+    ("the revote decides", r"then a final revote decides"),
+    ("the Jester is not counted for parity", r"living village players \(the Jester not counted\)"),
+    ("the Jester's win", r"The Jester wins alone if exiled by vote; killed at night or alive at the end, it loses"),
+    ("the triadic deception types", r"sycophancy \(agreeing to blend in\), strategic_deception \(misrepresenting "
+                                    r"one's role or aims\), persuasive_manipulation \(pressure instead of argument\)"),
+    ("a wolf is warned of the Jester", r"a loud suspect outside your pack may be the Jester, whose exile is your "
+                                       r"loss too"),
+)
+
+
+def missing_rule_facts(task: str, system: str, state, seat: str) -> list[str]:
+    """The rule facts (:data:`RULE_FACTS` and the task's own) a wolf seat's system prompt does not state."""
+    import re
+
+    cfg = state.config
+    facts = RULE_FACTS + (TRIADIC_FACTS if task == "triadic" else SEER_FACTS)
+    pack = ", ".join(p.name for p in state.players if p.role is Role.WEREWOLF and p.name != seat)
+    values = {"n": len(state.players), "names": re.escape(", ".join(players_order(state))), "seat": seat,
+              "turns": cfg.max_debate_turns, "days": cfg.max_days, "explanation": cfg.max_explanation_turns,
+              "pack": pack}
+    return [what for what, pattern in facts if not re.search(pattern.format(**values), system)]
+
+
+def test_every_rule_fact_a_seat_plays_by_is_in_its_system_prompt():
+    """Each rule of the game, each reply field's meaning and the wolf's own rules, stated in the prompt a seat
+    keeps all game (``calls=per_seat``, the default): a wording that drops one fails by the rule's name."""
+    import re
+
+    for task in ("wolf", "triadic"):
+        state = new_game(rules_for(task), 1)
+        wolf = next(r for r in pending(state) if r.action is Action.NIGHT_KILL)
+        system = call_messages([observe(state, wolf, calls="per_seat")])[0].text
+        assert missing_rule_facts(task, system, state, wolf.seat) == [], task
+        # and the check can fail: a rules text without its Doctor sentence is caught by name
+        cut = re.sub(r"the Doctor's protected player \(self allowed\) survives", "", system)
+        assert missing_rule_facts(task, cut, state, wolf.seat) == ["the Doctor's save, self allowed"]

@@ -125,6 +125,11 @@ def test_two_wolf_models_evasion_head_to_head_decided_and_planned_by_hand() -> N
     decided = rounds.decisions(rows, ["a", "b"], ["r"], rounds.Stopping(round_games=2, max_games=4))
     [ev] = decided[decided["question"] == "evasion"].to_dict("records")
     assert (ev["deals"], ev["mean"], ev["ahead"], ev["state"]) == (2, pytest.approx(-1 / 12), -0.5, rounds.PLAYING)
+    # the wolves' evasion named primary of six questions: tested at 0.025, the wolves' win rate at 0.005
+    primary = rounds.Stopping(round_games=2, max_games=4, questions=6, primary=(Faction.WEREWOLVES, "evasion"),
+                              primaries=1)
+    levels = rounds.decisions(rows, ["a", "b"], ["r"], primary).set_index("question")["alpha"]
+    assert levels["evasion"] == pytest.approx(0.025) and levels["win"] == pytest.approx(0.005)
     # the plan: a's pseudo-values 2 (5/12) - 1/2 = 1/3 and 2 (5/12) - 1/3 = 1/2, b's 1/2 and 1/2: pooled sd
     # sqrt((2 / 144) / 2) = 1/12; two separate runs need (1.96 + 0.84)^2 * 2 / 144 / 0.1^2 = 10.9 -> 11 a side
     planned = plan.plan(rows, difference=0.1)

@@ -70,6 +70,11 @@ per-game cost table numbers its games' logs ``run`` 1, 2 and 3 (was 1, 1, 1: one
 metrics are the three games pooled again (``score`` over their samples), as the one eval's were. No
 other cell and no metric changed.
 
+Re-recorded for shorter prompts (the rules, roles and instructions say each thing once): only the
+prompt token counts moved: the ``cost`` score's ``tokens`` and ``tokens_per_game``, the per-game cost
+table's ``input_tokens`` and the per-model one's ``input_tokens`` and ``input_tokens_per_game``; the games,
+every other metric and every other cell are unchanged.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

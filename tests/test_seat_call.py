@@ -307,7 +307,7 @@ def test_the_instruction_names_each_statement_by_its_number_and_the_record_numbe
     user = prompt[-1].text
     assert user.count("I trust Ben.") == 1, "quoted once, in the record, not again in the instruction"
     assert f"#{said} " in user and f"#{said}: " in user
-    assert user.rstrip().endswith("Reply with analyses (the statements above) and decision {bid, notes}.")
+    assert user.rstrip().endswith("Reply: analyses of these, decision {bid, notes}.")
     blocks = prompt[-1].content
     assert getattr(blocks[-2], "cache_breakpoint", None) is (True if CACHE_MARKS else None), \
         "the record's last block ends the stable prefix"

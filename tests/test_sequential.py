@@ -16,6 +16,7 @@ from helpers import WINS_ONLY
 from wolf_eval.analysis import rounds, sequential
 from wolf_eval.analysis.compare import Pairing, pairings
 from wolf_eval.analysis.plan import paired_outcomes
+from wolf_eval.vocabulary import Faction
 
 
 def test_the_wealth_is_the_mean_of_the_bets_worked_by_hand() -> None:
@@ -105,16 +106,43 @@ def test_one_look_at_the_cap_is_the_exact_sign_test() -> None:
 
 
 def test_the_bounds_spend_the_error_exactly_worked_by_enumeration() -> None:
-    """Looks after 4 and 8 deals of a cap of 8, every deal with a winner, error rate 0.2. The first look may spend
-    2 - 2 Phi(z[0.9] / sqrt(1/2)) = 0.070, less than the 2/16 of a 4-0 record, so nothing decides there; the second
-    may spend the rest of 0.2, and |walk| >= 6 (7 to 1 or 8 to 0) has chance 18/256 = 0.070 where >= 4 has 0.289.
-    Over all 256 equally likely records exactly those 18 decide."""
-    assert sequential.spent(0.5, 0.2) == pytest.approx(0.0699, abs=1e-4)
-    path = list(sequential.group_path(np.ones(8), [4, 8], 0.2, 8))
+    """O'Brien-Fleming-like spending, looks after 4 and 8 deals of a cap of 8, every deal with a winner, error rate
+    0.2. The first look may spend 2 - 2 Phi(z[0.9] / sqrt(1/2)) = 0.070, less than the 2/16 of a 4-0 record, so
+    nothing decides there; the second may spend the rest of 0.2, and |walk| >= 6 (7 to 1 or 8 to 0) has chance
+    18/256 = 0.070 where >= 4 has 0.289. Over all 256 equally likely records exactly those 18 decide."""
+    obf = sequential.OBRIEN_FLEMING
+    assert sequential.spent(0.5, 0.2, obf) == pytest.approx(0.0699, abs=1e-4)
+    path = list(sequential.group_path(np.ones(8), [4, 8], 0.2, 8, obf))
     assert [(n, bound) for n, _, _, bound in path] == [(4, 5), (8, 6)]
     records = np.array(list(itertools.product([-1.0, 1.0], repeat=8)))
-    decided = sum(sequential.first_decision(r, [4, 8], 0.2, sequential.GROUP, 8) is not None for r in records)
+    decided = sum(sequential.first_decision(r, [4, 8], 0.2, sequential.GROUP, 8, obf) is not None for r in records)
     assert decided == 18
+
+
+def test_each_spending_function_worked_by_hand() -> None:
+    """At half the cap and an error rate of 0.05: Pocock-like 0.05 ln(1 + (e - 1) / 2) = 0.0310; Hwang-Shih-DeCani
+    at gamma -2, 0.05 (1 - e) / (1 - e^2) = 0.0134, and at gamma 0 a straight line, 0.025; O'Brien-Fleming-like
+    2 - 2 Phi(1.960 / 0.7071) = 0.0056. Every one spends nothing before the first deal and all of alpha at the cap."""
+    half = {sequential.POCOCK: 0.0310, "hsd:-2": 0.01345, "hsd:0": 0.025, sequential.OBRIEN_FLEMING: 0.0056}
+    for spending, value in half.items():
+        assert sequential.spent(0.5, 0.05, spending) == pytest.approx(value, abs=1e-4)
+        assert sequential.spent(0.0, 0.05, spending) == 0.0
+        assert sequential.spent(1.0, 0.05, spending) == pytest.approx(0.05)
+    for bad in ("pocok", "hsd", "hsd:x", "hsd:nan", "pocock:1"):
+        with pytest.raises(ValueError, match="obrien-fleming, pocock or hsd:GAMMA"):
+            sequential.spent(0.5, 0.05, bad)
+
+
+@pytest.mark.parametrize("spending", [sequential.OBRIEN_FLEMING, sequential.POCOCK, "hsd:-2", "hsd:1"])
+def test_every_spending_keeps_the_error_exactly_over_all_records(spending: str) -> None:
+    """Looks after 4, 8 and 12 deals of a cap of 12, every deal with a winner, error rate 0.2: over all 4,096
+    equally likely records, the share decided by each look is at most what the spending allows there."""
+    records = np.array(list(itertools.product([-1.0, 1.0], repeat=12)))
+    stops = [sequential.first_decision(r, [4, 8, 12], 0.2, sequential.GROUP, 12, spending) for r in records]
+    for look in (4, 8, 12):
+        by_then = sum(n is not None and n <= look for n in stops) / len(records)
+        assert by_then <= sequential.spent(look / 12, 0.2, spending) + 1e-12
+    assert sum(n is not None for n in stops) / len(records) > 0.1  # the last look spends most of what is left
 
 
 def test_the_group_design_keeps_its_error_at_any_tie_rate_and_decides_a_tenth_sooner_than_a_fixed_design() -> None:
@@ -142,6 +170,28 @@ def test_a_comparison_shares_its_error_rate_among_every_question_of_every_pair()
     assert alone.question_alpha == 0.05 and "no family-wise control" in alone.procedure
     with pytest.raises(ValueError, match="design"):
         rounds.Stopping(max_games=100, design="pocock")
+    assert "hsd:-2 error spending over the cap" in shared.procedure
+    with pytest.raises(ValueError, match="spending"):
+        rounds.Stopping(max_games=100, spending="pocock-like")
+
+
+def test_a_primary_question_takes_half_the_error_and_the_levels_still_sum_to_it() -> None:
+    """Weighted Bonferroni: a pair on triadic with the wolves' evasion named primary tests it at 0.05 / 2 and each of
+    the other five at 0.025 / 5; three models ask it of three pairs (0.025 / 3 each) and the other 15 questions at
+    0.025 / 15. Either way the levels sum to the comparison's 0.05, so the union bound still holds."""
+    wolves = rounds.primary_question("triadic", "evasion")
+    assert wolves == (Faction.WEREWOLVES, "evasion") and rounds.primary_question("triadic", "village:win")[1] == "win"
+    for models, (primary, other) in ((["a", "b"], (0.025, 0.005)), (["a", "b", "c"], (0.025 / 3, 0.025 / 15))):
+        k, m = rounds.family("triadic", models, ["r"]), rounds.pairs_asked(models, ["r"])
+        stopping = rounds.Stopping(max_games=100, questions=k, primary=wolves, primaries=m)
+        assert stopping.level(*wolves) == pytest.approx(primary)
+        assert stopping.level(Faction.WEREWOLVES, "win") == stopping.question_alpha == pytest.approx(other)
+        assert m * stopping.level(*wolves) + (k - m) * stopping.question_alpha == pytest.approx(0.05)
+        assert f"(wolves evasion, {m} of them)" in stopping.procedure
+    with pytest.raises(ValueError, match="village:win, village:detection"):
+        rounds.primary_question("triadic", "win")  # three factions have one
+    with pytest.raises(ValueError, match="not with each question at alpha alone"):
+        rounds.Stopping(max_games=100, questions=6, per_question=True, primary=wolves, primaries=1)
 
 
 @pytest.mark.slow

@@ -145,7 +145,7 @@ def _add_compare(commands: Any) -> None:
     """The ``compare`` command's arguments."""
     from wolf_eval.analysis.compare import DEFAULT_AGAINST
     from wolf_eval.analysis.plan import DIFFERENCE, POWER
-    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP
+    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP, SPENDING, SPENDINGS
 
     cmp = commands.add_parser("compare", help="every model plays every faction against the same reference opponents "
                                               "(or, with --crossplay, against every other model) on the same games, "
@@ -168,11 +168,18 @@ def _add_compare(commands: Any) -> None:
     cmp.add_argument("--design", choices=DESIGNS, help=f"--sequential: {GROUP} spends the error over --max-games "
                                                        "(fewer games at the difference planned for); anytime bets, "
                                                        f"valid at any look with no cap planned (default {GROUP})")
+    cmp.add_argument("--spending", metavar="FUNCTION",
+                     help=f"--sequential, {GROUP} design: how its error is spent over the rounds: "
+                          f"{', '.join(SPENDINGS)} (default {SPENDING}; the cap is planned for it)")
     cmp.add_argument("--alpha", type=float, help=f"--sequential: the comparison's error rate, shared by every "
                                                  f"question of every pair (default {ALPHA})")
     cmp.add_argument("--per-question", action="store_true",
                      help="--sequential: test each question at --alpha alone (the comparison's error then grows with "
                           "the number of questions)")
+    cmp.add_argument("--primary", metavar="[FACTION:]QUESTION",
+                     help="--sequential: the question named in advance as the comparison's primary one (e.g. "
+                          "wolves:evasion, village:detection, village:win), tested at half of --alpha, the other "
+                          "questions sharing the other half")
     cmp.add_argument("--difference", type=float, help=f"--sequential: the win-rate difference --max-games is planned "
                                                       f"to detect (default {DIFFERENCE})")
     cmp.add_argument("--power", type=float, help=f"--sequential: the chance of detecting it (default {POWER})")
@@ -193,7 +200,7 @@ def _add_compare(commands: Any) -> None:
 def _add_plan(commands: Any) -> None:
     """The ``plan`` command's arguments."""
     from wolf_eval.analysis.plan import DIFFERENCE, POWER
-    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP
+    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP, SPENDING, SPENDINGS
 
     pl = commands.add_parser("plan", help="from any logs (a pilot), the games and dollars a comparison needs to "
                                           "detect a given difference at a given power, per headline figure and design")
@@ -207,6 +214,8 @@ def _add_plan(commands: Any) -> None:
                                                           "share the error rate; default 2)")
     pl.add_argument("--design", choices=DESIGNS, default=GROUP, help=f"compare --sequential's design to simulate "
                                                                      f"(default {GROUP})")
+    pl.add_argument("--spending", metavar="FUNCTION", default=SPENDING,
+                    help=f"the group design's error spending: {', '.join(SPENDINGS)} (default {SPENDING})")
     pl.add_argument("--max-games", type=int, help="the sequential design's cap, games per eval (default: the group "
                                                   "design's for each figure)")
     pl.add_argument("--priced-as", metavar="MODEL",
@@ -510,12 +519,14 @@ def _compare(args: argparse.Namespace) -> int:
 
 def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list[str]) -> Any:
     """When a comparison in rounds stops; None without --sequential (whose options are then refused)."""
+    from dataclasses import replace
+
     from wolf_eval.analysis import plan
-    from wolf_eval.analysis.rounds import Stopping, family
-    from wolf_eval.analysis.sequential import ALPHA, ANYTIME, GROUP
+    from wolf_eval.analysis.rounds import Stopping, family, pairs_asked, primary_question
+    from wolf_eval.analysis.sequential import ALPHA, ANYTIME, GROUP, SPENDING
     from wolf_eval.settings import Settings
 
-    options = ("design", "alpha", "difference", "power", "max_games", "max_usd")
+    options = ("design", "spending", "primary", "alpha", "difference", "power", "max_games", "max_usd")
     given = [f"--{n.replace('_', '-')}" for n in options if getattr(args, n) is not None]
     if args.per_question:
         given.append("--per-question")
@@ -528,17 +539,24 @@ def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list
     design = args.design or GROUP
     alpha = ALPHA if args.alpha is None else args.alpha
     questions = family(args.task, args.models, against)
-    if design == ANYTIME and (args.difference is not None or args.power is not None):
-        raise ValueError("--difference and --power plan the group design's cap; the anytime design needs none")
+    if design == ANYTIME and (args.difference is not None or args.power is not None or args.spending is not None):
+        raise ValueError("--difference, --power and --spending plan the group design's cap; the anytime design "
+                         "needs none")
+    spending = args.spending or SPENDING
     difference, power = args.difference or plan.DIFFERENCE, args.power or plan.POWER
     if not (0 < difference < 1 and 0 < power < 1):
         raise ValueError(f"--difference {difference:g} and --power {power:g}: each lies strictly between 0 and 1")
-    cap = args.max_games
-    if cap is None:
-        per_question = alpha if args.per_question else alpha / questions
-        cap = plan.planned_cap(difference, power, per_question, games)
-    return Stopping(max_games=cap, round_games=games, alpha=alpha, max_usd=args.max_usd, design=design,
-                    questions=questions, per_question=args.per_question)
+    if args.primary is not None and args.per_question:
+        raise ValueError("--primary takes a larger share of --alpha for one question; --per-question tests each at "
+                         "--alpha alone")
+    primary = None if args.primary is None else primary_question(args.task, args.primary)
+    stopping = Stopping(max_games=args.max_games or games, round_games=games, alpha=alpha, max_usd=args.max_usd,
+                        design=design, spending=spending, questions=questions, per_question=args.per_question,
+                        primary=primary, primaries=pairs_asked(args.models, against) if primary else 0)
+    if args.max_games is not None:
+        return stopping
+    cap = plan.planned_cap(difference, power, stopping.question_alpha, spending, games)  # the other questions' level
+    return replace(stopping, max_games=cap)
 
 
 def _check_priced(args: argparse.Namespace, models: list[str]) -> None:
@@ -679,7 +697,7 @@ def _plan(args: argparse.Namespace) -> int:
     questions = args.models * (args.models - 1) // 2 * plan.pair_questions(rows)
     try:
         table = plan.plan(rows, args.difference, args.power, args.alpha, args.priced_as, args.design, questions,
-                          args.max_games)
+                          args.max_games, args.spending)
     except ValueError as err:
         raise BadInput(f"plan: {err}") from err
     if table.empty:

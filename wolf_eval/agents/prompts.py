@@ -118,8 +118,9 @@ def replies_text(obs: Observation) -> str:
     said once here, in the rules a prompt cache serves, rather than in each call's response schema."""
     if obs.calls != "per_seat":
         return ""
-    seer = ", the Seer" if _roles_in_play(obs).get(Role.SEER, 0) else ""
-    return "\n" + template("rules.replies").substitute(night=f": the Werewolves, the Doctor{seer}").strip()
+    night = ("a Werewolf, the Doctor or the Seer" if _roles_in_play(obs).get(Role.SEER, 0)
+             else "a Werewolf or the Doctor")
+    return "\n" + template("rules.replies").substitute(night=f" as {night}").strip()
 
 
 def taxonomy_text(obs: Observation) -> str:
@@ -271,7 +272,7 @@ def day_facts(day: int, records: list[ViewRecord]) -> str:
 
 def day_talk(day: int, records: list[ViewRecord]) -> str:
     """Yesterday in brief, beside its facts: who spoke and how often, each ballot as voter-to-target lists
-    with its tally, and the seat's last private note that day."""
+    (the first ballot with its tally, which the facts leave out), and the seat's last private note that day."""
     speakers: dict[str, int] = {}
     ballots: dict[str, list[str]] = {}
     note = None
@@ -286,7 +287,9 @@ def day_talk(day: int, records: list[ViewRecord]) -> str:
             note = r.text
         elif isinstance(r.data, Tally) and r.data.ballot in ballots:
             label = {"first": "First ballot", "final": "Final ballot"}.get(r.data.ballot, "Ballot")
-            lines.append(f"{label}: {', '.join(ballots.pop(r.data.ballot))}. {render_record(r)}")
+            # the day's facts give every tally but the first ballot's, so only that one is repeated here
+            tally = f" {render_record(r)}" if r.data.ballot == "first" else ""
+            lines.append(f"{label}: {', '.join(ballots.pop(r.data.ballot))}.{tally}")
     if speakers:
         lines.insert(1, _speakers_line(speakers))
     if note:
@@ -381,8 +384,8 @@ def _suspicion_line(obs: Observation) -> str:
     if not obs.suspicion:
         return ""
     scores = ", ".join(f"{n} {s:.2f}" for n, s in obs.suspicion.items())
-    return ("\nYour suspicion of each, smoothed over your own private ratings of their statements"
-            f" (0 = trusted, 1 = surely deceiving the village, 0.50 = unrated or undecided): {scores}.")
+    return ("\nYour suspicion of each, smoothed over your private ratings of their statements"
+            f" (0 trusted, 1 surely deceiving the village, 0.50 unrated or undecided): {scores}.")
 
 
 def analysis_values(obs: Observation) -> dict[str, object]:

@@ -91,7 +91,7 @@ DECISION = "decision"
 #: Where a logged prompt's metadata keeps the decisions its call asked, each as its view.
 DECISIONS = "decisions"
 #: What a call that asks a speaker to label its own statement says of it, beside the others' analyses.
-OWN_STATEMENT = " Judge your own honestly: was it deceptive? (Your suspicion of yourself is not read.)"
+OWN_STATEMENT = ", your own honestly (was it deceptive? your suspicion of yourself is not read)"
 #: What a call that asks decisions again says first.
 ASKED_AGAIN = "Your last reply left this unanswered (null). Answer it now."
 #: A seat's reply in words, for a call that goes without a response schema (the fields' meanings are the rules').
@@ -221,11 +221,11 @@ class SeatCall:
             for view in views[:len(self.analyses)]:
                 said = analysis_values(view)
                 whose = "your own" if view.action is Action.SELF_ANALYSIS else f"{said['speaker']}'s"
-                lines.append(f"#{view.subject}: {whose} {said['statement_kind']} on day {said['day']}")
+                lines.append(f"#{view.subject}: {whose} {said['statement_kind']}")
         if self.main is not None:
             lines.append(("Then: " if self.analyses else "") + instruction(views[-1], structured=True))
         lines.append(template("actions.seat_fill").substitute(
-            analyses="analyses (the statements above)" if self.analyses else "analyses []",
+            analyses="analyses of these" if self.analyses else "analyses []",
             decision=f"decision {{{', '.join(self.fields)}}}" if self.main else "decision null").strip())
         text = "\n".join(lines)
         return text if structured else f"{text}\n{self.reply_format()}"

@@ -28,11 +28,12 @@ of each design (at least :data:`MIN_DEALS` of them):
 A design the pilot has no pairs of is planned with ``rho`` = 0 and says so. The sequential design
 (``compare --sequential``, against reference opponents) has no formula: its games to a decision (mean and
 90th percentile) and its power at the cap are simulated here from the same spread and correlation by the
-shipped decision function (:func:`sequential_games`); the group design's cap is :data:`INFLATION` times the
-fixed design's games (:func:`group_cap`), and ``compare --sequential`` without ``--max-games`` takes the same
-cap for a win rate at its widest spread (:func:`planned_cap`). Dollars are games
-times the pilot's mean cost per game, every seat's tokens at their model's price (or at
-``priced_as``'s, for a pilot of baseline players).
+shipped decision function (:func:`sequential_games`); the group design's cap is the fixed design's games times
+the inflation its spending function needs to keep the power at a look every round, computed on the normal
+approximation the fixed design's count uses (:func:`group_cap`, :func:`inflation`), and ``compare
+--sequential`` without ``--max-games`` takes the same cap for a win rate at its widest spread
+(:func:`planned_cap`). Dollars are games times the pilot's mean cost per game, every seat's tokens at their
+model's price (or at ``priced_as``'s, for a pilot of baseline players).
 """
 
 from __future__ import annotations
@@ -40,10 +41,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import brentq
+from scipy.special import ndtr
 from scipy.stats import norm
 
 from wolf_eval.analysis import sequential
@@ -61,9 +65,6 @@ SEPARATE, REFERENCE, CROSS, SELF = "two separate runs", "against reference oppon
 DESIGNS = (SEPARATE, REFERENCE, CROSS, SELF)
 #: Fewest same-deal pairs a correlation is measured on before a plan uses it.
 MIN_DEALS = 20
-#: The group design's cap over the fixed design's games at the same error rate and power: the spending leaves
-#: the last look a little less than the fixed test's error, and this keeps the power (``benchmarks/decisive.py``).
-INFLATION = 1.1
 #: Simulated comparisons behind a sequential estimate, and their seed.
 SIMULATIONS = 400
 SIMULATION_SEED = 35
@@ -194,19 +195,106 @@ def paired_outcomes(rng: np.random.Generator, p_a: float, p_b: float, rho: float
     return np.where(u < only_a, 1.0, np.where(u < only_a + only_b, -1.0, 0.0))
 
 
-def group_cap(fixed: int, round_games: int = ROUND_GAMES) -> int:
-    """The group design's cap for a question a fixed design of ``fixed`` deals decides: :data:`INFLATION` times
-    it, up to a whole round (the spending keeps most of the error for the last looks, so a little more than the
-    fixed design's games keeps its power)."""
-    return round_games * max(1, math.ceil(INFLATION * fixed / round_games))
+def _grid(looks: int) -> tuple[np.ndarray, float]:
+    """Where the normal walk's density is kept over ``looks`` equal looks: a tenth of a look's sd apart, to +-8."""
+    spacing = math.sqrt(1.0 / looks) / 10
+    return np.arange(-math.ceil(8 / spacing), math.ceil(8 / spacing) + 1) * spacing, spacing
 
 
-def planned_cap(difference: float, power: float, alpha: float, round_games: int = ROUND_GAMES) -> int:
+def _inside(grid: np.ndarray, spacing: float, bound: float) -> np.ndarray:
+    """Each grid point's share of the walk's values within +-``bound``: its cell's length inside (the midpoint rule,
+    the cell the bound cuts counted only up to the bound)."""
+    return np.clip(np.minimum(grid + spacing / 2, bound) - np.maximum(grid - spacing / 2, -bound), 0.0, None)
+
+
+def _crossing(mass: np.ndarray, grid: np.ndarray, step: float, drift: float, bound: float) -> float:
+    """The chance that a walk with point masses ``mass`` at ``grid`` moves by N(drift, step) beyond +-``bound``."""
+    root = math.sqrt(step)
+    return float(mass @ (ndtr((-bound - grid - drift) / root) + ndtr((grid + drift - bound) / root)))
+
+
+def _carry(mass: np.ndarray, spacing: float, step: float, drift: float) -> np.ndarray:
+    """The density on the grid after one step of N(drift, step) from the point masses ``mass``."""
+    reach = int(math.ceil(9 * math.sqrt(step) / spacing))
+    offsets = np.arange(-reach, reach + 1) * spacing
+    kernel = norm.pdf((offsets - drift) / math.sqrt(step)) / math.sqrt(step)
+    return np.convolve(mass, kernel, mode="same")
+
+
+@lru_cache(maxsize=256)
+def normal_bounds(looks: int, alpha: float, spending: str = sequential.SPENDING) -> tuple[float, ...]:
+    """The bounds the spending sets at ``looks`` equally spaced looks, on a normal walk with variance 1 at the cap and
+    no drift: at each look the size beyond which the walk's chance of first reaching it is the error spent there."""
+    grid, spacing = _grid(looks)
+    step = 1.0 / looks
+    density = norm.pdf(grid / math.sqrt(step)) / math.sqrt(step)
+    bounds: list[float] = []
+    for k in range(1, looks + 1):
+        budget = sequential.spent(k / looks, alpha, spending) - sequential.spent((k - 1) / looks, alpha, spending)
+        if k == 1:
+            bound = math.sqrt(step) * float(norm.isf(max(budget, 1e-300) / 2))
+        else:
+            mass = density * _inside(grid, spacing, bounds[-1])
+            bound = _bound(mass, grid, step, budget)
+            density = _carry(mass, spacing, step, 0.0)
+        bounds.append(bound)
+    return tuple(bounds)
+
+
+def _bound(mass: np.ndarray, grid: np.ndarray, step: float, budget: float) -> float:
+    """The size a walk with point masses ``mass`` first reaches, one step on, with chance ``budget`` (12: never)."""
+    if _crossing(mass, grid, step, 0.0, 12.0) >= budget:
+        return 12.0
+    return float(brentq(lambda b: _crossing(mass, grid, step, 0.0, b) - budget, 0.0, 12.0, xtol=1e-7))
+
+
+def normal_stops(bounds: Sequence[float], drift: float) -> np.ndarray:
+    """The chance that a normal walk with ``drift`` at the cap (variance 1 there) first crosses each look's bound."""
+    looks = len(bounds)
+    grid, spacing = _grid(looks)
+    step, root = 1.0 / looks, math.sqrt(1.0 / looks)
+    density = norm.pdf((grid - drift * step) / root) / root
+    chances = [float(ndtr((-bounds[0] - drift * step) / root) + ndtr((drift * step - bounds[0]) / root))]
+    for before, bound in zip(bounds, bounds[1:], strict=False):
+        mass = density * _inside(grid, spacing, before)
+        chances.append(_crossing(mass, grid, step, drift * step, bound))
+        density = _carry(mass, spacing, step, drift * step)
+    return np.array(chances)
+
+
+@lru_cache(maxsize=256)
+def inflation(looks: int, alpha: float, power: float, spending: str = sequential.SPENDING) -> float:
+    """How many times a fixed design's deals the group design needs for the same power, looked at ``looks`` times
+    equally spaced: the drift at which its chance of crossing a bound is ``power``, over the fixed design's
+    z[1 - alpha/2] + z[power], squared. Bounds and chances are the normal approximation to the walk (Armitage,
+    McPherson and Rowe's recursion on a grid), as the fixed design's count is."""
+    bounds = normal_bounds(looks, alpha, spending)
+    fixed = float(norm.isf(alpha / 2) + norm.ppf(power))
+    drift = float(brentq(lambda x: normal_stops(bounds, x).sum() - power, 0.5 * fixed, 3 * fixed, xtol=1e-6))
+    return (drift / fixed) ** 2
+
+
+def group_cap(fixed: int, alpha: float, power: float, spending: str = sequential.SPENDING,
+              round_games: int = ROUND_GAMES) -> int:
+    """The group design's cap for a question a fixed design of ``fixed`` deals decides at ``alpha`` with ``power``:
+    the spending's :func:`inflation` times it at a look every round, up to a whole round (the looks depend on the
+    cap, so the two are solved together)."""
+    rounds_ = max(1, math.ceil(fixed / round_games))
+    for _ in range(8):
+        cap = round_games * max(1, math.ceil(inflation(rounds_, alpha, power, spending) * fixed / round_games))
+        if cap == rounds_ * round_games:
+            break
+        rounds_ = cap // round_games
+    return cap
+
+
+def planned_cap(difference: float, power: float, alpha: float, spending: str = sequential.SPENDING,
+                round_games: int = ROUND_GAMES) -> int:
     """``compare --sequential``'s cap without a pilot: the group design's for a win rate at its widest spread
     (0.50 against 0.50 plus the difference), nothing shared, each question at ``alpha``."""
     at = cast(Callable[[float], float], WIN.spread_at)
-    return group_cap(games_needed(at(0.5), 0.0, difference, alpha, power, at(alternative(0.5, difference))),
-                     round_games)
+    return group_cap(games_needed(at(0.5), 0.0, difference, alpha, power, at(alternative(0.5, difference))), alpha,
+                     power, spending, round_games)
 
 
 @dataclass(frozen=True)
@@ -221,7 +309,7 @@ class Sequential:
 
 def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap: int,
                      design: str = sequential.GROUP, simulations: int = SIMULATIONS,
-                     round_games: int = ROUND_GAMES) -> Sequential:
+                     round_games: int = ROUND_GAMES, spending: str = sequential.SPENDING) -> Sequential:
     """Games per model a comparison in rounds needs to decide a true ``difference``, by the shipped decision
     function (:func:`wolf_eval.analysis.sequential.first_decision`) on simulated deals.
 
@@ -238,7 +326,7 @@ def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap
             d = paired_outcomes(rng, alternative(s.value, difference), s.value, rho, cap)
         else:
             d = np.clip(rng.normal(difference, s.game_sd * math.sqrt(2 * (1 - rho)), cap), -1.0, 1.0)
-        n = sequential.first_decision(d, looks, alpha, design, cap)
+        n = sequential.first_decision(d, looks, alpha, design, cap, spending)
         stops.append(cap if n is None else n)
         right += n is not None and np.sign(d[:n]).sum() * truth > 0
     done = np.array(stops, dtype=float)
@@ -263,11 +351,11 @@ def pair_questions(rows: pd.DataFrame) -> int:
 
 def plan(rows: pd.DataFrame, difference: float = DIFFERENCE, power: float = POWER, alpha: float = sequential.ALPHA,
          priced_as: str | None = None, design: str = sequential.GROUP, questions: int = 1,
-         max_games: int | None = None) -> pd.DataFrame:
+         max_games: int | None = None, spending: str = sequential.SPENDING) -> pd.DataFrame:
     """Per headline figure the pilot defines and per design: the correlation used, games per model and in all,
     and dollars, each question at ``alpha`` shared by the comparison's ``questions`` (Bonferroni); then the
     sequential ``design``'s simulated games (mean and 90th percentile) and its power at its cap (``max_games``,
-    else the group design's for that figure)."""
+    else the group design's for that figure, spending its error by ``spending``)."""
     if not 0 < difference < 1 or not 0 < power < 1 or not 0 < alpha < 1:
         raise ValueError("the difference, the power and alpha must each lie strictly between 0 and 1")
     usd, each = usd_per_game(rows, priced_as), alpha / questions
@@ -289,8 +377,8 @@ def plan(rows: pd.DataFrame, difference: float = DIFFERENCE, power: float = POWE
                                    "games": 2 * n, "usd": 2 * n * usd})
             rho, deals = s.rho.get(REFERENCE, (math.nan, 0))
             rho = 0.0 if math.isnan(rho) or deals < MIN_DEALS else rho
-            cap = max_games or group_cap(games_needed(sd, rho, difference, each, power, other))
-            run = sequential_games(s, rho, difference, each, cap, design)
+            cap = max_games or group_cap(games_needed(sd, rho, difference, each, power, other), each, power, spending)
+            run = sequential_games(s, rho, difference, each, cap, design, spending=spending)
             out.append(base | {"design": f"{design}-sequential, {REFERENCE}", "rho": rho, "rho_deals": 0,
                                "rho_measured": deals >= MIN_DEALS, "games_per_model": run.mean, "p90": run.p90,
                                "power": run.power, "cap": cap, "games": 2 * run.mean, "usd": 2 * run.mean * usd,

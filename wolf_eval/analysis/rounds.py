@@ -33,6 +33,10 @@ from wolf_eval.engine import Faction, variant
 
 #: Games per eval in each round unless told otherwise.
 ROUND_GAMES = 10
+#: The share of the comparison's error rate a primary question named in advance is tested at (the rest is shared by
+#: the other questions): half, so a truth figure that carries the difference is tested at alpha / 2 rather than one
+#: question's equal share.
+PRIMARY_SHARE = 0.5
 
 PLAYING = "playing"
 DECIDED = "decided"
@@ -50,27 +54,49 @@ class Stopping:
     alpha: float = sequential.ALPHA  # the comparison's: of deciding any question of any pair that does not differ
     max_usd: float | None = None
     design: str = sequential.GROUP
+    spending: str = sequential.SPENDING  # the group design's error-spending function (:func:`sequential.spent`)
     questions: int = 1  # how many questions the comparison asks (every pair's); the error rate is shared by them
     per_question: bool = False  # each question at ``alpha`` alone (the comparison's error then grows with them)
+    primary: tuple[Faction, str] | None = None  # the question named in advance to get :data:`PRIMARY_SHARE` of alpha
+    primaries: int = 0  # how many of the comparison's questions are it (one per pair and reference opponent)
 
     @property
     def question_alpha(self) -> float:
-        """The error rate each question is tested at: Bonferroni's share of the comparison's (see the module)."""
-        return self.alpha if self.per_question else self.alpha / self.questions
+        """The error rate each question other than the primary one is tested at: Bonferroni's share of the
+        comparison's, or of what the primary question leaves (see :meth:`level`)."""
+        if self.per_question:
+            return self.alpha
+        if self.primary is None or self.primaries == self.questions:
+            return self.alpha / self.questions
+        return self.alpha * (1 - PRIMARY_SHARE) / (self.questions - self.primaries)
+
+    def level(self, faction: Faction, question: str) -> float:
+        """The error rate one question is tested at. With a primary question, a weighted Bonferroni: the primary
+        questions share :data:`PRIMARY_SHARE` of alpha and the others the rest, so the levels still sum to alpha."""
+        if self.primary is None or self.per_question or (faction, question) != self.primary:
+            return self.question_alpha
+        return self.alpha * (PRIMARY_SHARE if self.primaries < self.questions else 1.0) / self.primaries
 
     @property
     def procedure(self) -> str:
         """The procedure as the decisions table names it."""
-        test = ("group-sequential, O'Brien-Fleming-like error spending over the cap" if self.design == sequential.GROUP
+        test = (f"group-sequential, {self.spending} error spending over the cap" if self.design == sequential.GROUP
                 else "anytime-valid betting test")
         if self.per_question:
             return f"{test}; each of the {self.questions} questions at {self.alpha:g} alone (no family-wise control)"
+        if self.primary is not None:
+            named = f"{FACTION_LABEL[self.primary[0]]} {self.primary[1]}"
+            return (f"{test}; weighted Bonferroni over the comparison's {self.questions} questions: the primary "
+                    f"question named in advance ({named}, {self.primaries} of them) each at "
+                    f"{self.level(*self.primary):.3g}, the other {self.questions - self.primaries} each at "
+                    f"{self.question_alpha:.3g}")
         return (f"{test}; Bonferroni over the comparison's {self.questions} questions, each at "
                 f"{self.question_alpha:.3g}")
 
     def __post_init__(self) -> None:
         if self.design not in sequential.DESIGNS:
             raise ValueError(f"design {self.design!r}: one of {', '.join(sequential.DESIGNS)}")
+        sequential.spending_function(self.spending)
         if self.questions < 1:
             raise ValueError(f"a comparison asks at least one question, not {self.questions}")
         if self.round_games < 1:
@@ -81,6 +107,9 @@ class Stopping:
             raise ValueError(f"the cap of {self.max_games} games is below one round of {self.round_games}")
         if self.max_usd is not None and not self.max_usd > 0:
             raise ValueError(f"the dollar cap must be positive, not {self.max_usd}")
+        if self.primary is not None and (self.per_question or not 0 < self.primaries <= self.questions):
+            raise ValueError("a primary question takes a larger share of the comparison's error rate: not with each "
+                             "question at alpha alone, and asked of at least one pair")
 
 
 @dataclass
@@ -137,14 +166,15 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
             a, b = q.per_game(ga[list(q.columns)].to_numpy(float)), q.per_game(gb[list(q.columns)].to_numpy(float))
             defined = ~(np.isnan(a) | np.isnan(b))
             d = (a - b)[defined]
-            decision = sequential.decide(d, looks(ga["seed"].to_numpy()[defined]), stopping.question_alpha,
-                                         stopping.design, stopping.max_games)
+            level = stopping.level(key["faction"], q.name)
+            decision = sequential.decide(d, looks(ga["seed"].to_numpy()[defined]), level, stopping.design,
+                                         stopping.max_games, stopping.spending)
             state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
                                                       GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
             out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
                               "deals": decision.deals, "mean": decision.mean, "ahead": decision.ahead,
                               "low": decision.low, "high": decision.high, "evidence": decision.evidence,
-                              "needed": decision.needed, "alpha": stopping.question_alpha})
+                              "needed": decision.needed, "alpha": level})
     return pd.DataFrame(out)
 
 
@@ -153,6 +183,24 @@ def family(task: str, models: Sequence[str], against: Sequence[str]) -> int:
     models and every reference opponent (or cross-play). Its error rate is shared among them all."""
     pairs = len(models) * (len(models) - 1) // 2
     return max(1, pairs * max(1, len(against)) * sum(len(asked(f)) for f in variant(task).factions))
+
+
+def primary_question(task: str, text: str) -> tuple[Faction, str]:
+    """The question ``--primary`` names, as FACTION:QUESTION (``wolves:evasion``, ``village:win``) or QUESTION alone
+    where it applies to one faction of the task (``evasion``, ``detection``)."""
+    asked_ = [(f, q.name) for f in variant(task).factions for q in asked(f)]
+    named = [f"{FACTION_LABEL[f]}:{q}" for f, q in asked_]
+    side, _, name = text.rpartition(":")
+    found = [(f, q) for f, q in asked_ if q == name and side in ("", FACTION_LABEL[f])]
+    if len(found) != 1:
+        raise ValueError(f"--primary {text}: one of {', '.join(named)} on {task} (the faction may be left out where "
+                         "the question applies to one)")
+    return found[0]
+
+
+def pairs_asked(models: Sequence[str], against: Sequence[str]) -> int:
+    """How many times a comparison asks each question: once per pair of compared models and reference opponent."""
+    return len(models) * (len(models) - 1) // 2 * max(1, len(against))
 
 
 def looks(seeds: np.ndarray) -> list[int]:
@@ -272,7 +320,7 @@ DECISIONS_NOTE = (
     "Each question tested after every complete round on the deals both models played, on which model's game was "
     "ahead on each deal, against \"each is ahead as often as the other\". Group-sequential: the deals A was "
     "ahead on minus those B was, against a bound at each round that spends the question's error over the cap "
-    "(O'Brien-Fleming-like: little at the first rounds, most near the cap), exact for a fair coin on each deal "
+    "(the spending named below: how much of the error each round may use), exact for a fair coin on each deal "
     "with a winner. Anytime: a bettor's wealth on the same signs, which decides at 1/error rate and may be looked "
     "at any time, with no cap planned. Decided for the model named, which is ahead on that figure on more "
     "deals. Ahead: the share of deals A was ahead on minus the share B was (for a win rate, the win-rate "
@@ -294,10 +342,13 @@ def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: S
              + (f" and ${stopping.max_usd:,.2f}" if stopping.max_usd is not None else "")
              + f". {standing_.complete} complete rounds, {standing_.games} games, {spent}.", "",
              "| task | faction | A | B | held fixed | question | decision | deals | A − B "
-             f"| ahead [anytime {1 - stopping.question_alpha:.1%}] | evidence (decides at) |",
+             f"| ahead [anytime {1 - stopping.question_alpha:.1%}"
+             + (f"; primary {1 - stopping.level(*stopping.primary):.1%}" if stopping.primary is not None else "")
+             + "] | evidence (decides at) |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in questions.to_dict("records"):
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {held_label(r['held'])} "
-                     f"| {r['question']} | {_verdict(r)} | {r['deals']} | {_cell(r['mean'])} "
+                     f"| {r['question']}{' (primary)' if r['alpha'] != stopping.question_alpha else ''} "
+                     f"| {_verdict(r)} | {r['deals']} | {_cell(r['mean'])} "
                      f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} ({r['needed']:.3g}) |")
     return "\n".join(lines) + "\n"

@@ -32,9 +32,11 @@ at the looks only, over a cap of deals planned in advance (``wolf-eval plan``'s)
 walk: the deals A was ahead on minus those B was. Under the null each deal with a winner is a fair
 coin, whichever deals have one, so the walk's chance of first reaching each look's bound is computed
 exactly, and each bound is set so that by the look that has seen a share ``t`` of the cap at most
-:func:`spent` ``(t)`` of the error has been spent (Lan and DeMets's O'Brien-Fleming-like function).
-It gives up the anytime test's freedom to look at any time or play past the cap, and in return
-decides a difference of the size planned for in fewer deals (``benchmarks/decisive.py``). A decided
+:func:`spent` ``(t)`` of the error has been spent, by an error-spending function (Lan and DeMets's
+approach; :data:`SPENDING`, Hwang, Shih and DeCani's with gamma -2, unless told). Any spending function
+keeps the error exactly; they differ in when they stop and in the cap they need for the same power
+(``benchmarks/designs.py`` measures each). It gives up the anytime test's freedom to look at any time or
+play past the cap, and in return decides a difference of the size planned for in fewer deals. A decided
 question's interval is the anytime confidence sequence, which holds at any stop, this design's
 included.
 
@@ -66,6 +68,15 @@ BETS = 20
 STAKE = 0.98
 #: How close the confidence sequence's ends are found (each is moved outward by at most this).
 TOLERANCE = 1e-3
+
+#: The group design's error-spending functions (:func:`spent`); ``hsd`` takes its gamma as ``hsd:GAMMA``.
+OBRIEN_FLEMING = "obrien-fleming"
+POCOCK = "pocock"
+HSD = "hsd"
+SPENDINGS = (OBRIEN_FLEMING, POCOCK, f"{HSD}:GAMMA")
+#: The spending the group design uses unless told: the least mean games at the planned difference among those whose
+#: cap stays within 1.3 times the fixed design's (``benchmarks/designs.py``'s criterion; docs/comparing.md).
+SPENDING = f"{HSD}:-2"
 
 #: The designs a comparison in rounds stops by: group-sequential (an error spent over a planned cap of deals,
 #: looked at after each round) and anytime (the betting test, valid at any look with no cap planned).
@@ -150,7 +161,7 @@ def ahead(d: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def decide(d: Sequence[float] | np.ndarray, looks: Sequence[int] | None = None, alpha: float = ALPHA,
-           design: str = ANYTIME, cap: int | None = None) -> Decision:
+           design: str = ANYTIME, cap: int | None = None, spending: str = SPENDING) -> Decision:
     """The decision on the deals ``d`` (differences A minus B in play order) at error rate ``alpha``, looked at
     after each count of deals in ``looks`` (once, after every deal, unless told): decided at the first look
     whose evidence reaches what decides there, with that look's deals (those after it are not the question's),
@@ -162,7 +173,7 @@ def decide(d: Sequence[float] | np.ndarray, looks: Sequence[int] | None = None, 
     if not seen:
         return Decision(UNDECIDED, 0, math.nan, math.nan, math.nan, math.nan, 1.0, 1 / alpha, alpha)
     if design == GROUP:
-        path = list(group_path(signs, seen, alpha, _cap(cap)))
+        path = list(group_path(signs, seen, alpha, _cap(cap), spending))
         n, walk, winners, bound = next((look for look in path if abs(look[1]) >= look[3]), path[-1])
         root = math.sqrt(max(winners, 1))
         stop, evidence, needed, decided = n, abs(walk) / root, bound / root, abs(walk) >= bound
@@ -179,17 +190,18 @@ def decide(d: Sequence[float] | np.ndarray, looks: Sequence[int] | None = None, 
 
 
 def first_decision(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha: float = ALPHA,
-                   design: str = ANYTIME, cap: int | None = None) -> int | None:
+                   design: str = ANYTIME, cap: int | None = None, spending: str = SPENDING) -> int | None:
     """The number of deals at the first look (counts of deals, increasing) where the question is decided, or None.
 
     A comparison looks only at the ends of its rounds; this is what it would have stopped at. ``design``: the
     betting test (:data:`ANYTIME`) or the group-sequential one (:data:`GROUP`, which needs the ``cap`` in deals
-    its error is spent over).
+    its error is spent over, by the function ``spending`` names).
     """
     signs = ahead(d)
     seen = [n for n in looks if 0 < n <= len(signs)]
     if design == GROUP:
-        return next((n for n, walk, _, bound in group_path(signs, seen, alpha, _cap(cap)) if abs(walk) >= bound),
+        return next((n for n, walk, _, bound in group_path(signs, seen, alpha, _cap(cap), spending)
+                     if abs(walk) >= bound),
                     None)
     wealth = log_wealth(signs)
     threshold = math.log(1 / alpha)
@@ -205,13 +217,46 @@ def _cap(cap: int | None) -> int:
 # --------------------------------------------------------------------------- the group-sequential design
 
 
-def spent(fraction: float, alpha: float) -> float:
-    """The error spent by a share ``fraction`` of the planned deals: Lan and DeMets's O'Brien-Fleming-like
-    function, 2 - 2 Phi(z[1 - alpha/2] / sqrt(t)). It spends almost nothing at the first looks (so an early
-    stop needs a lopsided record) and most of ``alpha`` near the cap, where a fixed design would test."""
-    if fraction <= 0:
+def spent(fraction: float, alpha: float, spending: str = SPENDING) -> float:
+    """The error a group design may have spent by a share ``fraction`` of its planned deals (0 to ``alpha``).
+
+    By the spending function ``spending`` names (:data:`SPENDINGS`):
+
+    - ``obrien-fleming``: Lan and DeMets's O'Brien-Fleming-like 2 - 2 Phi(z[1 - alpha/2] / sqrt(t)), almost
+      nothing at the first looks and most of ``alpha`` near the cap, where a fixed design would test;
+    - ``pocock``: Lan and DeMets's Pocock-like alpha ln(1 + (e - 1) t), spread evenly enough that a difference
+      of the size planned for is often decided halfway;
+    - ``hsd:GAMMA``: Hwang, Shih and DeCani's alpha (1 - e^(-gamma t)) / (1 - e^(-gamma)) (alpha t at gamma 0),
+      a family from near Pocock's (gamma 1) to near O'Brien-Fleming's (gamma -4).
+
+    The earlier a function spends, the sooner it decides a difference of the planned size and the higher the cap
+    it needs to keep the power (:func:`wolf_eval.analysis.plan.inflation`)."""
+    t = min(fraction, 1.0)
+    if t <= 0:
         return 0.0
-    return float(2 * ndtr(ndtri(alpha / 2) / math.sqrt(min(fraction, 1.0))))
+    name, gamma = spending_function(spending)
+    if name == OBRIEN_FLEMING:
+        return float(2 * ndtr(ndtri(alpha / 2) / math.sqrt(t)))
+    if name == POCOCK:
+        return alpha * math.log(1 + (math.e - 1) * t)
+    return alpha * t if gamma == 0 else alpha * math.expm1(-gamma * t) / math.expm1(-gamma)
+
+
+@lru_cache(maxsize=64)
+def spending_function(spending: str) -> tuple[str, float]:
+    """The function a spending names and its parameter (Hwang-Shih-DeCani's gamma; 0 for the others)."""
+    name, _, value = spending.partition(":")
+    if name in (OBRIEN_FLEMING, POCOCK) and not value:
+        return name, 0.0
+    if name == HSD and value:
+        try:
+            gamma = float(value)
+        except ValueError:
+            gamma = math.nan
+        if math.isfinite(gamma) and abs(gamma) <= 40:
+            return name, gamma
+    raise ValueError(f"spending {spending!r}: one of {OBRIEN_FLEMING}, {POCOCK} or {HSD}:GAMMA (a number, e.g. "
+                     f"{HSD}:-2)")
 
 
 @lru_cache(maxsize=512)
@@ -227,8 +272,8 @@ def _spread(mass: np.ndarray, steps: int) -> np.ndarray:
     return np.convolve(mass, _steps(steps)) if steps > 0 else mass
 
 
-def group_path(signs: np.ndarray, looks: Sequence[int], alpha: float,
-               cap: int) -> Iterator[tuple[int, int, int, int]]:
+def group_path(signs: np.ndarray, looks: Sequence[int], alpha: float, cap: int,
+               spending: str = SPENDING) -> Iterator[tuple[int, int, int, int]]:
     """Per look: (deals, the walk, the deals with a winner, the walk's size that decides there).
 
     The walk is the number of deals A was ahead on minus those B was. Under "each model is ahead as often
@@ -248,7 +293,7 @@ def group_path(signs: np.ndarray, looks: Sequence[int], alpha: float,
         folded = mass[now:].copy()  # P(|walk| = a), a = 0..now
         folded[1:] += mass[:now][::-1]
         tail = np.cumsum(folded[::-1])[::-1]  # P(|walk| >= a), a = 0..now
-        budget = spent(n / cap, alpha) - used + 1e-15
+        budget = spent(n / cap, alpha, spending) - used + 1e-15
         within = np.flatnonzero(tail[1:] <= budget)
         bound = 1 + int(within[0]) if len(within) else now + 1  # now + 1: out of the walk's reach
         bound += (now - bound) % 2 if bound <= now else 0  # the walk has the parity of ``now``: the size it can reach
