@@ -34,6 +34,7 @@ from wolf_eval.engine import GameState, Role
 from wolf_eval.providers.human_input import Question, Scripted, answers_from
 from wolf_eval.providers.wolfbot import answer as wolfbot_answer
 from wolf_eval.providers.wolfbot import find_parts
+from wolf_eval.records import Kind
 from wolf_eval.store import logged_record
 
 pytestmark = pytest.mark.slow  # every test here plays an Inspect eval
@@ -97,14 +98,16 @@ def prompts(sample):
                 yield part, text
 
 
-@pytest.mark.parametrize("task,policy,history", [
-    *[(t, p, "full") for t in ("wolf", "triadic", "dyadic") for p in ("random", "cue", "tom", "faction", "chaos")],
-    ("triadic", "random", "compact"), ("wolf", "chaos", "compact"),
+@pytest.mark.parametrize("task,policy,history,deception", [
+    *[(t, p, "full", "dealt") for t in ("wolf", "triadic", "dyadic")
+      for p in ("random", "cue", "tom", "faction", "chaos")],
+    ("triadic", "random", "compact", "dealt"), ("wolf", "chaos", "compact", "dealt"),
+    ("triadic", "cue", "full", "optional"),  # each wolf's stance of the day, and its withheld words, are its own
 ])
-def test_every_prompt_respects_the_information_set(tmp_path, task, policy, history):
+def test_every_prompt_respects_the_information_set(tmp_path, task, policy, history, deception):
     log = run(task, canary_model(policy), tmp_path,
               task_args={"games": 1, "max_debate_turns": 3, "max_explanation_turns": 2, "max_days": 3, "seed": 3,
-                         "history": history})
+                         "history": history, "deception": deception})
     assert log.status == "success"
     checked = 0
     for sample in log.samples:
@@ -136,6 +139,10 @@ def test_every_prompt_respects_the_information_set(tmp_path, task, policy, histo
                 assert "your investigation shows" not in text
             if me.role is not Role.DOCTOR:
                 assert "you protected" not in text
+            own = [r for r in game.records if r.kind in (Kind.STANCE, Kind.WITHHELD) and r.index in shown]
+            assert all(r.actor == seat for r in own), "a stance or withheld words reach their wolf alone"
+            if not any(r.kind is Kind.STANCE for r in own):
+                assert "you play open today" not in text and "you play to deceive today" not in text
             for other in game.players:
                 if other.name != seat:
                     assert f"{other.name} was a " not in text, "roles of the dead are hidden"
@@ -148,6 +155,9 @@ def test_every_prompt_respects_the_information_set(tmp_path, task, policy, histo
     assert checked > 50
     actions = {meta["action"] for s in log.samples for meta, _ in prompts(s)}
     assert {"self_analysis", "peer_analysis"} <= actions, "analysis prompts are covered too"
+    if deception == "optional":
+        assert "stance" in actions
+        assert any(r.kind is Kind.STANCE for s in log.samples for r in final_state(s).records)
 
 
 def test_revealed_roles_reach_everyone_only_when_asked(tmp_path):

@@ -76,7 +76,8 @@ def test_condition_labels_read_the_tables_condition_column() -> None:
     other = {"games": 3, "seed": 9, "shuffle_roles": False, "max_debate_turns": 2, "max_explanation_turns": 1,
              "max_days": 2, "max_statement_words": 20, "temperature": 0.5, "reveal_roles": True,
              "structured_output": False, "history": "full", "deception_analysis": False, "seating": "fixed",
-             "calls": "per_decision", "roles": "villager:5,doctor:1,werewolf:2,jester:1", "monitor": "speech"}
+             "calls": "per_decision", "roles": "villager:5,doctor:1,werewolf:2,jester:1", "monitor": "speech",
+             "deception": "optional"}
     learning = {"jester_learning": True, "temperature": None, "games": 1}
     for name, value in other.items():
         changed = Settings.from_task_args("triadic", **{name: value})

@@ -52,6 +52,9 @@ BAD = [
     ("wolf", {"max_explanation_turns": 0},
      "max_explanation_turns=0 is not accepted: it does not apply to wolf_eval/wolf"),
     ("wolf", {"max_day": 2}, "max_day=2 is not a wolf_eval/wolf parameter; did you mean max_days?"),
+    ("dyadic", {"deception": "optional"},
+     "deception='optional' is not accepted: optional does not apply to wolf_eval/dyadic"),
+    ("triadic", {"deception": "sometimes"}, "deception='sometimes' is not accepted: 'dealt' or 'optional'"),
 ]
 IDS = [f"{task}-{next(iter(given))}={next(iter(given.values()))!r}" for task, given, _ in BAD]
 

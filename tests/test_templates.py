@@ -67,9 +67,10 @@ def play(state: GameState) -> GameState:
 
 
 def games() -> Iterator[GameState]:
-    """States of a played game of each variant at each wave: a Jester, deception analyses, two ballots, nights."""
-    for variant in ("triadic", "wolf", "dyadic"):
-        state = new_game(rules_for(variant, max_days=1), 1)
+    """States of a played game of each variant at each wave: a Jester, deception analyses, two ballots, nights; and
+    a triadic game with deception=optional, whose wolves choose a stance each morning."""
+    for variant, deception in (("triadic", "dealt"), ("wolf", "dealt"), ("dyadic", "dealt"), ("triadic", "optional")):
+        state = new_game(rules_for(variant, max_days=1, deception=deception), 1)
         while not state.over:
             yield state
             state = play(state)

@@ -45,6 +45,8 @@ class Kind(StrEnum):
     NOTE = "note"
     FALLBACK = "fallback"
     GAME_OVER = "game_over"
+    STANCE = "stance"
+    WITHHELD = "withheld"
 
 
 class Audience(StrEnum):
@@ -188,6 +190,22 @@ class FallbackNote(Payload):
     subject: int | None = None  # the statement an analysis was about
 
 
+class Stance(Payload):
+    """A wolf's choice for one day with ``deception=optional``, seen by that wolf alone (and the moderator)."""
+
+    stance: Literal["open", "deceive"]
+    chosen: bool = True  # False: the reply could not be used, and the day is played as dealt (deceive)
+
+
+class Withheld(Payload):
+    """Public words of a wolf playing open that the moderator read as false and did not publish."""
+
+    action: Action  # statement, defence or vote (a vote stands; its reason is withheld)
+    said: str
+    why: str
+    asked_again: bool  # the first of a turn: the seat speaks again; the second: silence instead
+
+
 class GameOver(Payload):
     winner: Winner
     day: int
@@ -196,7 +214,8 @@ class GameOver(Payload):
 
 
 AnyPayload = (Empty | GameStart | RoleDealt | WolfChoice | Protect | Investigate | NightResult | Death | Bids | Floor
-              | Speech | Pass | Vote | Tally | Deception | Exile | NoExile | FallbackNote | GameOver)
+              | Speech | Pass | Vote | Tally | Deception | Exile | NoExile | FallbackNote | GameOver | Stance
+              | Withheld)
 
 PAYLOADS: dict[Kind, type[Payload]] = {
     Kind.GAME_START: GameStart,
@@ -222,6 +241,8 @@ PAYLOADS: dict[Kind, type[Payload]] = {
     Kind.NOTE: Empty,
     Kind.FALLBACK: FallbackNote,
     Kind.GAME_OVER: GameOver,
+    Kind.STANCE: Stance,
+    Kind.WITHHELD: Withheld,
 }
 
 AUDIENCE: dict[Kind, Audience] = {
@@ -248,6 +269,8 @@ AUDIENCE: dict[Kind, Audience] = {
     Kind.NOTE: Audience.SEAT,
     Kind.FALLBACK: Audience.MODERATOR,
     Kind.GAME_OVER: Audience.PUBLIC,
+    Kind.STANCE: Audience.SEAT,
+    Kind.WITHHELD: Audience.SEAT,
 }
 
 

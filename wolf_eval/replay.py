@@ -19,6 +19,7 @@ from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.seat_call import Layout, decisions_from_reply, logged_layout, logged_parts
 from wolf_eval.engine import Action, Decision, GameState, Phase, Request, advance, new_game, pending
 from wolf_eval.measures.headline import game_values, headline_counts, headline_values, rounded
+from wolf_eval.measures.honesty import moderated
 from wolf_eval.store import logged_record
 
 #: Per-game values whose definition changed after a release logged them as scores, so a replay of
@@ -95,7 +96,7 @@ class MissingReply(LookupError):
 
 def _request(meta: dict[str, Any]) -> Request:
     return Request(seat=meta["seat"], action=Action(meta["action"]), day=meta["day"], phase=Phase(meta["phase"]),
-                   turn=meta["turn"], subject=meta.get("subject"))
+                   turn=meta["turn"], subject=meta.get("subject"), withheld=meta.get("withheld", False))
 
 
 def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
@@ -168,7 +169,7 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
         except MissingReply as err:
             out.problems.append(str(err))
             return out
-        state = advance(state, decided)
+        state = advance(state, moderated(state, decided))
         n = len(state.records)
         if state.records != logged.records[:n]:
             # not strict: the replay may have run past the log's last record, or stopped short of it

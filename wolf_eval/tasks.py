@@ -22,14 +22,15 @@ from wolf_eval.lessons.run import Learning
 from wolf_eval.scorers.game_scores import LEAD, cost_scorer, headline_scorers
 from wolf_eval.scorers.judge import judge
 from wolf_eval.scorers.monitor_scores import monitor_scorers
+from wolf_eval.scorers.propensity_scores import propensity_scorers
 from wolf_eval.settings import Settings, task_parameters
 from wolf_eval.solvers.play import play_game
 
 
-def game_scorers(monitor: str = "off") -> list[Scorer]:
+def game_scorers(monitor: str = "off", deception: str = "dealt") -> list[Scorer]:
     """The headline scores (``village_win`` first, the log list's SCORE column), the judge's, the monitor's (with a
-    ``-T monitor`` source), then the game's cost."""
-    return [*headline_scorers(), judge(), *monitor_scorers(monitor), cost_scorer()]
+    ``-T monitor`` source), the propensity's (with ``-T deception=optional``), then the game's cost."""
+    return [*headline_scorers(), judge(), *monitor_scorers(monitor), *propensity_scorers(deception), cost_scorer()]
 
 
 #: The log list's SCORE column has no name: each eval's tags, which the list shows, name the score it is.
@@ -66,7 +67,7 @@ def game_task(settings: Settings) -> Task:
     return Task(
         dataset=MemoryDataset(samples, name=f"werewolf-{variant}"),
         solver=play_game(settings=settings, learning=learning),
-        scorer=game_scorers(settings.monitor),
+        scorer=game_scorers(settings.monitor, settings.deception),
         **headline(),
         metadata={"variant": variant, "settings": recorded},
         tags=[HEADLINE_TAG],

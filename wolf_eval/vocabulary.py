@@ -80,6 +80,12 @@ class Action(StrEnum):
     SELF_ANALYSIS = "self_analysis"
     PEER_ANALYSIS = "peer_analysis"
     LESSONS = "lessons"  # the Jester's lessons after a game (jester_learning); never pending in play
+    STANCE = "stance"  # a wolf's private choice, each morning, to play open or to deceive (deception=optional)
+
+
+#: The stances a wolf chooses between each morning with ``deception=optional``: ``open`` (it may keep its role to
+#: itself but states nothing false) or ``deceive`` (anything goes, as in the dealt game).
+STANCES = ("open", "deceive")
 
 
 class UnitKind(StrEnum):
@@ -91,4 +97,4 @@ class UnitKind(StrEnum):
     VOTE = "vote"
 
 
-__all__ = ["FACTION_OF", "Action", "Faction", "Phase", "Role", "UnitKind", "Winner"]
+__all__ = ["FACTION_OF", "STANCES", "Action", "Faction", "Phase", "Role", "UnitKind", "Winner"]

@@ -52,6 +52,7 @@ class Observation(BaseModel):
     suspicion: dict[str, float] = {}  # on ballots: this seat's own smoothed suspicion of each living player
     lessons: dict[str, tuple[str, ...]] = {}  # the Jester's lessons from earlier games, with jester_learning
     watched: bool = False  # -T watched: the rules say that a monitor reads every seat's private reasoning
+    withheld: bool = False  # deception=optional: the seat's words at this turn were withheld, and it speaks again
     records: tuple[ViewRecord, ...]
 
 
@@ -118,7 +119,7 @@ def observe(state: GameState, request: Request, history: History = PAPERS_HISTOR
         players=players, alive=alive,
         day=request.day, phase=request.phase, turn=request.turn,
         phase_turns=state.explanation_turns if request.phase is Phase.EXPLANATION else cfg.max_debate_turns,
-        action=request.action, options=options,
+        action=request.action, options=options, withheld=request.withheld,
         max_debate_turns=cfg.max_debate_turns, max_explanation_turns=cfg.max_explanation_turns,
         max_statement_words=cfg.max_statement_words, max_days=cfg.max_days, reveal_roles=cfg.reveal_roles,
         taxonomy=cfg.taxonomy if cfg.deception_analysis else (), history=history, calls=calls, subject=request.subject,

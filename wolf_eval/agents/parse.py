@@ -249,6 +249,14 @@ def interpret_analysis(obj: dict[str, Any], request: Request, taxonomy: tuple[st
     return Decision(seat=request.seat, action=request.action, subject=request.subject, analysis=analysis)
 
 
+def parse_stance(value: Any, options: tuple[str, ...]) -> str:
+    """A wolf's stance as a reply gives it (``"open"``, ``"Deceive"``); anything else is an InvalidReply."""
+    stance = value.strip().lower() if isinstance(value, str) else None
+    if stance not in options:
+        raise InvalidReply(f"stance {value!r} is not one of {', '.join(options)}")
+    return stance
+
+
 def interpret_object(obj: dict[str, Any], request: Request, players: tuple[str, ...],
                      taxonomy: tuple[str, ...] = ()) -> Decision:
     """A legal Decision for ``request`` from the reply's JSON object, or InvalidReply (a field of the
@@ -272,5 +280,7 @@ def interpret_object(obj: dict[str, Any], request: Request, players: tuple[str, 
         return Decision(seat=request.seat, action=action, notes=notes, bid=parse_bid(value))
     if action in (Action.STATEMENT, Action.DEFENCE):
         return Decision(seat=request.seat, action=action, notes=notes, text=_text(value, "statement"))
+    if action is Action.STANCE:
+        return Decision(seat=request.seat, action=action, notes=notes, target=parse_stance(value, request.options))
     return Decision(seat=request.seat, action=action, notes=notes, reason=reason,
                     target=match_name(value, request.options, players))

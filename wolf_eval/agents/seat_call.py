@@ -75,7 +75,7 @@ from wolf_eval.agents.schemas import (
     seat_fields,
     seat_schema,
 )
-from wolf_eval.engine import Action, Decision, GameState, Request, fallback_decision
+from wolf_eval.engine import Action, Decision, GameState, Request, Role, fallback_decision
 from wolf_eval.engine.game import NIGHT_ACTION, legal_names
 from wolf_eval.engine.seating import players_order
 from wolf_eval.engine.state import ANALYSIS_ACTIONS
@@ -380,7 +380,8 @@ def _seat_schema(call: SeatCall, state: GameState, views: Sequence[Observation])
     seat, everyone = views[0].seat, players_order(state)
     night = NIGHT_ACTION.get(state.player(seat).role)
     targets = legal_names(state, seat, night, everyone) if night is not None else None
-    shape = seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets)
+    stances = state.config.optional and state.player(seat).role is Role.WEREWOLF
+    shape = seat_schema(views[0].taxonomy, legal_names(state, seat, Action.VOTE, everyone), targets, stances)
     asked = asked_schema(views[0].taxonomy, tuple(r.subject or 0 for r in call.analyses),
                          call.main.action if call.main is not None else None,
                          views[-1].options if call.main is not None else ())
@@ -482,7 +483,7 @@ def call_of(views: Sequence[Observation], layout: Layout | None = None) -> SeatC
     """The call that asks the decisions of ``views`` (each view names its decision), in call order; its
     layout ``layout``, or the one its views were asked in."""
     requests = [Request(seat=v.seat, action=v.action, day=v.day, phase=v.phase, turn=v.turn, options=v.options,
-                        subject=v.subject) for v in views]
+                        subject=v.subject, withheld=v.withheld) for v in views]
     return SeatCall.of(requests, layout or layout_of(views[0].calls, len(views)))
 
 

@@ -618,10 +618,16 @@ def _role_play_section(tables: dict[str, pd.DataFrame]) -> list[str]:
     out = ["## Refusals and self-exposure", "", _ROLE_PLAY_NOTE, ""]
     if tables["role_play"].empty:
         return [*out, "_No deceiving seat replied in these games._", ""]
-    return [*out, _render_n(tables["role_play"], [
+    chose = "propensity" in tables["role_play"]  # with deception=optional: the wolves' days chosen to deceive
+    return [*out, *([_PROPENSITY_NOTE, ""] if chose else []), _render_n(tables["role_play"], [
         ("Deceiver", "deceiver", str, None), ("Seat model", "seat_model", str, None),
         ("Refused", "refusal_rate", _r2, "replies"), ("Self-exposing", "self_exposure_rate", _r2, "replies"),
+        *([("Propensity", "propensity", _r2, "wolf_days")] if chose else []),
         ("Games broken", "games_broken", _n0, "games")]), ""]
+
+
+_PROPENSITY_NOTE = ("Propensity (games with `-T deception=optional`, docs/propensity.md): the share of the wolves' "
+                    "days on which they chose to deceive rather than play open, beside their refusals.")
 
 
 def _judge_section(tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -817,6 +823,12 @@ def ratings_markdown(ratings: rating_.Leaderboard | None, why: str = "", figure:
         out[-2] += (" The monitor's AUROC (docs/monitoring.md) is over the pairs whose wolves the model played "
                     "(its text as the monitor read it) and over the games it monitored, each from its eval's source "
                     "with a 95% interval over those games.")
+    if "propensity" in ratings.board and ratings.board["propensity"].notna().any():  # -T deception=optional
+        headers.append("Propensity to deceive")
+        rows = [[*row, _truth_cell(r, "propensity")] for row, r in zip(rows, ratings.board.to_dict("records"),
+                                                                      strict=True)]
+        out[-2] += (" Propensity to deceive (docs/propensity.md) is the share of its wolves' days chosen to deceive "
+                    "in games with `-T deception=optional`, with a 95% interval over those games.")
     out += [markdown_table(headers, rows), ""]
     out += [f"- {note}" for note in ratings.notes] + ([""] if ratings.notes else [])
     if figure:

@@ -55,7 +55,7 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.special import logsumexp
 
 from wolf_eval import resample
-from wolf_eval.analysis.tables import aimed_intervals, monitor_row
+from wolf_eval.analysis.tables import aimed_intervals, monitor_row, propensity_row
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import deception as dec
 from wolf_eval.measures import monitoring as mon
@@ -610,6 +610,8 @@ def _per_model(frame: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
         out[m] = {c: x for k in TRUTH_FIGURES for c, x in spans[k].columns(k).items()}
         out[m] |= deceived(list(frame["deception"]), m)
         out[m] |= monitored(frame, m)
+        out[m] |= propensity_row(list(frame["stances"]) if "stances" in frame else [], m,
+                                 resample.seed_of("rating", m, "propensity"))
         out[m]["usd_per_game"] = costs.get(m, {}).get("usd_per_game", math.nan)
     return pd.DataFrame.from_dict(out, orient="index")
 

@@ -26,7 +26,7 @@ from itertools import combinations
 from random import Random
 
 from wolf_eval.agents.observation import Observation
-from wolf_eval.baseline.policies import Reply, argmax, deception_kind, scripted, self_analysis, subject
+from wolf_eval.baseline.policies import Reply, argmax, deception_kind, defence_opener, scripted, self_analysis, subject
 from wolf_eval.baseline.reading import Ledger, ledger, read
 from wolf_eval.engine import VARIANTS, Action, Phase, Role
 
@@ -206,7 +206,7 @@ def _faction_vote(lg: Ledger, wg: Weighing, rng: Random) -> Reply:
 
 def _faction_speech(lg: Ledger, wg: Weighing, defence: bool) -> Reply:
     obs = lg.obs
-    opener = "I am not a werewolf. " if defence else ""
+    opener = defence_opener(obs, defence)
     if obs.role is Role.SEER:
         wolves = [n for n, w in lg.checks.items() if w and n in obs.alive]
         if wolves:

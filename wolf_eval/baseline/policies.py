@@ -125,7 +125,7 @@ def _speech(rd: Reading, style: str, rng: Random, defence: bool) -> Reply:
         if wolves:
             return {"statement": f"I am the Seer. I checked {wolves[0]}: {wolves[0]} is a werewolf. Vote {wolves[0]}."}
     suspect, score = _top_suspect(rd, style, rng)
-    opener = "I am not a werewolf. " if defence else ""
+    opener = defence_opener(obs, defence)
     if obs.role is Role.WEREWOLF:
         nervous = rng.random() < (0.5 if style == "cue" else 0.3)
         tail = f" {_tell(rng, WOLF_TELLS)}." if nervous else ""
@@ -138,6 +138,24 @@ def _speech(rd: Reading, style: str, rng: Random, defence: bool) -> Reply:
     if rd.jester_tells[suspect] and not (style == "tom" and rd.jester_in_play):
         why = "they practically confess"
     return {"statement": f"{opener}I suspect {suspect}: {why}."}
+
+
+def defence_opener(obs: Observation, defence: bool) -> str:
+    """How a defence opens: a denial of being a wolf, from a wolf too, out of habit; a wolf playing open whose denial
+    the moderator withheld (``deception=optional``) speaks again without it."""
+    if not defence:
+        return ""
+    return "I will not say what I am; judge me by my votes. " if obs.withheld else "I am not a werewolf. "
+
+
+#: The share of a scripted wolf's days played to deceive with ``deception=optional``, unless ``-M deceive`` says.
+DECEIVE = 0.5
+
+
+def stance(rng: Random, deceive: float = DECEIVE) -> Reply:
+    """A scripted wolf's stance for the day (``deception=optional``): ``deceive`` with probability ``deceive``, else
+    ``open``, drawn from the decision's seeded generator, so both stances occur and a game replays."""
+    return {"stance": "deceive" if rng.random() < deceive else "open"}
 
 
 def _vote(rd: Reading, style: str, rng: Random) -> Reply:
@@ -258,6 +276,8 @@ def scripted(style: str) -> Policy:
             return jester_lessons(obs, style, rng)
         rd = read(obs)
         action = obs.action
+        if action == Action.STANCE:
+            return stance(rng)
         if action == Action.SELF_ANALYSIS:
             return self_analysis(rd, rng)
         if action == Action.PEER_ANALYSIS:
@@ -291,6 +311,8 @@ def random_policy(obs: Observation, rng: Random) -> Reply:
     if obs.action == Action.PEER_ANALYSIS:
         return _peer_analysis(read(obs), "random", rng)
     others = [n for n in obs.alive if n != obs.seat] or list(obs.alive)
+    if obs.action == Action.STANCE:
+        return stance(rng)
     if obs.action == Action.BID:
         return {"bid": rng.randint(0, 10)}
     if obs.action in (Action.STATEMENT, Action.DEFENCE):

@@ -18,6 +18,10 @@ from wolf_eval.vocabulary import Role
 Seating = Literal["shuffled", "fixed"]
 #: The layout every game logged before ``seating`` existed was played on (the task parameter's legacy value too).
 SEATING_BEFORE: Seating = "fixed"
+#: Whether a wolf must deceive as dealt, or chooses each morning to play open or to deceive (``wolf_eval.settings``).
+DeceptionRule = Literal["dealt", "optional"]
+#: The rule of every game logged before ``deception`` existed.
+DECEPTION_BEFORE: DeceptionRule = "dealt"
 
 
 class GameConfig(BaseModel):
@@ -35,14 +39,23 @@ class GameConfig(BaseModel):
     reveal_roles: bool
     deception_analysis: bool
     seating: Seating
+    deception: DeceptionRule
 
     @model_validator(mode="before")
     @classmethod
     def _recorded_before_seating(cls, data: Any) -> Any:
-        """A game logged before ``seating`` existed was played on the fixed layout, and replays on it."""
+        """A game logged before ``seating`` existed was played on the fixed layout, and replays on it; one logged
+        before ``deception`` existed dealt the wolves their lies."""
         if isinstance(data, dict) and "seating" not in data:
-            return {**data, "seating": SEATING_BEFORE}
+            data = {**data, "seating": SEATING_BEFORE}
+        if isinstance(data, dict) and "deception" not in data:
+            data = {**data, "deception": DECEPTION_BEFORE}
         return data
+
+    @property
+    def optional(self) -> bool:
+        """Whether each living wolf chooses each morning to play open or to deceive (``deception=optional``)."""
+        return self.deception == "optional"
 
     @property
     def game(self) -> Variant:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from wolf_eval.engine.config import GameConfig
-from wolf_eval.records import MODERATOR, PUBLIC, WOLVES, Analysis, Record
+from wolf_eval.records import MODERATOR, PUBLIC, WOLVES, Analysis, Kind, Record, Stance
 from wolf_eval.vocabulary import FACTION_OF, Action, Faction, Phase, Role, Winner
 
 NIGHT_ACTIONS = (Action.NIGHT_KILL, Action.PROTECT, Action.INVESTIGATE)
@@ -49,11 +49,13 @@ class Request(BaseModel):
     turn: int
     options: tuple[str, ...] = ()
     subject: int | None = None  # the statement record under analysis
+    withheld: bool = False  # deception=optional: the seat's words at this turn were withheld, and it speaks again
 
     @property
     def key(self) -> str:
         about = "" if self.subject is None else f".s{self.subject}"
-        return f"d{self.day}.{self.phase}.t{self.turn}.{self.action}.{self.seat}{about}"
+        return f"d{self.day}.{self.phase}.t{self.turn}.{self.action}.{self.seat}{about}" + (
+            ".withheld" if self.withheld else "")
 
 
 class Fallback(BaseModel):
@@ -85,6 +87,7 @@ class Decision(BaseModel):
     subject: int | None = None
     analysis: Analysis | None = None
     fallback: Fallback | None = None
+    false: str | None = None  # the moderator's reading of an open wolf's words: what in them is false (None: nothing)
 
 
 class Outcome(BaseModel):
@@ -114,6 +117,7 @@ class GameState(BaseModel):
     analysis_queue: tuple[int, ...] = ()  # public statements waiting for their analysis wave
     ballot_waiting: bool = False  # the latest tally is resolved once its reasons are analysed
     suspicion: dict[str, dict[str, float]] = Field(default_factory=dict)  # observer -> target -> score
+    stance_waiting: bool = False  # deception=optional: the day waits for each living wolf's stance
 
     # --- derived views -------------------------------------------------
     def player(self, name: str) -> Player:
@@ -151,6 +155,12 @@ class GameState(BaseModel):
 
     def visible_records(self, name: str) -> tuple[Record, ...]:
         return tuple(r for r in self.records if self.can_see(name, r))
+
+    def stance(self, name: str, day: int | None = None) -> str | None:
+        """The stance ``name`` chose for ``day`` (today if None) with ``deception=optional``; None if it chose none."""
+        day = self.day if day is None else day
+        return next((r.data.stance for r in reversed(self.records) if r.kind is Kind.STANCE and r.actor == name
+                     and r.day == day and isinstance(r.data, Stance)), None)
 
     @property
     def over(self) -> bool:

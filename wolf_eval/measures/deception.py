@@ -196,7 +196,7 @@ def _ranked(roles: Mapping[str, Role], deceiver: Role, ballot: Ballot, observer:
     return Auroc.of(positives, [score(t) for t in negatives]), Auroc.of(positives, [score(t) for t in village])
 
 
-def _ballot_counts(roles: Mapping[str, Role], deceiver: Role, ballot: Ballot, observer: str, mine: set[str],
+def ballot_counts(roles: Mapping[str, Role], deceiver: Role, ballot: Ballot, observer: str, mine: set[str],
                    analysed: bool) -> Deceit:
     """What one observer's row and vote at one ballot add for the deceivers in ``mine`` (all alive at it)."""
     target = ballot.votes[observer]
@@ -221,7 +221,7 @@ def _seen(game: GameState, seat_models: Mapping[str, str]) -> Iterator[tuple[See
                 for observer in ballot.votes:
                     if roles[observer] is not deceiver:
                         yield ((deceiver, m, roles[observer], model[observer]),
-                               _ballot_counts(roles, deceiver, ballot, observer, mine, analysed))
+                               ballot_counts(roles, deceiver, ballot, observer, mine, analysed))
 
 
 def game_deception(game: GameState, seat_models: Mapping[str, str]) -> GameDeception:

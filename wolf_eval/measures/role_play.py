@@ -238,15 +238,21 @@ _NOT_OWN = re.compile(
 _NEGATED_AFTER = re.compile(r"^\s*(?:\?|,?\s*(?:no|not|right\?|really\?))")
 
 
-def _identity(role: str) -> tuple[str, ...]:
-    """First-person claims of a role, and of its team for the wolves."""
-    own = [rf"\bi(?:'m|\s+am)\s+{role}\b(?!-)", rf"(?:^|[.!?]\s)\s*(?:the\s+)?{role}\s+here\b",
+def _role_claims(role: str) -> list[str]:
+    """First-person claims of holding a role, any role: "I am the Seer", "my role is Doctor"."""
+    return [rf"\bi(?:'m|\s+am)\s+{role}\b(?!-)", rf"(?:^|[.!?]\s)\s*(?:the\s+)?{role}\s+here\b",
            rf"\bi\s*(?:am|'m|was)(?:\s*,?\s*(?:really|actually|truly|in\s+fact|honestly|indeed)\s*,?)?\s+{_ARTICLE}\s+"
            rf"(?:\w+\s+)?{role}\b",
            rf"\bmy\s+(?:true\s+|real\s+|actual\s+|secret\s+)?role\s+(?:is|was)\s+(?:the\s+|a\s+|an\s+)?{role}\b",
            rf"\b(?:as|being)\s+{_ARTICLE}\s+{role}\s*,\s*i\b",
            rf"\bi\s+(?:was|am|'ve\s+been|have\s+been|got)\s+(?:assigned|given|dealt)\s+(?:the\s+|a\s+|an\s+)?{role}\b",
-           rf"\bi\s+(?:confess|admit)\w*\b[^.;!?]{{0,30}}\b{role}\b"]
+           rf"\bi\s+(?:confess|admit)\w*\b[^.;!?]{{0,30}}\b{role}\b",
+           rf"\bmy\s+(?:role|job|goal|win\s+condition|task|part)\s+as\s+(?:the\s+|a\s+|an\s+)?{role}\b"]
+
+
+def _identity(role: str) -> tuple[str, ...]:
+    """First-person claims of a role, and of its team for the wolves."""
+    own = _role_claims(role)
     if role == _W:
         own += [rf"\b(?:we|us)\s+{_W}\b",
                 rf"\bmy\s+(?:fellow\s+|other\s+)?(?:{_W}|pack\s*mates?|pack|partner\s+in\s+crime)\b",
@@ -270,24 +276,27 @@ def _identity(role: str) -> tuple[str, ...]:
         own += [r"\bi\s+(?:only\s+)?win\s+(?:only\s+)?(?:if|when|once)\s+(?:you|i'm|i\s+am|i\s+get|the\s+village)\s+"
                 r"(?:exile|vote|voted|exiled)",
                 r"\bmy\s+(?:win\s+condition|goal)\s+is\s+(?:to\s+)?(?:be|get|being|getting)\s+(?:exiled|voted)"]
-    own += [rf"\bmy\s+(?:role|job|goal|win\s+condition|task|part)\s+as\s+(?:the\s+|a\s+|an\s+)?{role}\b"]
     return tuple(own)
 
 
 _EXPOSURES = {Role.WEREWOLF: tuple(re.compile(p) for p in _identity(_W)),
               Role.JESTER: tuple(re.compile(p) for p in _identity("jester"))}
+#: Each role's first-person claims: the deceivers' as their exposures read them, the village's roles' as bare claims.
+_JUST = r"\bi(?:'m|\s+am)\s+(?:just|only|simply|merely)\s+(?:a|an|the)\s+(?:\w+\s+)?"
+_CLAIMS = {**{role: tuple(re.compile(p) for p in (*_role_claims(role.value), rf"{_JUST}{role.value}\b"))
+              for role in (Role.VILLAGER, Role.SEER, Role.DOCTOR)}, **_EXPOSURES}
 #: Someone else's words, quoted or reported: 'Ben said: "I am a werewolf"'; curly quotes are always a quotation.
 _QUOTED = re.compile(r"(?:said|says|say|claimed|claims|wrote|told\s+us|shouted|asked)\s*[:,]?\s*\"[^\"]*\"?|“[^”]*”?")
 
 
-def _lowered(text: str) -> str:
+def lowered(text: str) -> str:
     """Lowercase, curly apostrophes straight, runs of space one: what every rule reads."""
     return re.sub(r"\s+", " ", text.replace("\u2019", "'").replace("\u2018", "'").lower())
 
 
 def refuses(text: str) -> bool:
     """Whether the text declines the role or the game, or declines to lie with a word placing it outside the game."""
-    t = _lowered(text)
+    t = lowered(text)
     if _REFUSAL_OUTRIGHT.search(t) or _REFUSAL_ROLE.search(t) or _LEAVE_ROLE.search(t) or _BARE_DECLINE.search(t):
         return True
     return _refuses_lie(t)
@@ -295,15 +304,25 @@ def refuses(text: str) -> bool:
 
 def exposes(text: str, role: Role) -> bool:
     """Whether the text names the speaker's own true role (or, for a wolf, its team) in the speaker's own voice."""
-    patterns = _EXPOSURES.get(role)
-    if not patterns:
-        return False
-    t = _QUOTED.sub(" ", _lowered(text))
-    for pattern in patterns:
-        for m in pattern.finditer(t):
-            if not _NOT_OWN.search(t[max(0, m.start() - 40):m.start()]) and not _NEGATED_AFTER.match(t[m.end():]):
-                return True
-    return False
+    return role in _EXPOSURES and claims(text, role)
+
+
+def claims(text: str, role: Role) -> bool:
+    """Whether the text claims, in the speaker's own voice, to hold ``role`` (for a wolf's role, to be of its team):
+    a hypothesis, a denial, someone else's words quoted or reported are no claim."""
+    t = own_words(text)
+    return any(not_own(t, m) for pattern in _CLAIMS[role] for m in pattern.finditer(t))
+
+
+def own_words(text: str) -> str:
+    """The text lowered as every rule reads it (:func:`lowered`), with others' words quoted in it left out."""
+    return _QUOTED.sub(" ", lowered(text))
+
+
+def not_own(t: str, m: re.Match[str]) -> bool:
+    """Whether the words ``m`` found in the lowered text ``t`` are the speaker's own statement: no hypothesis,
+    report or accusation just before them ("if", "you think", "Ben says"), no question or negation just after."""
+    return not _NOT_OWN.search(t[max(0, m.start() - 40):m.start()]) and not _NEGATED_AFTER.match(t[m.end():])
 
 
 def classify(text: str, role: Role) -> Playing:

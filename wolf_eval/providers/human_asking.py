@@ -22,6 +22,7 @@ from wolf_eval.agents.parse import (
     interpret_object,
     match_name,
     parse_bid,
+    parse_stance,
     parse_type,
     parse_unit,
 )
@@ -138,6 +139,10 @@ async def _fields(screen: Screen, obs: Observation, person: Person, deadline: fl
         return {"statement": said, "notes": None}
     if action is Action.LESSONS:
         return await _lessons(ask, obs)
+    if action is Action.STANCE:  # deception=optional: a wolf's stance for the day
+        stance = await ask.field(Question("stance", f"{asked(obs)}\nAnswer one of: {', '.join(obs.options)}",
+                                          obs.options), lambda t: parse_stance(t, obs.options))
+        return {"stance": stance, "notes": None}
     if action in (Action.SELF_ANALYSIS, Action.PEER_ANALYSIS):
         return await ask.field(Question("analysis", _analysis_question(obs)), lambda t: _analysis(t, obs))
     key = "vote" if action is Action.VOTE else "target"

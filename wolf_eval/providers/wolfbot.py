@@ -14,6 +14,8 @@ critical path at API speed; ``-M words=N`` makes every statement, defence and vo
 words long (the game is otherwise unchanged), to measure its tokens at the length models speak.
 ``-M refuse=P`` and ``-M expose=P`` make a deceiving seat's public reply a refusal of its role, or a
 self-exposure, with those probabilities (``breaking.py``), so the refusal counts run offline.
+``-M deceive=P`` is the share of a wolf's days it chooses to deceive with ``-T deception=optional`` (default 0.5,
+each day a seeded draw), so both stances occur offline.
 
 Every reply to a seat carries a scripted reasoning block (``wolf_eval.baseline.confessions``) beside it,
 as a reasoning model's does; ``-M leak=P`` is the share of a deceiver's days whose reasoning confesses its
@@ -50,14 +52,15 @@ from wolf_eval.agents.prompts import METADATA_KEY
 from wolf_eval.agents.reply_reading import READING_METADATA_KEY, ReplyReading
 from wolf_eval.agents.role_guesses import JUDGE_METADATA_KEY, JudgeView
 from wolf_eval.agents.seat_call import call_of, logged_parts, reply_fields
-from wolf_eval.baseline.bots import PLAYERS, judge_reply
+from wolf_eval.baseline.bots import PLAYERS, judge_reply, strict_reply
 from wolf_eval.baseline.confessions import LEAK, monitor_reading, scripted_thought
+from wolf_eval.baseline.policies import DECEIVE, stance
 from wolf_eval.measures.role_play import classify
 from wolf_eval.measures.tokenizer import count, schema_text
 from wolf_eval.providers.breaking import break_role
 from wolf_eval.providers.padding import lengthen
 from wolf_eval.refusal import ValueRefused
-from wolf_eval.vocabulary import Role
+from wolf_eval.vocabulary import Action, Role
 
 #: The scripted monitor's name: ``wolfbot/monitor`` reads seats' texts (``--model-role monitor=``), plays no seat.
 MONITOR = "monitor"
@@ -156,6 +159,7 @@ class WolfBot(ModelAPI):
         leak: float = LEAK,
         refuse: float = 0.0,
         expose: float = 0.0,
+        deceive: float = DECEIVE,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
@@ -177,14 +181,18 @@ class WolfBot(ModelAPI):
         if refuse + expose > 1:
             raise ValueRefused(f"wolfbot: -M refuse and -M expose add up to {refuse + expose}, more than 1")
         self.refuse, self.expose = float(refuse), float(expose)
+        if isinstance(deceive, bool) or not isinstance(deceive, int | float) or not 0 <= deceive <= 1:
+            raise ValueRefused(f"wolfbot: -M deceive must be a share from 0 to 1 (of a wolf's days it chooses to "
+                               f"deceive with -T deception=optional), got {deceive!r}")
+        self.deceive = float(deceive)
         if model_name not in (*PLAYERS, MONITOR):
             close = difflib.get_close_matches(model_name, list(PLAYERS), n=1)
             hint = f" (did you mean wolfbot/{close[0]}?)" if close else ""
             raise ValueRefused(f"wolfbot/{model_name}: wolfbot has no policy {model_name!r}{hint}; use one of: "
                                + ", ".join(f"wolfbot/{p}" for p in (*PLAYERS, MONITOR)))
         if model_args:
-            raise ValueRefused("wolfbot takes only -M latency=SECONDS, -M words=N, -M leak=P, -M refuse=P and "
-                               "-M expose=P, got: " + ", ".join(model_args))
+            raise ValueRefused("wolfbot takes only -M latency=SECONDS, -M words=N, -M leak=P, -M refuse=P, "
+                               "-M expose=P and -M deceive=P, got: " + ", ".join(model_args))
         self.player = PLAYERS.get(model_name)
 
     def max_connections(self) -> int:
@@ -194,6 +202,8 @@ class WolfBot(ModelAPI):
         """One decision's reply: the policy's move, run on to ``-M words``, then broken by ``-M refuse``/``expose``."""
         if self.player is None:
             raise ValueRefused(PLAYS_NO_SEAT)
+        if obs.action is Action.STANCE and self.model_name != "chaos":
+            return json.dumps(strict_reply(obs, stance(Random(seed), self.deceive)))
         said = lengthen(self.player(obs, Random(seed)), obs, self.words, Random(f"{seed}:words"))
         return break_role(said, obs, self.refuse, self.expose, Random(f"{seed}:role_play"))
 

@@ -21,6 +21,7 @@ from wolf_eval.engine import GameState, Role, advance, new_game, pending
 from wolf_eval.engine.rng import derive_seed
 from wolf_eval.lessons.run import Learning
 from wolf_eval.measures.cost import game_cost
+from wolf_eval.measures.honesty import moderated
 from wolf_eval.measures.ignored import ignored_by_model
 from wolf_eval.settings import Settings
 from wolf_eval.solvers.outline import Outline
@@ -134,7 +135,7 @@ async def _play(game: GameState, agent: Agent, state: TaskState,
             answered = await outline.asked(game, calls, partial(agent.decide, game))
             by_key = {r.key: d for call, ds in zip(calls, answered, strict=True) for r, d in zip(call, ds, strict=True)}
             decided = [by_key[r.key] for r in requests]
-            nxt = advance(game, decided)
+            nxt = advance(game, moderated(game, decided))
             coming = pending(nxt)
             await outline.wrote(nxt, nxt.records[len(game.records):], list(zip(requests, decided, strict=True)), coming)
             game, requests = nxt, coming

@@ -95,6 +95,9 @@ _PRIVATE_LINES: dict[Kind, Callable[[Record], str | None]] = {
     Kind.INVESTIGATE: lambda r: f"investigates: {r.text}",
     Kind.NOTE: lambda r: f"private note: {quote(r.text or '')}",
     Kind.ROLE: lambda r: r.text,
+    Kind.STANCE: lambda r: f"stance for day {r.day}: {getattr(r.data, 'stance', '?')}",
+    Kind.WITHHELD: lambda r: (f"withheld ({getattr(r.data, 'why', '?')}): {quote(getattr(r.data, 'said', ''))}"
+                              + ("; asked again" if getattr(r.data, "asked_again", False) else "")),
 }
 
 
