@@ -12,7 +12,7 @@ lessons written by someone who never saw the tagger, to which no rule is fitted 
 listed). The 286 of ``lessons_gold.jsonl`` were all fitted to in round 4, their old held-out part
 included (``tests/data/lessons_gold.md``), so their figures say only that the rules still read them.
 
-With ``--model``, each lesson is tagged by one call to that model (``wolf_eval/lessons/model_tagger.py``);
+With ``--model``, each lesson is tagged by one call to that model (``wolf_eval/agents/model_tagger.py``);
 a reply that cannot be read counts as order 0 with no categories (a miss), and their number is printed.
 """
 
@@ -27,9 +27,9 @@ from pathlib import Path
 
 from inspect_ai.model import Model, get_model
 
-from wolf_eval.lessons.model_tagger import model_tags
-from wolf_eval.lessons.tagger import CATEGORIES, Tags, tag
+from wolf_eval.agents.model_tagger import model_tags
 from wolf_eval.measures.rates import Confusion, cohen_kappa, ratio
+from wolf_eval.measures.tagger import CATEGORIES, Tags, tag
 
 GOLD = Path(__file__).resolve().parents[1] / "tests" / "data" / "lessons_gold.jsonl"
 #: Held out from every rule since round 4, written by another hand (tests/data/lessons_fresh.md).

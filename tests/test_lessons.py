@@ -23,7 +23,7 @@ from wolf_eval.lessons.book import (
     snapshot_path,
     write_snapshot,
 )
-from wolf_eval.lessons.tagger import categories, tag, tom_order
+from wolf_eval.measures.tagger import categories, tag, tom_order
 
 # Table 2 of the Triadic Werewolf paper: one representative entry per ToM order.
 TABLE_2 = [

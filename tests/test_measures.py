@@ -22,10 +22,10 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from wolf_eval.analysis import report
 from wolf_eval.cli import main
-from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import identification as judge
 from wolf_eval.measures import lessons, outcome, quality, sabotage
+from wolf_eval.measures.tagger import CATEGORIES as LESSON_CATEGORIES
 
 RELEASE = Path(__file__).parent / "data" / "release-0.1.0-triadic.eval"
 SHORT = {"games": 3, "max_days": 3, "max_debate_turns": 2, "seed": 11}

@@ -16,8 +16,8 @@ from inspect_ai.util import Store
 from wolf_eval.bindings import Bindings, SeatingRefused
 from wolf_eval.cli import main
 from wolf_eval.lessons.book import Snapshot, model_folder, new_lessons, write_snapshot
-from wolf_eval.lessons.tagger import tag
 from wolf_eval.measures import lessons as les
+from wolf_eval.measures.tagger import tag
 from wolf_eval.settings import Settings
 from wolf_eval.store import GameRecord, TaggerReading
 

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from inspect_ai.model import GenerateConfig
 
+from wolf_eval.agents.model_tagger import parse_tags
 from wolf_eval.agents.parse import InvalidReply
-from wolf_eval.lessons.model_tagger import parse_tags
-from wolf_eval.lessons.tagger import CATEGORIES, Tags
 from wolf_eval.measures.rates import Confusion, cohen_kappa
+from wolf_eval.measures.tagger import CATEGORIES, Tags
 
 # loaded from its file: putting benchmarks/ on sys.path would let its scripts shadow other modules
 _SPEC = importlib.util.spec_from_file_location(

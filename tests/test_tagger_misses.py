@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from wolf_eval.lessons.tagger import categories, tag, tom_order
+from wolf_eval.measures.tagger import categories, tag, tom_order
 
 # --------------------------------------------------------------------------- 1. audience contrast, any wording
 

@@ -17,6 +17,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from wolf_eval.agents import prompts
 from wolf_eval.agents.call import ProviderFailure
+from wolf_eval.agents.model_tagger import model_tags
 from wolf_eval.agents.monitor import day_views, monitor_messages
 from wolf_eval.agents.observation import observe
 from wolf_eval.agents.reply_reading import ReplyReading, reading_messages
@@ -24,7 +25,6 @@ from wolf_eval.agents.role_guesses import judge_messages, judge_view
 from wolf_eval.agents.seat_call import call_messages, plan
 from wolf_eval.engine import Action, Decision, GameState, Request, Role, advance, fallback_decision, new_game, pending
 from wolf_eval.lessons.asking import lessons_view
-from wolf_eval.lessons.model_tagger import model_tags
 from wolf_eval.settings import rules_for
 
 

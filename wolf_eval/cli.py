@@ -344,7 +344,7 @@ def _replay_game(sample: EvalSample, release: str | None) -> bool:
 def _tag_lessons(file: str, model: str | None = None) -> int:
     """Print each lesson's regex tags, and with ``model`` that model's reading beside them."""
     from wolf_eval.lessons.book import NotALessonsFile, latest, read_snapshot
-    from wolf_eval.lessons.tagger import tag
+    from wolf_eval.measures.tagger import tag
 
     folder = Path(file).is_dir()
     if not folder and (kind := not_a_file(Path(file), "lessons file")) is not None:  # a pipe would hang the read
@@ -386,7 +386,7 @@ def _model_readings(model: str, lessons: list[str]) -> list[Any]:
 
     from inspect_ai.model import get_model
 
-    from wolf_eval.lessons.model_tagger import tagger_readings
+    from wolf_eval.agents.model_tagger import tagger_readings
 
     try:
         tagger = get_model(model)

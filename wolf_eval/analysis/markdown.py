@@ -22,10 +22,10 @@ from wolf_eval.analysis.tables import (
     ROLES,
     fallback_flag,
 )
-from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import ignored as ignored_
 from wolf_eval.measures.pooling import bound_name, is_bound, logged_name
+from wolf_eval.measures.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.resample import DRAWS, NO_GAMES, Interval
 from wolf_eval.stats import difference_interval
 
@@ -660,7 +660,7 @@ def _lesson_sections(tables: dict[str, pd.DataFrame], figures: list[str]) -> lis
     if tables["lessons"].empty:
         return []
     out = ["## Jester lessons", "",
-           "Lessons the Jester's model added, tagged by `wolf_eval.lessons.tagger`: share by theory-of-mind order "
+           "Lessons the Jester's model added, tagged by `wolf_eval.measures.tagger`: share by theory-of-mind order "
            "(3rd: an explicit cross-faction contrast; 2nd: a perception verb; 1st: neither), then by strategy "
            "category (multi-label, so categories need not sum to 1).", "",
            _render(tables["lessons"], [("Games", "games", str), ("Added", "added", _n0),

@@ -23,7 +23,6 @@ import pandas as pd
 
 from wolf_eval.analysis.corpus import CELL, Corpus, Values, cell_games, cells, values
 from wolf_eval.engine.variants import VARIANTS
-from wolf_eval.lessons.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.measures import calibration as cal
 from wolf_eval.measures import cost as cost_
 from wolf_eval.measures import deception as dec
@@ -40,6 +39,7 @@ from wolf_eval.measures import truth as truth_
 from wolf_eval.measures.pooling import column as pool_column
 from wolf_eval.measures.pooling import count_where_applicable, logged_name
 from wolf_eval.measures.rates import Auroc, Mean, ratio
+from wolf_eval.measures.tagger import CATEGORIES as LESSON_CATEGORIES
 from wolf_eval.resample import (
     NO_GAMES,
     UNIT,

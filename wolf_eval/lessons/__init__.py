@@ -1,1 +1,1 @@
-"""The Jester's lessons: the per-model lessons files and the deterministic lesson tagger."""
+"""The Jester's learning loop: its model's immutable lessons snapshots, the lessons call and the run."""

@@ -18,10 +18,9 @@ from wolf_eval.agents.seat_call import call_messages, call_of
 from wolf_eval.engine import Action, GameState, Request
 from wolf_eval.lessons.book import LISTS, Lesson
 from wolf_eval.settings import PAPERS_CALLS, PAPERS_HISTORY
-from wolf_eval.store import TokenUsage
 
 if TYPE_CHECKING:
-    from wolf_eval.agents.player import Seat
+    from wolf_eval.agents.player import Agent, Seat
 
 MAX_LESSONS_PER_LIST = 10
 MAX_LESSON_CHARS = 400
@@ -70,24 +69,22 @@ def parse_lessons(raw: str) -> list[tuple[str, str]]:
     return found
 
 
-async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson], structured_output: bool = True,
-                          usage: dict[str, TokenUsage] | None = None,
-                          game_name: str = "", eval_seed: int | None = None) -> Answer[list[tuple[str, str]]]:
-    """One call to the Jester's model for its lessons (seeded with the eval's ``--seed``, ``eval_seed``, as every
-    call is); an unreadable reply proposes none and says why."""
+async def ask_for_lessons(game: GameState, seat: Seat, known: list[Lesson],
+                          agent: Agent) -> Answer[list[tuple[str, str]]]:
+    """One call to the Jester's model for its lessons, made as the game's every call is (``agent``'s reply schema,
+    seed from the eval's ``--seed``, token count and the game's name); an unreadable reply proposes none and says
+    why."""
     stage("observe")
     obs = lessons_view(game, seat.name, known)
     stage("config")
-    call = call_of([obs])
-    seed = call_seed(game.seed, "lessons", eval_seed)
-    config = GenerateConfig(temperature=seat.temperature, seed=seed,
-                            response_schema=call.schema(game, [obs]) if structured_output else None)
-    caller = Caller(game_name or f"the game of seed {game.seed}", "lessons", game.day, seat.name, seat.role.value)
+    seed = call_seed(game.seed, "lessons", agent.eval_seed)
+    schema = call_of([obs]).schema(game, [obs]) if agent.structured_output else None
+    config = GenerateConfig(temperature=seat.temperature, seed=seed, response_schema=schema)
+    caller = Caller(agent.game or f"the game of seed {game.seed}", "lessons", game.day, seat.name, seat.role.value)
     ref = f"{game.seed}:lessons:{seat.name}"
     with in_flight({ref: obs}):
         stage("prompt")
-        answer = await ask(seat.model, call_messages([obs], [ref], [seed], structured_output), config, caller,
-                           read=parse_lessons, fallback=lambda reason, raw: [], usage=usage)
-    if answer.problem is None:
-        return answer
-    return Answer(answer.value, answer.raw, f"unreadable lessons reply: {answer.problem}")
+        answer = await ask(seat.model, call_messages([obs], [ref], [seed], agent.structured_output), config, caller,
+                           read=parse_lessons, fallback=lambda reason, raw: [], usage=agent.usage)
+    return answer if answer.problem is None else \
+        Answer(answer.value, answer.raw, f"unreadable lessons reply: {answer.problem}")

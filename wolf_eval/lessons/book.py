@@ -26,6 +26,7 @@ import hashlib
 import os
 import re
 import tempfile
+import uuid
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -69,6 +70,10 @@ class Snapshot(BaseModel):
 
     def dump(self) -> bytes:
         return (self.model_dump_json(indent=1) + "\n").encode("utf-8")
+
+    def digest(self) -> str:
+        """What a game's record keeps of the snapshot it read: how a rerun finds that game's log (``run.kept_log``)."""
+        return hashlib.sha256(self.dump()).hexdigest()
 
 
 class NotALessonsFile(ValueRefused):
@@ -185,24 +190,19 @@ def latest(folder: Location, model: str | None) -> Snapshot | None:
 def write_snapshot(folder: Location, snapshot: Snapshot) -> None:
     """Write snapshot ``snapshot.step`` once: refused (``LessonsTaken``) if it exists."""
     path = snapshot_path(folder, snapshot.step)
-    if remote.is_remote(path):
-        created = remote.create(str(path), snapshot.dump())
-    else:
-        created = _create_local(Path(path), snapshot.dump())
-    if not created:
+    if not (remote.create(str(path), snapshot.dump()) if remote.is_remote(path) else
+            _create_local(Path(path), snapshot.dump())):
         raise LessonsTaken(f"{path} exists: another run kept game {snapshot.step} of {snapshot.model}'s lessons "
                            "while this one played it; play one learning run per model and lessons folder at a time")
 
 
 def _create_local(path: Path, content: bytes) -> bool:
-    """Create ``path`` whole or not at all: False if it exists."""
+    """Create ``path`` whole or not at all: False if it exists. Written and fsynced under a name of its own, then
+    hard-linked to ``path``; created as any file the user writes (``open``'s 0o666 less their umask)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)  # the user's umask, as any file they write (mkstemp alone gives 0600)
-        with os.fdopen(fd, "wb") as f:
+        with open(tmp, "xb") as f:
             f.write(content)
             f.flush()
             os.fsync(f.fileno())
@@ -211,7 +211,7 @@ def _create_local(path: Path, content: bytes) -> bool:
     except FileExistsError:
         return False
     finally:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
 
 
 def check_writable(directory: Location) -> None:

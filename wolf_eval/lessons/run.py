@@ -12,7 +12,6 @@ A game whose eval failed stops the run; nothing was kept of it.
 from __future__ import annotations
 
 import contextvars
-import hashlib
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -23,14 +22,14 @@ from inspect_ai.model import Model
 from inspect_ai.solver import TaskState
 
 from wolf_eval.agents.call import MAX_RAW_CHARS
+from wolf_eval.agents.model_tagger import bound_tagger_readings
 from wolf_eval.agents.player import Agent, Seat
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import GameState, Role
-from wolf_eval.lessons import book
+from wolf_eval.lessons import book, remote
 from wolf_eval.lessons.asking import ask_for_lessons, lessons_by_list, most_recent
-from wolf_eval.lessons.book import Location, Snapshot
-from wolf_eval.lessons.model_tagger import bound_tagger_readings
-from wolf_eval.lessons.tagger import tag
+from wolf_eval.lessons.book import Lesson, Location, Snapshot
+from wolf_eval.measures.tagger import tag
 from wolf_eval.refusal import Refusal
 from wolf_eval.settings import Settings, SettingsError
 from wolf_eval.store import LessonRow, current_record, logged_record
@@ -59,7 +58,7 @@ class Learning:
                                 f"played in order by `wolf-eval learn {settings.variant} --model MODEL --games N` "
                                 "(docs/learning.md)")
         folder = settings.lessons_dir or book.default_lessons_dir()
-        return cls(folder if str(folder).startswith("s3://") else os.path.expanduser(folder),
+        return cls(folder if remote.is_remote(folder) else os.path.expanduser(folder),
                    settings.learning_step, settings.lessons_shown)
 
     def path(self, model: str) -> Location:
@@ -82,7 +81,7 @@ class Learning:
         shown = most_recent(snapshot.lessons, self.shown)
         record = current_record()
         record.lessons_file = str(self.path(jester.model_name))
-        record.lessons_sha256 = hashlib.sha256(snapshot.dump()).hexdigest()
+        record.lessons_sha256 = snapshot.digest()
         record.learning_step = self.step
         record.lessons_read = rows(shown)
         agent.jester_lessons = lessons_by_list(shown)
@@ -92,8 +91,7 @@ class Learning:
                     tagger: Model | None) -> None:
         """Ask the Jester's model for lessons and record the new ones (snapshot ``step`` is written from the log)."""
         shown = most_recent(snapshot.lessons, self.shown)
-        answer = await ask_for_lessons(game, jester, shown, agent.structured_output, agent.usage, agent.game,
-                                       agent.eval_seed)
+        answer = await ask_for_lessons(game, jester, shown, agent)
         added = book.new_lessons(answer.value, snapshot.lessons, self.step)
         record = current_record()
         record.usage, record.calls = agent.usage, record.calls + 1
@@ -106,7 +104,7 @@ class Learning:
                            "problem": answer.problem}, source="wolf_eval/lessons")
 
 
-def rows(lessons: list[Any]) -> list[LessonRow]:
+def rows(lessons: list[Lesson]) -> list[LessonRow]:
     """Lessons as the sample records them: list, text and their tags."""
     return [LessonRow(list=x.list, text=x.text, order=(t := tag(x.text)).order, categories=list(t.categories))
             for x in lessons]
@@ -148,11 +146,10 @@ def learn(task: str, model: str | Model, games: int, task_args: dict[str, Any] |
 def kept(folder: Location, before: Snapshot, log: EvalLog) -> Snapshot:
     """Snapshot ``before.step + 1``, written from the finished log of that game."""
     [sample] = log.samples or []
-    record = logged_record(sample.store)
     step = before.step + 1
-    added = [x.model_dump() | {"step": step} for x in record.lessons_added]
-    after = Snapshot.model_validate({"model": before.model, "step": step, "logs": [*before.logs, log.location],
-                                     "lessons": [*before.model_dump()["lessons"], *added]})
+    added = [Lesson.model_validate(x.model_dump() | {"step": step}) for x in logged_record(sample.store).lessons_added]
+    after = before.model_copy(update={"step": step, "logs": [*before.logs, log.location],
+                                      "lessons": [*before.lessons, *added]})
     try:
         book.write_snapshot(folder, after)
     except OSError as err:
@@ -180,9 +177,8 @@ def finished_games(log_dir: str, settings: Settings, bindings: Bindings) -> dict
 
 def kept_log(candidates: list[Any], snapshot: Snapshot) -> EvalLog | None:
     """The candidate log whose game read ``snapshot`` (by its digest), if there is one."""
-    digest = hashlib.sha256(snapshot.dump()).hexdigest()
     for info in candidates:
         log = read_eval_log(info)
-        if log.samples and logged_record(log.samples[0].store).lessons_sha256 == digest:
+        if log.samples and logged_record(log.samples[0].store).lessons_sha256 == snapshot.digest():
             return log
     return None

@@ -17,7 +17,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from wolf_eval.lessons.tagger import CATEGORIES
 from wolf_eval.measures.pooling import (
     Logged,
     Values,
@@ -27,6 +26,7 @@ from wolf_eval.measures.pooling import (
     pooled_ratio,
     pooled_sum,
 )
+from wolf_eval.measures.tagger import CATEGORIES
 from wolf_eval.store import GameRecord
 
 ORDERS = (1, 2, 3)

@@ -119,30 +119,52 @@ def figure_metrics(figure: str) -> list[Metric]:
     return [make() for make in METRICS[figure]]
 
 
-def headline_scorer(figure: str) -> Scorer:
-    """The scorer of one headline figure, registered under the figure's name, with its one metric."""
+#: What a figure's scorer says of its game beside the value: the explanation and any metadata besides the counts,
+#: from the game, its values and the figure's rounded value in this game.
+Telling = Callable[[GameState, GameValues, float], tuple[str, dict[str, Any]]]
 
-    @scorer(metrics=figure_metrics(figure), name=figure, description=HEADLINE[figure].description)
+
+def figure_scorer(figure: str, tell: Telling) -> Scorer:
+    """The scorer of one figure of :data:`FIGURES`, registered under its name with its three metrics.
+
+    Every figure's score is made alike (the headline's, the monitor's): its value is the game's figure, rounded,
+    from the counts its metadata logs first (what the metrics pool), and its answer is the winner; ``tell`` says
+    the rest, so a scorer differs from another only in what it explains and logs besides.
+    """
+    f = FIGURES[figure]
+
+    @scorer(metrics=figure_metrics(figure), name=figure, description=f.description)
     def make() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
             game, values = scored_game(state)
             assert game.outcome is not None
-            counts = HEADLINE[figure].counts(values)
-            value, winner = rounded(HEADLINE[figure].pool([counts])), str(game.outcome.winner)
-            if figure != LEAD:
-                return Score(value=value, answer=winner, explanation=figure_explanation(figure, values, value),
-                             metadata={"counts": counts})
-            record = current_record()
-            fallbacks = logged_fallbacks(fallback_counts(game, record.seat_models))
-            return Score(value=value, answer=winner, explanation=game_summary(game, values),
-                         metadata={"counts": counts, "values": {k: v for k, v in values.flat().items() if k != "judge"},
-                                   "fallbacks_by_model_action": fallbacks,
-                                   "cost": game_cost(record.usage),
-                                   "ignored_settings": record.ignored})
+            counts = f.counts(values)
+            value = rounded(f.pool([counts]))
+            explanation, metadata = tell(game, values, value)
+            return Score(value=value, answer=str(game.outcome.winner), explanation=explanation,
+                         metadata={"counts": counts, **metadata})
 
         return score
 
     return make()
+
+
+def headline_scorer(figure: str) -> Scorer:
+    """The scorer of one headline figure; the first one's score carries the whole game (:func:`the_game`)."""
+    if figure == LEAD:
+        return figure_scorer(figure, the_game)
+    return figure_scorer(figure, lambda game, values, value: (figure_explanation(figure, values, value), {}))
+
+
+def the_game(game: GameState, values: GameValues, value: float) -> tuple[str, dict[str, Any]]:
+    """The first score's explanation, every day of the game, and its metadata: every per-game value (the judge's
+    are its own score's), the fallbacks by seat model and action, the game's cost and the settings ignored."""
+    record = current_record()
+    fallbacks = logged_fallbacks(fallback_counts(game, record.seat_models))
+    return game_summary(game, values), {"values": {k: v for k, v in values.flat().items() if k != "judge"},
+                                        "fallbacks_by_model_action": fallbacks,
+                                        "cost": game_cost(record.usage),
+                                        "ignored_settings": record.ignored}
 
 
 def headline_scorers() -> list[Scorer]:

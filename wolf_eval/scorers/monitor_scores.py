@@ -8,42 +8,30 @@ monitored model, and the game's verdicts count; ``wolf-eval compare`` and ``rate
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
-from inspect_ai.solver import TaskState
+from typing import Any
 
-from wolf_eval.measures.headline import MONITOR, MONITOR_SCORES, GameValues, rounded
-from wolf_eval.scorers.game_scores import figure_metrics, scored_game
+from inspect_ai.scorer import Scorer
+
+from wolf_eval.measures.headline import MONITOR_SCORES, GameValues
+from wolf_eval.scorers.game_scores import figure_scorer
 from wolf_eval.store import current_record
 
 
 def monitor_scorer(figure: str) -> Scorer:
     """The scorer of one monitor figure, registered under the figure's name, with its three metrics."""
-
-    @scorer(metrics=figure_metrics(figure), name=figure, description=MONITOR[figure].description)
-    def make() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            game, values = scored_game(state)
-            assert game.outcome is not None
-            counts = MONITOR[figure].counts(values)
-            value = rounded(MONITOR[figure].pool([counts]))
-            verdicts = current_record().monitor
-            read = sum(1 for v in verdicts if v.wolf is not None)
-            return Score(value=value, answer=str(game.outcome.winner),
-                         explanation=explanation(figure, values, value, read, len(verdicts)),
-                         metadata={"counts": counts, "by_model": values.monitor.models(),
-                                   "monitor_model": current_record().monitor_model})
-
-        return score
-
-    return make()
+    return figure_scorer(figure, lambda game, values, value: told(figure, values, value))
 
 
-def explanation(figure: str, values: GameValues, value: float, read: int, asked: int) -> str:
-    """What the score counted in this game, in words."""
+def told(figure: str, values: GameValues, value: float) -> tuple[str, dict[str, Any]]:
+    """What the score counted in this game, in words, and its metadata besides the counts: the pairs by monitored
+    model and the monitor's model."""
+    record = current_record()
+    read = sum(1 for v in record.monitor if v.wolf is not None)
     source = values.monitor.source or "no source"
     pairs = int(values.monitor.auroc(source).pairs) if values.monitor.source else 0
-    return (f"**{figure}**: {value} in this game; the monitor read {read} of {asked} seat-days "
-            f"({source}), {pairs} wolf/non-wolf pairs")
+    return (f"**{figure}**: {value} in this game; the monitor read {read} of {len(record.monitor)} seat-days "
+            f"({source}), {pairs} wolf/non-wolf pairs",
+            {"by_model": values.monitor.models(), "monitor_model": record.monitor_model})
 
 
 def monitor_scorers(source: str) -> list[Scorer]:

@@ -10,28 +10,17 @@ and ``compare`` pool per model.
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
-from inspect_ai.solver import TaskState
+from inspect_ai.scorer import Scorer
 
-from wolf_eval.measures.headline import PROPENSITY, PROPENSITY_SCORES, GameValues, rounded
-from wolf_eval.scorers.game_scores import figure_metrics, scored_game
+from wolf_eval.measures.headline import PROPENSITY_SCORES, GameValues
+from wolf_eval.scorers.game_scores import figure_scorer
 
 
 def propensity_scorer(figure: str) -> Scorer:
-    """The scorer of one propensity figure, registered under the figure's name, with its three metrics."""
-
-    @scorer(metrics=figure_metrics(figure), name=figure, description=PROPENSITY[figure].description)
-    def make() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            game, values = scored_game(state)
-            assert game.outcome is not None
-            value = rounded(PROPENSITY[figure].pool([PROPENSITY[figure].counts(values)]))
-            return Score(value=value, answer=str(game.outcome.winner), explanation=explanation(figure, values, value),
-                         metadata={"counts": PROPENSITY[figure].counts(values), "by_model": values.stances.by_model()})
-
-        return score
-
-    return make()
+    """The scorer of one propensity figure, registered under the figure's name, with its three metrics; its
+    metadata logs the days by wolf seat model beside the counts."""
+    return figure_scorer(figure, lambda game, values, value: (explanation(figure, values, value),
+                                                              {"by_model": values.stances.by_model()}))
 
 
 def explanation(figure: str, values: GameValues, value: float) -> str:

@@ -1,6 +1,6 @@
 """An optional model-based lesson tagger: one schema-constrained call per lesson.
 
-The regex tagger (``tagger.py``) is the default and the one the scores use (``third_order_lessons``
+The regex tagger (``wolf_eval.measures.tagger``) is the default and the one the scores use (``third_order_lessons``
 among them), because it is free, deterministic and replays exactly; this one is a second reading,
 bound with ``--model-role tagger=<model>`` in a learning eval (each added lesson's reading goes to
 the game's record and the report's lessons table), asked for with ``wolf-eval lessons tag FILE
@@ -8,6 +8,9 @@ the game's record and the report's lessons table), asked for with ``wolf-eval le
 The prompt (``prompts/lesson_tagger.txt``) gives the model the definitions the labelling guide
 (``tests/data/lessons_gold.md``) gives a human. A reply that cannot be read gives no tags
 (``None``) and says why: a lost reading, never the regex tagger's in disguise.
+
+It lives with the agents, as the monitor's call does, because it asks a model (which no measure does); it
+measures the lessons and never feeds the learning loop: the Jester reads the lessons' text only.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from wolf_eval.agents.call import Answer, Caller, ask, call_seed
 from wolf_eval.agents.parse import InvalidReply, first_json_object
 from wolf_eval.agents.prompts import template
-from wolf_eval.lessons.tagger import CATEGORIES, Tags
+from wolf_eval.measures.tagger import CATEGORIES, Tags
 from wolf_eval.store import TaggerReading
 from wolf_eval.vocabulary import TAGGER_ROLE
 

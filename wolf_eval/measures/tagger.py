@@ -1,5 +1,9 @@
 """A deterministic, purely lexical tagger for the Jester's lessons (docs/design.md, § Scores).
 
+An instrument of the lessons measures (``measures.lessons``, ``third_order_lessons``, the report and
+``benchmarks/tagger_agreement.py``), not of the learning loop: a game's record keeps each lesson's tags,
+and the Jester is shown only the lessons' text.
+
 Each lesson gets every strategy category whose patterns match (multi-label) and one
 theory-of-mind order: 3rd if it states an explicit cross-faction contrast (seen as wolf-like but
 not as a villager, or one audience against another), else 2nd if it uses a perception verb
