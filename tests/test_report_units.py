@@ -288,8 +288,8 @@ def test_the_markdown_shows_fallback_rates_units_and_n(logs: Path, tables: dict[
     # Dan protected himself on U1's night and T4's two (n=3, no save); the Jester was alive on day 1 of both games
     # (n=2): first bids 8 and 5, and it spoke in U1 only.
     # both games self-protect every time and save none: two agreeing games get the interval so few allow
-    # (resample.unseen), reaching 1 - 0.05 ** (1 / 2) = 0.776 of the way to the far end, not a point
-    assert ("| wolfbot/cue | triadic | default | 0.0182 | 2 | 55 | 1.00 [0.22, 1.00] (n=3) | 0.00 [0.00, 0.78] (n=3) "
+    # (resample.unseen), reaching 1 - 0.025 ** (1 / 2) = 0.842 of the way to the far end, not a point
+    assert ("| wolfbot/cue | triadic | default | 0.0182 | 2 | 55 | 1.00 [0.16, 1.00] (n=3) | 0.00 [0.00, 0.84] (n=3) "
             "| 6.5 (n=2) | 0.50 (n=2) |") in text
 
 

@@ -127,16 +127,16 @@ def test_near_an_end_the_interval_leans_towards_the_middle() -> None:
 
 def test_games_that_all_share_one_rate_give_the_interval_so_few_agreeing_games_allow() -> None:
     """Three games all at 0.25 show no spread, yet a game could have gone otherwise: three agreeing games rule out,
-    at 95%, only a share of other games above 1 - 0.05^(1/3) = 0.632, which could lie anywhere in [0, 1]: the
-    figure lies within 0.632 of the way to either end. Forty agreeing games leave 0.072."""
+    at 95% with 2.5% left for each end, only a share of other games above 1 - 0.025^(1/3) = 0.708, which could lie
+    anywhere in [0, 1]: the figure lies within 0.708 of the way to either end. Forty agreeing games leave 0.088."""
     iv = ratio_interval([1, 2, 3], [4, 8, 12], seed=3)
-    u = 1 - 0.05 ** (1 / 3)
+    u = 1 - 0.025 ** (1 / 3)
     assert (iv.value, iv.low, iv.high) == pytest.approx((0.25, 0.25 - 0.25 * u, 0.25 + 0.75 * u))
-    assert iv.low == pytest.approx(0.0921, abs=1e-4) and iv.high == pytest.approx(0.7237, abs=1e-4)
+    assert iv.low == pytest.approx(0.0731, abs=1e-4) and iv.high == pytest.approx(0.7807, abs=1e-4)
     third = ratio_interval([1.0] * 4, [3.0] * 4, seed=3)  # a Jester ranked 1 of 3 at its only ballot, 4 games
-    assert (third.low, third.high) == pytest.approx((0.158, 0.685), abs=1e-3)
+    assert (third.low, third.high) == pytest.approx((0.132, 0.735), abs=1e-3)
     forty = ratio_interval([1.0] * 40, [1.0] * 40, seed=3)
-    assert (forty.low, forty.high) == pytest.approx((1 - (1 - 0.05 ** (1 / 40)), 1.0))
+    assert (forty.low, forty.high) == pytest.approx((1 - (1 - 0.025 ** (1 / 40)), 1.0))
     assert all(math.isnan(v) for v in unseen(0.5, 10, UNBOUNDED))  # a figure without a range: no such interval
 
 
@@ -230,14 +230,14 @@ def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     interval reaches as far as the game further from it on the scale, symmetric about the middle (the case worked
     by hand above): [0, 1]; it
     self-protects half the time in both, so that interval is what two agreeing games allow, 0.5 ± 0.5 (1 -
-    0.05^(1/2)). The judge names 1 of 4 players in
+    0.025^(1/2)). The judge names 1 of 4 players in
     one game and 3 of 4 in the other: 0.5 ± 0.25 (about the middle the scale is symmetric too)."""
     quality = [PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=0.0),
                PlayCounts(doctor_protects=2.0, doctor_self_protects=1.0, doctor_saves=2.0)]
     row = tables.play_quality(_cell(quality=quality)).iloc[0]
     assert (row["doctor_save_rate"], row["doctor_save_rate_low"], row["doctor_save_rate_high"]) == \
         pytest.approx((0.5, 0.0, 1.0))
-    u = 1 - math.sqrt(0.05)
+    u = 1 - math.sqrt(0.025)
     assert (row["doctor_self_protect_low"], row["doctor_self_protect_high"]) == pytest.approx((0.5 - u / 2,
                                                                                                0.5 + u / 2))
     judge = [{"villager_correct": 1.0, "villager_n": 4.0, "unreadable": 0.0},

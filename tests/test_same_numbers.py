@@ -80,6 +80,10 @@ the figure's place in its range (``wolf_eval.resample.Scale``), so near an end i
 ``_low`` and ``_high`` cells moved (834 of them: 22 metrics, 812 table cells, compared by their cell and row key); no
 figure, no win rate's interval and no other cell or metric changed.
 
+Re-recorded for the agreeing games' interval taken two-sided (``resample.unseen``: 2.5% left for a miss at each
+end, ``1 - 0.025 ** (1 / n)`` of the way to either end, was ``1 - 0.05 ** (1 / n)``): only the 346 ``_low`` and
+``_high`` cells of intervals over agreeing games moved, each to what the new share gives; nothing else changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

@@ -290,15 +290,17 @@ def unseen(value: float, games: int, bounds: tuple[float, float] = UNIT) -> tupl
     gone otherwise.
 
     If a share ``q`` of all games gives anything else, ``games`` independent games all give ``value`` with chance
-    ``(1 - q) ** games``; at :data:`LEVEL` that rules out only ``q`` above ``u = 1 - (1 - LEVEL) ** (1 / games)``
-    (the "rule of three" at 95%: 0.26 at 10 games, 0.07 at 40). Those unseen games may lie anywhere in the figure's
-    range, so the figure lies within ``u`` of the way from ``value`` to either end. A game that weighs more than
+    ``(1 - q) ** games``; the interval has two ends, each allowed half the miss, so it rules out only ``q`` above
+    ``u = 1 - ((1 - LEVEL) / 2) ** (1 / games)`` (0.31 at 10 games, 0.09 at 40 at 95%: the "rule of three" taken
+    two-sided; one-sided it would miss more than 1 - LEVEL for a 0/1 figure whose games can all agree at either
+    end). Those unseen games may lie anywhere in the figure's range, so the figure lies within ``u`` of the way
+    from ``value`` to either end. A game that weighs more than
     the agreeing ones (more pairs) moves the figure more, which this does not bound.
     """
     low, high = bounds
     if not (math.isfinite(low) and math.isfinite(high)):
         return (math.nan, math.nan)
-    share = 1 - (1 - LEVEL) ** (1 / games)
+    share = 1 - ((1 - LEVEL) / 2) ** (1 / games)
     return (value - share * (value - low), value + share * (high - value))
 
 
