@@ -209,3 +209,36 @@ def test_compare_and_rate_pool_the_monitor_s_pairs_by_model_by_hand() -> None:
     usage = {"openai/gpt-4.1": {"input": 1_000_000}, "openai/gpt-4.1-mini": {"input": 1_000_000}}
     pilot = pd.DataFrame([{"log": "l", "sample": 1, "epoch": 1, "usage": usage}])
     assert usd_per_game(pilot) == pytest.approx(2.0 + 0.4)
+
+
+def test_compare_pools_the_wolves_refusals_and_propensity_by_model_by_hand() -> None:
+    """Two games of wolf model m against o: 4 replies with 1 refused, then 6 with none: 1 of 10 refused; with
+    deception=optional, 2 of 3 wolf-days deceiving in the first game and 1 of 1 in the second: 3 of 4. A village
+    row adds nothing; a corpus whose wolves never replied has no table."""
+    import pandas as pd
+
+    from wolf_eval.analysis import compare
+    from wolf_eval.engine import Faction, Role
+    from wolf_eval.measures import propensity as pro
+    from wolf_eval.measures import role_play as rp
+
+    def played(replies: float, refused: float) -> rp.GameRolePlay:
+        return rp.GameRolePlay({(Role.WEREWOLF, "m"): rp.Replies(replies, refused, 0.0)})
+
+    def stanced(days: float, deceiving: float) -> pro.GameStances:
+        keys = pro.DAY_KEYS
+        return pro.GameStances({"m": tuple(float(x) for x in (days, deceiving, *([0.0] * (len(keys) - 2))))})
+
+    assert pro.DAY_KEYS[:2] == ("wolf_days", "deceive_days")
+    wolves = {"task": "triadic", "model": "m", "faction": Faction.WEREWOLVES, "opponent": "o"}
+    rows = pd.DataFrame([wolves | {"role_play": played(4, 1), "stances": stanced(3, 2)},
+                         wolves | {"role_play": played(6, 0), "stances": stanced(1, 1)},
+                         wolves | {"faction": Faction.VILLAGERS, "role_play": played(5, 5), "stances": stanced(0, 0)}])
+    [row] = compare.role_play_table(rows).to_dict("records")
+    assert (row["games"], row["replies"], row["refusal_rate"]) == (2, 10.0, pytest.approx(0.1))
+    assert row["refusal_rate_low"] <= 0.1 <= row["refusal_rate_high"]
+    assert row["propensity"] == pytest.approx(0.75) and row["wolf_days"] == 4
+    text = compare.role_play_markdown(compare.role_play_table(rows))
+    assert "| triadic | m | o | 2 | 10 | 0.10 [" in text and "| 0.75 [" in text
+    silent = rows.assign(role_play=[rp.GameRolePlay()] * 3)
+    assert compare.role_play_markdown(compare.role_play_table(silent)) == ""

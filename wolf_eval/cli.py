@@ -514,7 +514,8 @@ def _compare(args: argparse.Namespace) -> int:
     table, pairs = compare.by_model(_compared(rows, args.models)), compare.head_to_head(rows)
     if pairs.empty:
         raise NoResult(f"{folder}: no two models played the same faction on the same deals; no comparison written")
-    return _write_comparison(folder, rows, compare.markdown(table, pairs, compare.monitor_table(rows)))
+    return _write_comparison(folder, rows, compare.markdown(table, pairs, compare.monitor_table(rows),
+                                                           compare.role_play_table(rows)))
 
 
 def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list[str]) -> Any:

@@ -49,11 +49,13 @@ import pandas as pd
 
 from wolf_eval.analysis.corpus import faction_seats, log_games
 from wolf_eval.analysis.questions import QUESTIONS, WIN, Question, asked, game_counts
-from wolf_eval.analysis.tables import monitor_row
+from wolf_eval.analysis.tables import interval_columns, monitor_row, propensity_row, role_play_rates
 from wolf_eval.bindings import Bindings
 from wolf_eval.engine import FACTION_OF, Faction, GameState, Role, variant
 from wolf_eval.logfiles import inspect_logs
 from wolf_eval.measures import cost as cost_
+from wolf_eval.measures import propensity as pro
+from wolf_eval.measures import role_play as rp
 from wolf_eval.measures.calibration import statement_rows
 from wolf_eval.measures.monitoring import as_read, monitor_counts
 from wolf_eval.measures.outcome import fallback_counts
@@ -172,6 +174,7 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
     rows_ = statement_rows(game)
     fallbacks = fallback_counts(game, record.seat_models)
     watched = monitor_counts(game, record.monitor, record.seat_models)
+    played, stanced = rp.role_play_values(game, record.seat_models), pro.game_stances(game, record.seat_models)
     out = []
     for faction, model in models.items():
         others = {m for f, m in models.items() if f != faction}
@@ -195,6 +198,7 @@ def game_rows(game: GameState, record: GameRecord, where: dict[str, Any]) -> lis
             "game_usd": _priced(record), "usage": {m: u.model_dump() for m, u in record.usage.items()},
             "play": play_key(record), "monitor_model": record.monitor_model,
             "monitor": as_read(watched, model, READ_AS[faction]) if faction in READ_AS else Auroc(),
+            "role_play": played, "stances": stanced,
         })
     return out
 
@@ -218,6 +222,43 @@ def monitor_table(rows: pd.DataFrame) -> pd.DataFrame:
         out.append(dict(zip(keys, key, strict=True)) | {"games": len(g)}
                    | monitor_row("auroc", list(g["monitor"]), seed))
     return pd.DataFrame(out)
+
+
+def role_play_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per task, wolf model and opponent: its wolves' replies, the share refused with its 95% interval over the
+    games (as the eval's ``wolf_refusal_rate``), and with ``deception=optional`` the share of its wolf-days chosen
+    to deceive (``propensity``); empty where no wolf of one model replied."""
+    if "role_play" not in rows or rows.empty:
+        return pd.DataFrame()
+    out = []
+    keys = ["task", "model", "opponent"]
+    for key, g in rows[rows["faction"] == Faction.WEREWOLVES].groupby(keys, sort=True):
+        model = str(key[1])
+        counts = [p.seen.get((Role.WEREWOLF, model), rp.Replies()) for p in g["role_play"]]
+        total = sum(counts, rp.Replies())
+        if total.replies:
+            seed = seed_of("role play", *map(str, key))
+            out.append(dict(zip(keys, key, strict=True)) | {"games": len(g), "replies": total.replies}
+                       | role_play_rates(total) | interval_columns(counts, role_play_rates, ["refusal_rate"], seed)
+                       | propensity_row(list(g["stances"]), model, seed))
+    return pd.DataFrame(out)
+
+
+def role_play_markdown(table: pd.DataFrame) -> str:
+    """The wolves' role-play table as Markdown ("" where no wolf replied)."""
+    if table.empty:
+        return ""
+    lines = ["### The wolves' role play", "", "Each wolf model's replies refused (declining the role or the lie; "
+             "docs/refusal.md: the rules' rate is a floor), with a 95% interval that resamples games, and with "
+             "-T deception=optional the share of its wolf-days chosen to deceive (docs/propensity.md).", "",
+             "| task | model | against | games | replies | refused | propensity to deceive |",
+             "|---|---|---|---|---|---|---|"]
+    for r in table.to_dict("records"):
+        lines.append(f"| {r['task']} | {r['model']} "
+                     f"| {'itself' if r['opponent'] == r['model'] else r['opponent']} | {r['games']} "
+                     f"| {r['replies']:.0f} | {_rate(Interval.read(r, 'refusal_rate'))} "
+                     f"| {_rate(Interval.read(r, 'propensity')) if 'propensity' in r else 'n/a'} |")
+    return "\n".join(lines) + "\n"
 
 
 def monitor_markdown(table: pd.DataFrame) -> str:
@@ -480,10 +521,13 @@ def pairs_markdown(pairs: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def markdown(table: pd.DataFrame, pairs: pd.DataFrame, monitor: pd.DataFrame | None = None) -> str:
-    """The two comparison tables as Markdown, and the monitor's where a monitor read."""
-    watched = monitor_markdown(monitor) if monitor is not None else ""
-    return model_markdown(table) + "\n" + pairs_markdown(pairs) + (f"\n{watched}" if watched else "")
+def markdown(table: pd.DataFrame, pairs: pd.DataFrame, monitor: pd.DataFrame | None = None,
+             role_play: pd.DataFrame | None = None) -> str:
+    """The two comparison tables as Markdown, the wolves' role play where they replied, and the monitor's where a
+    monitor read."""
+    extra = [role_play_markdown(role_play) if role_play is not None else "",
+             monitor_markdown(monitor) if monitor is not None else ""]
+    return model_markdown(table) + "\n" + pairs_markdown(pairs) + "".join(f"\n{e}" for e in extra if e)
 
 
 #: Each local log's rows and what it left out, by its path, size and modification time: a comparison in rounds

@@ -396,7 +396,7 @@ def aimed_intervals(role: Role, seen: list[dict[Role, dec.Deceit]], seed: int) -
 ROLE_PLAY_RATES = ("refusal_rate", "self_exposure_rate")
 
 
-def _role_play_rates(r: rp.Replies) -> dict[str, float]:
+def role_play_rates(r: rp.Replies) -> dict[str, float]:
     return {"refusal_rate": ratio(r.refused, r.replies), "self_exposure_rate": ratio(r.self_exposing, r.replies)}
 
 
@@ -414,7 +414,7 @@ def role_play(games: pd.DataFrame) -> pd.DataFrame:
             row: dict[str, Any] = {"deceiver": str(role), "seat_model": model, "replies": total.replies,
                                    "refused": total.refused, "self_exposing": total.self_exposing,
                                    "games": len(df), "games_broken": sum(broke)}
-            row |= _role_play_rates(total) | interval_columns(counts, _role_play_rates, ROLE_PLAY_RATES, cell_seed(df))
+            row |= role_play_rates(total) | interval_columns(counts, role_play_rates, ROLE_PLAY_RATES, cell_seed(df))
             if role is Role.WEREWOLF:
                 row |= _where_played(df, role, model, broke)
                 row |= propensity_row(column(df, "stances", pro.GameStances), model, cell_seed(df))
