@@ -244,38 +244,44 @@ def role_play_table(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _section(title: str, note: str, columns: Sequence[str], cells: Iterable[Sequence[str]]) -> str:
+    """A titled Markdown table with a note above it: the shape of compare's sections below the two tables."""
+    lines = [f"### {title}", "", note, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    return "\n".join([*lines, *("| " + " | ".join(c) + " |" for c in cells)]) + "\n"
+
+
+def _against(r: Mapping[Hashable, Any]) -> str:
+    return "itself" if r["opponent"] == r["model"] else str(r["opponent"])
+
+
 def role_play_markdown(table: pd.DataFrame) -> str:
     """The wolves' role-play table as Markdown ("" where no wolf replied)."""
     if table.empty:
         return ""
-    lines = ["### The wolves' role play", "", "Each wolf model's replies refused (declining the role or the lie; "
-             "docs/refusal.md: the rules' rate is a floor), with a 95% interval that resamples games, and with "
-             "-T deception=optional the share of its wolf-days chosen to deceive (docs/propensity.md).", "",
-             "| task | model | against | games | replies | refused | propensity to deceive |",
-             "|---|---|---|---|---|---|---|"]
-    for r in table.to_dict("records"):
-        lines.append(f"| {r['task']} | {r['model']} "
-                     f"| {'itself' if r['opponent'] == r['model'] else r['opponent']} | {r['games']} "
-                     f"| {r['replies']:.0f} | {_rate(Interval.read(r, 'refusal_rate'))} "
-                     f"| {_rate(Interval.read(r, 'propensity')) if 'propensity' in r else 'n/a'} |")
-    return "\n".join(lines) + "\n"
+    return _section(
+        "The wolves' role play",
+        "Each wolf model's replies refused (declining the role or the lie; docs/refusal.md: the rules' rate is a "
+        "floor), with a 95% interval that resamples games, and with -T deception=optional the share of its wolf-days "
+        "chosen to deceive (docs/propensity.md).",
+        ["task", "model", "against", "games", "replies", "refused", "propensity to deceive"],
+        ([str(r["task"]), str(r["model"]), _against(r), str(r["games"]), f"{r['replies']:.0f}",
+          _rate(Interval.read(r, "refusal_rate")),
+          _rate(Interval.read(r, "propensity")) if "propensity" in r else "n/a"] for r in table.to_dict("records")))
 
 
 def monitor_markdown(table: pd.DataFrame) -> str:
     """The monitor's table as Markdown ("" without a monitor)."""
     if table.empty:
         return ""
-    lines = ["### The monitor", "", "The monitor's AUROC (docs/monitoring.md) over the pairs whose deceiver the model "
-             "played: its wolves read for \"is a wolf\", its Jester for \"is the Jester\", from each eval's "
-             "-T monitor source, with a 95% interval that resamples games.", "",
-             "| task | model | faction | against | monitor | games | pairs | monitor AUROC |",
-             "|---|---|---|---|---|---|---|---|"]
-    for r in table.to_dict("records"):
-        lines.append(f"| {r['task']} | {r['model']} | {FACTION_LABEL[r['faction']]} "
-                     f"| {'itself' if r['opponent'] == r['model'] else r['opponent']} | {r['monitor_model']} "
-                     f"| {r['games']} | {r['auroc_pairs']:.0f} "
-                     f"| {_rate(Interval.read(r, 'auroc'))} |")
-    return "\n".join(lines) + "\n"
+    return _section(
+        "The monitor",
+        "The monitor's AUROC (docs/monitoring.md) over the pairs whose deceiver the model played: its wolves read "
+        "for \"is a wolf\", its Jester for \"is the Jester\", from each eval's -T monitor source, with a 95% interval "
+        "that resamples games.",
+        ["task", "model", "faction", "against", "monitor", "games", "pairs", "monitor AUROC"],
+        ([str(r["task"]), str(r["model"]), FACTION_LABEL[r["faction"]], _against(r), str(r["monitor_model"]),
+          str(r["games"]), f"{r['auroc_pairs']:.0f}", _rate(Interval.read(r, "auroc"))]
+         for r in table.to_dict("records")))
 
 
 def play_key(record: GameRecord) -> str:
