@@ -249,9 +249,10 @@ def futility_table(args: argparse.Namespace, rng: np.random.Generator) -> None:
                 if difference == 0.10:
                     ratios[f].append(mean / fixed)
                     powers[f].append(float(power))
+                at_same = "n/a | n/a" if math.isnan(same) else f"{same:.0f} | {mean / same:.3f}"
                 print(f"| {a:.3f} against {b:.3f} | {rho} | {f} | {fixed} | {caps[f]} | {caps[f] / fixed:.2f} "
-                      f"| {power:.3f} | {smaller:.3f} | {mean:.0f} ({p90:.0f}) | {mean / fixed:.3f} "
-                      f"| {same:.0f} | {mean / same:.3f} |", flush=True)
+                      f"| {power:.3f} | {smaller:.3f} | {mean:.0f} ({p90:.0f}) | {mean / fixed:.3f} | {at_same} |",
+                      flush=True)
     choose_futility(ratios, powers, widest, args.comparisons * len(CENTRES))
 
 
