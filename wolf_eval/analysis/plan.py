@@ -29,7 +29,8 @@ A design the pilot has no pairs of is planned with ``rho`` = 0 and says so. The 
 (``compare --sequential``, against reference opponents) has no formula: its games to a decision (mean and
 90th percentile) and its power at the cap are simulated here from the same spread and correlation by the
 shipped decision function (:func:`sequential_games`); the group design's cap is the fixed design's games times
-the inflation its spending function needs to keep the power at a look every round, computed on the normal
+the inflation its spending function (and its futility bound, which stops some comparisons of the planned
+difference as smaller) needs to keep the power at a look every round, computed on the normal
 approximation the fixed design's count uses (:func:`group_cap`, :func:`inflation`), and ``compare
 --sequential`` without ``--max-games`` takes the same cap for a win rate at its widest spread
 (:func:`planned_cap`). Dollars are games times the pilot's mean cost per game, every seat's tokens at their
