@@ -185,6 +185,11 @@ def test_the_futility_bound_worked_by_hand() -> None:
     assert open_.state == sequential.UNDECIDED and not open_.stopped
     assert sequential.first_stop([1.0] * 27 + [-1.0] * 23 + ties, [100], 0.05, sequential.GROUP, 100) == \
         (100, sequential.UNDECIDED)  # no futility bound: it plays on
+    # four deals of 100 with a winner, all A's: a share ahead of 0.10 needs at least 10, so the spread is taken at
+    # sqrt(10), not sqrt(4): smaller below a walk of 10 - 0.8416 sqrt(10) = 7.34, a z of 7.34 / 2 = 3.669 (the walk's
+    # 4 is a z of 2; the sign test cannot decide 4 deals at 0.05)
+    rare = sequential.decide([1.0] * 4 + [0.0] * 96, [100], 0.05, sequential.GROUP, 100, futile=futile)
+    assert rare.state == sequential.SMALLER and rare.smaller_below == pytest.approx(3.669, abs=2e-3)
 
     first = 0.2 * math.expm1(2 * 0.5) / math.expm1(2.0)
     assert first == pytest.approx(0.05379, abs=1e-5)

@@ -181,11 +181,14 @@ class Futility:
     """The group design's futility bound: when a look stops a question as smaller than planned.
 
     A look that has seen ``n`` deals, ``winners`` of them with a winner, would find the walk near
-    ``difference * n`` if A were ahead by the planned difference, with a spread of at most ``sqrt(winners)``; it
-    stops the question as smaller when the walk is short of that, for A and for B alike, by more than the look's
-    bound (:func:`futility_bounds`) in those units: ``|walk| / sqrt(winners) < difference * n / sqrt(winners) -
-    bound``. The bounds spend ``beta`` (the plan's ``1 - power``) over the cap by the function ``spending`` names, so
-    a share ahead of exactly ``difference`` is stopped as smaller with chance at most ``beta`` (normal approximation).
+    ``difference * n`` if A were ahead by the planned difference, with a spread of at most the root of the deals
+    with a winner; it stops the question as smaller when the walk is short of that, for A and for B alike, by more
+    than the look's bound (:func:`futility_bounds`) in those units: ``|walk| < difference * n - bound *
+    sqrt(max(winners, difference * n))``. A share ahead of ``difference`` needs at least ``difference * n`` deals
+    with a winner, so fewer seen is a sampling low, and the spread is not taken below that root (else a run of ties
+    early on, common where a win is rare, would read as a shortfall). The bounds spend ``beta`` (the plan's
+    ``1 - power``) over the cap by the function ``spending`` names, so a share ahead of exactly ``difference`` is
+    stopped as smaller with chance at most ``beta`` (normal approximation).
     """
 
     difference: float  # the share ahead planned for (for a win rate, the win-rate difference)
@@ -203,8 +206,10 @@ class Futility:
                              f"e.g. {FUTILITY}) or {NO_FUTILITY}") from None
 
     def below(self, deals: int, winners: int, bound: float) -> float:
-        """The z under which a look of ``deals`` deals, ``winners`` with a winner, stops the question as smaller."""
-        return self.difference * deals / math.sqrt(max(winners, 1)) - bound
+        """The z (the walk over the root of the deals with a winner, as the decisions show it) under which a look of
+        ``deals`` deals, ``winners`` with a winner, stops the question as smaller."""
+        expected = self.difference * deals
+        return (expected - bound * math.sqrt(max(winners, expected))) / math.sqrt(max(winners, 1))
 
 
 def futility(spending: str | None, difference: float, power: float) -> Futility | None:
