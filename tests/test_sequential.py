@@ -422,6 +422,8 @@ def test_compare_in_rounds_plays_until_each_question_stops_and_resumes_a_round_c
     assert "| wolf | wolves | wolfbot/faction | wolfbot/tom | against wolfbot/cue | win | undecided at the games cap " \
            "| 2 | +0.00 | +0.00 [" in text  # the mean difference, then the share ahead with its interval
     assert "| evasion | not defined in these games | 0 |" in text  # no deception analysis: no suspicion rows
+    assert "group-sequential, hsd:-2 error spending over the cap, stopping a question as smaller than planned when " \
+           "it falls short of a share ahead of 0.1 (hsd:0 spending of 0.2, non-binding" in text  # the procedure named
     progress = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wolf-eval: round ")]
     assert len(progress) == 2 and progress[0].startswith("wolf-eval: round 1 of at most 2: playing 4 games in 4 evals "
                                                          "(wolfbot/faction as village against wolfbot/cue; ")
