@@ -10,6 +10,7 @@ statement pooled, every village pair pooled) differ, which is what the test woul
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -165,6 +166,46 @@ def test_the_report_shows_each_role_headline_beside_the_role_figures_it_is_made_
     # reaches the game further from the figure and as far on the other side on the logit scale, which stretches
     # towards 1: 0.805, not 0.817 (tests/test_resample.py works one by hand)
     assert "| `self_label_agreement` | 0.733 [0.650, 0.805] | 3 | 0.900 | 0.500 | – | – | 0.800 |" in text
+
+
+def _ended(games: list[GameValues], *lengths: tuple[float, float]) -> list[GameValues]:
+    """The games, each ended on the day and under the day cap given."""
+    return [replace(g, outcome=replace(g.outcome, days=d, day_cap=cap)) for g, (d, cap) in zip(games, lengths,
+                                                                                               strict=True)]
+
+
+def test_the_report_and_the_metrics_widen_and_say_so_when_games_of_one_length_show_too_little() -> None:
+    """Both games ended on day 1 under a cap of 3: every role-made headline keeps its figure, its interval reaches
+    what two games of one length allow (u = 1 - 0.025^(1/2) of the way to either end: the gap's -0.75 in [-1, 1],
+    [-0.96, 0.72]), and the report says why beside it; the eval's interval metrics do the same from the lengths
+    each score logged, and a log whose scores logged none keeps the interval its release drew."""
+    from inspect_ai.scorer import SampleScore, Score
+
+    from wolf_eval.scorers.game_scores import METRICS
+
+    short = _ended(MANY_WOLF_FLAGS, (1.0, 3.0), (1.0, 3.0))
+    scores = tables.headline_scores(_cell_rows(short)).set_index("figure")
+    gap = scores.loc["wolf_self_label_gap"]
+    u = 1 - 0.025 ** 0.5
+    why = "all 2 games ended on day 1, and games that run longer can differ"
+    assert (gap["value"], gap["value_low"], gap["value_high"]) == pytest.approx((-0.75, -0.75 - 0.25 * u,
+                                                                                 -0.75 + 1.75 * u))
+    assert gap["value_widened"] == why
+    text = "\n".join(markdown._headline_scores_section(tables.headline_scores(_cell_rows(short))))
+    assert f"| `wolf_self_label_gap` | -0.750 [-0.960, 0.723] (widened: {why}) | 1 |" in text
+    agreement = scores.loc["self_label_agreement"]
+    mixed = tables.headline_scores(_cell_rows(_ended(MANY_WOLF_FLAGS, (1.0, 3.0), (2.0, 3.0)))).set_index("figure")
+    assert mixed.loc["self_label_agreement", "value_low"] == pytest.approx(0.650)
+    assert agreement["value_low"] < 0.650 and agreement["value_high"] > 0.805
+
+    def logged(games: list[GameValues], lengths: bool) -> list[SampleScore]:
+        meta = [{"counts": HEADLINE["self_label_agreement"].counts(g)} | (
+            {"length": list(g.outcome.length)} if lengths else {}) for g in games]
+        return [SampleScore(score=Score(value=0.0, metadata=m), sample_id=i) for i, m in enumerate(meta)]
+
+    low = METRICS["self_label_agreement"][1]()
+    assert low(logged(short, lengths=True)) == pytest.approx(agreement["value_low"])
+    assert low(logged(short, lengths=False)) == pytest.approx(0.650)
 
 
 @pytest.mark.slow
