@@ -214,13 +214,24 @@ def test_a_played_runs_report_prints_the_headlines_its_log_shows(tmp_path) -> No
     log = run("triadic", "wolfbot/cue", tmp_path, task_args=short)
     assert log.status == "success" and log.results is not None
     logged = {s.name: s.metrics[s.name].value for s in log.results.scores if s.name in ROLE_FIGURES}
-    scores = tables.build(load(tmp_path))["headline_scores"].set_index("figure")
+    ends = {s.name: (s.metrics[f"{s.name}_low"].value, s.metrics[f"{s.name}_high"].value)
+            for s in log.results.scores if s.name in ROLE_FIGURES}
+    corpus = load(tmp_path)
+    scores = tables.build(corpus)["headline_scores"].set_index("figure")
+    outcomes = list(corpus.games["outcome"])
+    one_day = len({o.days for o in outcomes}) == 1 and all(o.day_cap == 3 for o in outcomes)
     assert set(logged) == set(ROLE_FIGURES)
     for figure, value in logged.items():
         assert scores.loc[figure, "value"] == pytest.approx(value, nan_ok=True), figure
+        # the metrics read each game's logged length as the report reads the game: the same interval, widened alike
+        assert (scores.loc[figure, "value_low"], scores.loc[figure, "value_high"]) == pytest.approx(
+            ends[figure], nan_ok=True), figure
+        widened = scores.loc[figure].get("value_widened")
+        assert isinstance(widened, str) == (one_day and not math.isnan(ends[figure][0])), figure
         roles = [scores.loc[figure, str(r)] for r in ROLE_FIGURES[figure]]
         assert scores.loc[figure, "value"] == pytest.approx(sum(v for v in roles if not math.isnan(v))
                                                             / scores.loc[figure, "roles"]), figure
+    assert [o.days for o in outcomes] == [1.0, 1.0]  # these two games: both ended on day 1, so the rule was read
 
 
 def test_every_figure_metric_of_no_games_is_nan_not_an_error() -> None:
