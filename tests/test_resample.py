@@ -279,6 +279,8 @@ def test_games_that_all_ended_on_one_day_below_the_cap_widen_to_what_so_many_gam
     assert one_length([(1.0, 5.0)]) == ""  # one game: no interval anyway, and for that reason
     unbounded = figure_interval(counts, _share, seed=4, bounds=(0.0, math.inf), lengths=[(1.0, 5.0)] * 3)
     assert math.isnan(unbounded.low) and math.isnan(unbounded.high) and unbounded.widened == short.widened
+    with pytest.raises(ValueError, match="2 game lengths for 3 games' counts"):
+        figure_interval(counts, _share, seed=4, lengths=[(1.0, 5.0)] * 2)
 
 
 def test_a_longer_game_of_the_draw_counts_and_a_share_of_games_keeps_its_interval() -> None:

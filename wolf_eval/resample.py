@@ -333,6 +333,8 @@ def figure_interval(counts: np.ndarray, figure: Callable[[np.ndarray], Any], see
     :func:`game_interval`, widened where every game lasted one length that others could outlast (:func:`one_length`;
     ``lengths``: each game's, where known)."""
     if not per_game:
+        if lengths is not None and len(lengths) != len(counts):
+            raise ValueError(f"{len(lengths)} game lengths for {len(counts)} games' counts")
         iv = game_interval(counts, figure, seed, bounds=bounds)
         why = one_length(lengths) if lengths is not None and not math.isnan(iv.low) else ""
         if not why:
