@@ -323,7 +323,7 @@ def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], s
                          bounds)
 
 
-#: A game's length: the days it lasted and its day cap (NaN where unknown: the cap allows no longer game then).
+#: A game's length: the days it lasted and its day cap (a cap of NaN, unknown, is read as allowing no longer game).
 Length = tuple[float, float]
 
 

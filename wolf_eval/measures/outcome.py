@@ -62,8 +62,8 @@ class Outcome(Logged):
 
     @property
     def length(self) -> tuple[float, float]:
-        """The days the game lasted and its day cap: what decides whether its games are too few for an interval
-        (:func:`wolf_eval.resample.one_length`)."""
+        """The days the game lasted and its day cap: what decides whether a headline's interval over its games is
+        widened for games of another length (:func:`wolf_eval.resample.one_length`)."""
         return (self.days, self.day_cap)
 
     def flat(self) -> dict[str, float]:
