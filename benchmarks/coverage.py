@@ -10,11 +10,17 @@ so the draws are independent games of the pool's population), forms the figure a
 the report and the eval's metrics do, and counts whether the interval holds the pool's figure.
 A draw whose figure fewer than two games define has no interval and is counted apart (``none``).
 
-Each cell reads coverage (w: the mean width; hi: of the misses, the share where the interval lay above
-the truth). The last column is the coverage over the draws that hold a game past day 1, and the table
-after each pool says how often a draw holds one and how much of each figure's weight such games carry:
-where most games end on day 1 and the rest run long, a figure that differs between the two cannot be
-known from a draw of day-1 games alone, whatever its interval.
+Each cell reads coverage over the draws given an interval (w: the mean width; hi: of the misses, the share
+where the interval lay above the truth; none: the share of draws given no interval for games of one length).
+Where most games end on day 1 and the rest run long, a figure that differs between the two cannot be known
+from a draw of day-1 games alone, whatever its interval; two answers to such a draw are measured beside
+today's interval ("after"), each on its intervals: "too few", none for a draw whose games all ended on one day
+below the day cap (:func:`wolf_eval.resample.one_length`), and "widened (used)", what the eval's metrics and the
+report draw for a headline (:func:`wolf_eval.resample.figure_interval`): such a draw's interval stretched to hold
+what so many games allow of games of another length (:func:`wolf_eval.resample.unseen`). A share of games (one
+outcome a game) is answered alike by all three.
+The table after each pool says how often a draw holds a game past day 1 and how much of each figure's weight such
+games carry, and the last one the coverage by the draw's games past day 1.
 
 Figures: every headline score the pool defines (``wolf_eval.measures.headline.HEADLINE``); the win rates
 and the other shares of games (one outcome per game: Wilson's interval before, Wilson's with a continuity
@@ -35,6 +41,7 @@ import argparse
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +56,7 @@ from wolf_eval.measures import deception as dec
 from wolf_eval.measures import headline as head
 from wolf_eval.measures import truth as tru
 from wolf_eval.measures.rates import ratio
-from wolf_eval.resample import LEVEL, UNBOUNDED, UNIT, cluster_bootstrap, game_interval, jackknife_se
+from wolf_eval.resample import LEVEL, UNBOUNDED, UNIT, Length, cluster_bootstrap, game_interval, jackknife_se
 from wolf_eval.stats import Z95, wilson, wilson_cc
 from wolf_eval.vocabulary import Role
 
@@ -102,10 +109,10 @@ def pool_figures(frame: Any) -> list[Figure]:
     return out
 
 
-def figures_of(pool: str, root: Path) -> tuple[list[Figure], np.ndarray]:
-    """A pool's figures, read from its log, and which of its games went past day 1."""
+def figures_of(pool: str, root: Path) -> tuple[list[Figure], list[Length]]:
+    """A pool's figures, read from its log, and each game's length (the days it lasted, its day cap)."""
     frame = load(pool_dir(next(p for p in POOLS if p.name == pool), root)).games
-    return pool_figures(frame), np.array([r["days"] > 1 for r in frame["outcome"]])
+    return pool_figures(frame), [o.length for o in frame["outcome"]]
 
 
 def game_length(figs: list[Figure], long: np.ndarray, sizes: list[int]) -> None:
@@ -251,42 +258,78 @@ def exact_share_coverage(sizes: list[int]) -> None:
                   f"{half[1] - half[0]:.3f} |")
 
 
+def too_few(iv: Interval, figure: Figure, counts: np.ndarray, lengths: list[Length], seed: int) -> Interval:
+    """The answer weighed and not taken: no interval for a draw whose games all ended on one day below the day cap
+    (:func:`wolf_eval.resample.one_length`), today's interval for the rest."""
+    return (math.nan, math.nan) if resample.one_length(lengths) else iv
+
+
+def widened(iv: Interval, figure: Figure, counts: np.ndarray, lengths: list[Length], seed: int) -> Interval:
+    """The answer taken, as the eval's metrics and the report draw a headline's interval
+    (:func:`wolf_eval.resample.figure_interval` with each game's length): for a draw whose games all ended on one day
+    below the day cap, today's interval widened to hold what so many games allow of games of another length."""
+    got = resample.figure_interval(counts, figure.of_sums, seed, bounds=figure.bounds, lengths=lengths)
+    return got.low, got.high
+
+
+#: How a draw whose games all lasted one length is answered, beside today's interval ("after").
+LENGTH_RULES = {"too few": too_few, "widened (used)": widened}
+
+
+@dataclass
+class Tally:
+    """One figure's and one interval's draws: given an interval, covering the truth, missing above it, their summed
+    width, and how many had none for games of one length or had no width."""
+
+    given: int = 0
+    hit: int = 0
+    above: int = 0
+    width: float = 0.0
+    withheld: int = 0
+    flat: int = 0
+
+    def add(self, interval: Interval, truth: float) -> None:
+        low, high = interval
+        if math.isnan(low):
+            self.withheld += 1
+            return
+        self.given += 1
+        self.hit += low <= truth <= high
+        self.above += truth < low
+        self.width += high - low
+        self.flat += high <= low
+
+    def cell(self, draws: int) -> str:
+        """Coverage over the draws given an interval (w: mean width; hi: the misses' share above the truth; and the
+        share of the ``draws`` withheld, where any was)."""
+        given = max(1, self.given)
+        out = f"{self.hit / given:.3f} (w {self.width / given:.3f}, hi {self.above / max(1, self.given - self.hit):.2f}"
+        return out + (f", none {self.withheld / max(1, draws):.2f})" if self.withheld else ")")
+
+
 def coverage(figs: list[Figure], n: int, samples: int, methods: dict[str, Method], rng: np.random.Generator,
-             long: np.ndarray) -> dict[str, dict[str, tuple[float, float, int, float, float, int]]]:
-    """Per figure and method: coverage, mean width, draws without an interval, the share of misses where the
-    interval lay above the truth, the coverage over the draws holding a game past day 1, and how many of
-    today's intervals had no width."""
-    hit = {f.name: dict.fromkeys(methods, 0) for f in figs}
-    hit_long = {f.name: dict.fromkeys(methods, 0) for f in figs}
-    drawn_long = {f.name: 0 for f in figs}
-    width = {f.name: dict.fromkeys(methods, 0.0) for f in figs}
-    high_miss = {f.name: dict.fromkeys(methods, 0) for f in figs}
-    flat = {f.name: 0 for f in figs}
-    none = {f.name: 0 for f in figs}
-    drawn = {f.name: 0 for f in figs}
-    size = len(figs[0].matrix)
+             lengths: list[Length]) -> dict[str, tuple[dict[str, Tally], int]]:
+    """Per figure: each method's :class:`Tally`, then the length rules' on today's interval, and how many draws
+    fewer than two games define (no interval under any method)."""
+    names = [*methods, *LENGTH_RULES]
+    tallies = {f.name: {m: Tally() for m in names} for f in figs}
+    none = dict.fromkeys((f.name for f in figs), 0)
     for i in range(samples):
-        picks = rng.integers(0, size, n)
+        picks = rng.integers(0, len(lengths), n)
         for f in figs:
             counts = f.matrix[picks]
-            defined = np.sum(~np.isnan(np.asarray(f.of_sums(counts.T), dtype=float)))
-            if defined < 2 or math.isnan(float(f.of_sums(counts.sum(axis=0)))):
+            defined = ~np.isnan(np.asarray(f.of_sums(counts.T), dtype=float))
+            if defined.sum() < 2 or math.isnan(float(f.of_sums(counts.sum(axis=0)))):
                 none[f.name] += 1
                 continue
-            drawn[f.name] += 1
-            has_long = bool(long[picks].any())
-            drawn_long[f.name] += has_long
-            for name, method in methods.items():
-                low, high = share_interval(name, counts) if f.per_game else method(counts, f, i)
-                hit[f.name][name] += low <= f.truth <= high
-                hit_long[f.name][name] += has_long and low <= f.truth <= high
-                high_miss[f.name][name] += f.truth < low
-                width[f.name][name] += high - low
-                flat[f.name] += name == "after" and high <= low
-    return {f.name: {m: (hit[f.name][m] / max(1, drawn[f.name]), width[f.name][m] / max(1, drawn[f.name]),
-                         none[f.name], high_miss[f.name][m] / max(1, drawn[f.name] - hit[f.name][m]),
-                         hit_long[f.name][m] / max(1, drawn_long[f.name]), flat[f.name])
-                     for m in methods} for f in figs}
+            got = {name: share_interval(name, counts) if f.per_game else method(counts, f, i)
+                   for name, method in methods.items()}
+            drawn = [lengths[p] for p in picks]
+            for name, rule in LENGTH_RULES.items():
+                got[name] = got["after"] if f.per_game else rule(got["after"], f, counts, drawn, i)
+            for name, interval in got.items():
+                tallies[f.name][name].add(interval, f.truth)
+    return {f.name: (tallies[f.name], none[f.name]) for f in figs}
 
 
 def main() -> None:
@@ -296,10 +339,19 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=2000, help="draws of n games per size")
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
     ap.add_argument("--candidates", action="store_true", help="also the other intervals weighed for the choice")
+    ap.add_argument("--methods", default="", help="comma-separated intervals to measure (default: before, own scale "
+                    "and after, and with --candidates the others); the length rules need after")
     ap.add_argument("--root", type=Path, default=POOLS_DIR)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     methods = CLUSTERED | (CANDIDATES if args.candidates else {})
+    if args.methods:
+        wanted = [m.strip() for m in args.methods.split(",")]
+        unknown = [m for m in wanted if m not in CLUSTERED | CANDIDATES]
+        if unknown or "after" not in wanted:
+            raise SystemExit(f"--methods: {', '.join(unknown) or 'after is missing'} (choose among "
+                             f"{', '.join(CLUSTERED | CANDIDATES)}; after is needed)")
+        methods = {m: (CLUSTERED | CANDIDATES)[m] for m in wanted}
     sizes = [int(n) for n in args.sizes.split(",")]
     print("## Win rates: exact binomial coverage\n")
     exact_share_coverage(sizes)
@@ -309,21 +361,21 @@ def main() -> None:
             raise SystemExit(f"{name}: no finished pool under {args.root} (play it: python benchmarks/pools.py "
                              f"--only {name})")
         started = time.perf_counter()
-        figs, long = figures_of(name, args.root)
+        figs, lengths = figures_of(name, args.root)
+        long = np.array([days > 1 for days, _ in lengths])
         print(f"\n## {name}: {len(figs[0].matrix)} games of {pool.task} on {pool.model}"
               f"{' with ' + str(pool.roles) if pool.roles else ''}; {args.samples} draws per size\n")
-        header = ["figure", "pool value", "n", *(f"{m}" for m in methods), "after, draws with a game past day 1",
-                  "after: zero-width"]
+        header = ["figure", "pool value", "n", *methods, *LENGTH_RULES, "after: zero-width"]
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         rng = np.random.default_rng(args.seed)
         for n in sizes:
-            got = coverage(figs, n, args.samples, methods, rng, long)
+            got = coverage(figs, n, args.samples, methods, rng, lengths)
             for f in figs:
-                cells = [f"{c:.3f} (w {w:.3f}, hi {h:.2f})" for c, w, _, h, _, _ in got[f.name].values()]
-                none = next(iter(got[f.name].values()))[2]
+                tallies, none = got[f.name]
+                cells = [t.cell(args.samples) for t in tallies.values()]
                 print(f"| {f.name} | {f.truth:.3f} | {n}{f' ({none} none)' if none else ''} | " + " | ".join(cells)
-                      + f" | {got[f.name]['after'][4]:.3f} | {got[f.name]['after'][5]} |", flush=True)
+                      + f" | {tallies['after'].flat} |", flush=True)
         game_length(figs, long, sizes)
         by_long_games(figs, long, min(sizes), args.samples, args.seed)
         print(f"\n{time.perf_counter() - started:.0f} s")

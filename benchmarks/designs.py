@@ -27,11 +27,19 @@ faction is the chance its latent falls below the rate's normal quantile.
    drawn with the same-deal correlation given (:func:`wolf_eval.analysis.plan.paired_outcomes`), as the
    planner assumes. Last, a true difference of 0.20 where the cap was planned for 0.10, and the spending the
    stated criterion picks (:func:`choose`): the default's measurement.
+3. The futility bound. The group design under the default spending, with each futility bound of
+   :data:`FUTILITIES` (its beta spending; ``none``: no futility bound) and capped where the planner caps it
+   for that bound, at true win-rate differences 0, 0.05, 0.10 and 0.20 of a cap planned for 0.10: the power,
+   the share stopped as smaller than planned, the mean and 90th percentile of the games per model (each
+   comparison counted where it stopped), and at 0.10 the mean over the fixed design's at 80% power and at the
+   power reached; then the bound the stated criterion picks (:func:`choose_futility`). The null table (1) has the
+   default bound's rows: the whole comparison's false decisions with it on.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -70,12 +78,16 @@ def deals(rng: np.random.Generator, world: World, n: int) -> dict[tuple[int, str
 def comparison(drawn: dict[tuple[int, str, str], np.ndarray], stopping: rounds.Stopping) -> dict[
         tuple[int, int, str, str], int | None]:
     """One simulated comparison of the deals ``drawn``: every question of every pair, and the deals at which each was
-    decided (or None)."""
+    decided (None: stopped as smaller than planned, or undecided)."""
     looks = list(range(stopping.round_games, stopping.max_games + 1, stopping.round_games))
     models = 1 + max(m for m, _, _ in drawn)
-    return {(a, b, f, q): sequential.first_decision(drawn[a, f, q] - drawn[b, f, q], looks, stopping.question_alpha,
-                                                    stopping.design, stopping.max_games, stopping.spending)
-            for a in range(models) for b in range(a + 1, models) for f in FACTIONS for q in ("win", "truth")}
+    out: dict[tuple[int, int, str, str], int | None] = {}
+    for a, b in itertools.combinations(range(models), 2):
+        for f, q in itertools.product(FACTIONS, ("win", "truth")):
+            n, state = sequential.first_stop(drawn[a, f, q] - drawn[b, f, q], looks, stopping.question_alpha,
+                                             stopping.design, stopping.max_games, stopping.spending, stopping.futile)
+            out[a, b, f, q] = n if state in (sequential.FOR_A, sequential.FOR_B) else None
+    return out
 
 
 def null_world(models: int, rho: float) -> World:
@@ -95,17 +107,21 @@ def false_decisions(args: argparse.Namespace, rng: np.random.Generator) -> None:
         spendings = SPENDINGS if models == 2 else (sequential.SPENDING,)
         world = null_world(models, args.rho)
         drawn = [deals(rng, world, args.cap) for _ in range(args.comparisons)]  # every design decides the same deals
-        for design, per_question, spending in (*((sequential.GROUP, False, s) for s in spendings),
-                                               (sequential.ANYTIME, False, sequential.SPENDING),
-                                               (sequential.ANYTIME, True, sequential.SPENDING)):
+        default = sequential.futility(sequential.FUTILITY, plan.DIFFERENCE, plan.POWER)
+        for design, per_question, spending, futile in (*((sequential.GROUP, False, s, None) for s in spendings),
+                                                       (sequential.GROUP, False, sequential.SPENDING, default),
+                                                       (sequential.ANYTIME, False, sequential.SPENDING, None),
+                                                       (sequential.ANYTIME, True, sequential.SPENDING, None)):
             k = rounds.family("triadic", [str(m) for m in range(models)], ["r"])
             stopping = rounds.Stopping(max_games=args.cap, alpha=args.alpha, design=design, questions=k,
-                                       per_question=per_question, spending=spending)
+                                       per_question=per_question, spending=spending, futile=futile)
             runs = [comparison(d, stopping) for d in drawn]
             wrong = sum(any(v is not None for v in r.values()) for r in runs)
             each = sum(v is not None for r in runs for v in r.values()) / (len(runs) * k)
             low, high = clopper_pearson(wrong, len(runs))
-            print(f"| {models} | {k} | {spending if design == sequential.GROUP else design} "
+            name = spending if design == sequential.GROUP else design
+            name += f", futility {futile.spending}" if futile else ""
+            print(f"| {models} | {k} | {name} "
                   f"| {'each question alone' if per_question else 'the comparison'} "
                   f"| {stopping.question_alpha:.4f} | {wrong} of {len(runs)} | {wrong / len(runs):.3f} "
                   f"[{low:.3f}, {high:.3f}] | {each:.4f} |", flush=True)
@@ -189,6 +205,88 @@ def choose(ratios: dict[str, list[float]], widest: dict[str, float]) -> None:
           f"{CLOSE} of the least the lowest cap: **{best}** (the default is {sequential.SPENDING}).")
 
 
+#: The futility bounds measured (beta spending; ``none``: no bound), the true differences each is measured at (of a cap
+#: planned for 0.10), and each planned row's lower win rate at a difference of 0 and its same-deal correlation: the
+#: two rates lie either side of it, as far apart as the difference.
+FUTILITIES = (sequential.NO_FUTILITY, "hsd:-4", "hsd:-2", "hsd:0", "hsd:1")
+DIFFERENCES = (0.0, 0.05, 0.10, 0.20)
+CENTRES = ((0.50, 0.0), (0.32, 0.0), (0.32, 0.24))
+
+
+def futility_table(args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """The group design with each futility bound, at the differences of :data:`DIFFERENCES`."""
+    each = args.alpha / 6
+    print("\n### The futility bound: games to a decision or to a stop as smaller than planned\n")
+    print(f"One pair, the village win rate at the comparison's error rate {args.alpha} shared by the 6 questions of "
+          f"`triadic` ({each:.4f} each), the group design's {sequential.SPENDING} spending, planned for a 0.10 "
+          "difference at 80% power: capped where `wolf-eval plan` caps it for each futility bound, and the true "
+          "difference 0, 0.05, 0.10 or 0.20. Fixed: the games per model a fixed design needs for 80% power at 0.10 "
+          "(the normal approximation for two proportions, `wolf-eval plan`'s count); at the power reached: the same "
+          "count at the power the design reached. Every bound of a row decides the same simulated deals. "
+          f"{args.comparisons} comparisons a row.\n")
+    print("| win rates | same-deal rho | futility bound | fixed design (80%) | cap | cap / fixed | power "
+          "| stopped as smaller | mean games (90th percentile) | mean / fixed | fixed at the power reached "
+          "| mean / that |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios: dict[str, list[float]] = {f: [] for f in FUTILITIES}
+    powers: dict[str, list[float]] = {f: [] for f in FUTILITIES}
+    widest: dict[str, float] = {f: 0.0 for f in FUTILITIES}
+    for centre, rho in CENTRES:
+        low, high = centre - 0.05, centre + 0.05
+        fixed = plan.games_needed(math.sqrt(high * (1 - high)), rho, 0.10, each, 0.80, math.sqrt(low * (1 - low)))
+        caps = {f: plan.group_cap(fixed, each, 0.80, sequential.SPENDING, futility=f) for f in FUTILITIES}
+        widest = {f: max(widest[f], caps[f] / fixed) for f in FUTILITIES}
+        for difference in DIFFERENCES:
+            a, b = centre + difference / 2, centre - difference / 2
+            drawn = [plan.paired_outcomes(rng, a, b, rho, max(caps.values())) for _ in range(args.comparisons)]
+            for f in FUTILITIES:
+                runs = stops(drawn, caps[f], each, sequential.futility(f, 0.10, 0.80))
+                power = np.mean(runs[1] == 1) if difference else np.mean(np.abs(runs[1]) == 1)  # at 0: either way
+                smaller = np.mean(runs[1] == 0)
+                mean, p90 = float(runs[0].mean()), float(np.quantile(runs[0], 0.9))
+                same = plan.games_needed(math.sqrt(a * (1 - a)), rho, difference, each, power,
+                                         math.sqrt(b * (1 - b))) if difference and 0 < power < 1 else math.nan
+                if difference == 0.10:
+                    ratios[f].append(mean / fixed)
+                    powers[f].append(float(power))
+                at_same = "n/a | n/a" if math.isnan(same) else f"{same:.0f} | {mean / same:.3f}"
+                print(f"| {a:.3f} against {b:.3f} | {rho} | {f} | {fixed} | {caps[f]} | {caps[f] / fixed:.2f} "
+                      f"| {power:.3f} | {smaller:.3f} | {mean:.0f} ({p90:.0f}) | {mean / fixed:.3f} | {at_same} |",
+                      flush=True)
+    choose_futility(ratios, powers, widest, args.comparisons * len(CENTRES))
+
+
+def stops(drawn: list[np.ndarray], cap: int, alpha: float, futile: sequential.Futility | None) -> tuple[
+        np.ndarray, np.ndarray]:
+    """Each comparison's games at its stop and how it stopped (1 decided for A, the better model; -1 for B; 0 stopped
+    as smaller than planned; 2 undecided at the cap), by the shipped decision function."""
+    looks = list(range(ROUND_GAMES, cap + 1, ROUND_GAMES))
+    code = {sequential.FOR_A: 1, sequential.FOR_B: -1, sequential.SMALLER: 0, sequential.UNDECIDED: 2}
+    out = [sequential.first_stop(d[:cap], looks, alpha, sequential.GROUP, cap, sequential.SPENDING, futile)
+           for d in drawn]
+    return np.array([n for n, _ in out], dtype=float), np.array([code[state] for _, state in out])
+
+
+def choose_futility(ratios: dict[str, list[float]], powers: dict[str, list[float]], widest: dict[str, float],
+                    comparisons: int) -> None:
+    """The default futility bound by the stated criterion: among the bounds whose power at the planned difference,
+    averaged over the planned rows, is held where the planner's cap holds it without a bound (at least that less the
+    binomial sd of 80% over those ``comparisons``), the least mean games over the fixed design's there; of those
+    within :data:`CLOSE` of the least, the lowest cap."""
+    floor = float(np.mean(powers[sequential.NO_FUTILITY])) - math.sqrt(plan.POWER * (1 - plan.POWER) / comparisons)
+    print("\nAt the planned difference (0.10), averaged over the rows above, and the widest cap over the fixed "
+          "design's:\n")
+    print("| futility bound | power | mean / fixed | widest cap / fixed |")
+    print("|---|---|---|---|")
+    for f in FUTILITIES:
+        print(f"| {f} | {np.mean(powers[f]):.3f} | {np.mean(ratios[f]):.4f} | {widest[f]:.2f} |")
+    held = [f for f in FUTILITIES if np.mean(powers[f]) >= floor]
+    least = min(float(np.mean(ratios[f])) for f in held)
+    best = min((f for f in held if np.mean(ratios[f]) <= least + CLOSE), key=lambda f: widest[f])
+    print(f"\nThe least mean games with the power held (at least {floor:.3f}, no bound's less the binomial sd), and of "
+          f"those within {CLOSE} of the least the lowest cap: **{best}** (the default is {sequential.FUTILITY}).")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--comparisons", type=int, default=1000, help="simulated comparisons a row")
@@ -196,14 +294,16 @@ def main() -> None:
     ap.add_argument("--alpha", type=float, default=sequential.ALPHA)
     ap.add_argument("--rho", type=float, default=0.24, help="the deal's share of a game's latent (same-deal rho)")
     ap.add_argument("--seed", type=int, default=45)
-    ap.add_argument("--only", choices=("null", "difference"), help="one of the two tables")
+    ap.add_argument("--only", choices=("null", "difference", "futility"), help="one of the three tables")
     args = ap.parse_args()
     started = time.perf_counter()
     rng = np.random.default_rng(args.seed)
-    if args.only != "difference":
+    if args.only in (None, "null"):
         false_decisions(args, rng)
-    if args.only != "null":
+    if args.only in (None, "difference"):
         difference(args, rng)
+    if args.only in (None, "futility"):
+        futility_table(args, np.random.default_rng(args.seed))  # its own draws: the same with --only futility
     print(f"\n<!-- {time.perf_counter() - started:.0f} s -->")
 
 

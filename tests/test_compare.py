@@ -238,7 +238,7 @@ def test_compare_refuses_what_it_cannot_compare(tmp_path, capsys) -> None:  # ty
     assert "--difference, --per-question only go with --sequential" in capsys.readouterr().err
     assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--design", "anytime", "--power", "0.9",
                  "--log-dir", str(tmp_path / "x")]) == 2
-    assert "plan the group design's cap; the anytime design needs none" in capsys.readouterr().err
+    assert "plan the group design's cap and bounds; the anytime design needs none" in capsys.readouterr().err
     assert main(["compare", "wolfbot/cue", "wolfbot/tom", "--sequential", "--power", "1.5",
                  "--log-dir", str(tmp_path / "x")]) == 2
     assert "--power 1.5: each lies strictly between 0 and 1" in capsys.readouterr().err
@@ -252,24 +252,35 @@ def test_compare_refuses_what_it_cannot_compare(tmp_path, capsys) -> None:  # ty
 
 def test_compare_in_rounds_shares_its_error_rate_and_plans_its_cap() -> None:
     """A pair on triadic asks six questions, each at 0.05 / 6; the cap is the group design's for 0.50 against 0.60
-    at that level (594 games for the fixed design; the default spending, Hwang-Shih-DeCani's at gamma -2, needs 1.10
-    times that in rounds of 10: 660; Pocock-like spending 750); three models ask 18."""
+    at that level (594 games for the fixed design; the default spending, Hwang-Shih-DeCani's at gamma -2, with the
+    default futility bound needs 1.20 times that in rounds of 10: 720; without the bound 1.10 times, 660; Pocock-like
+    spending with the bound 800); three models ask 18."""
     from argparse import Namespace
 
     from wolf_eval.cli import _stopping
 
-    args = Namespace(sequential=True, design=None, spending=None, primary=None, alpha=None, difference=None,
-                     power=None, max_games=None, max_usd=None, per_question=False, models=["a", "b"], task="triadic")
+    args = Namespace(sequential=True, design=None, spending=None, futility=None, primary=None, alpha=None,
+                     difference=None, power=None, max_games=None, max_usd=None, per_question=False, models=["a", "b"],
+                     task="triadic")
     stopping = _stopping(args, {"games": 10}, ["wolfbot/tom"])
-    assert (stopping.questions, stopping.max_games, stopping.design) == (6, 660, "group")
+    assert (stopping.questions, stopping.max_games, stopping.design) == (6, 720, "group")
+    assert stopping.futile is not None and stopping.futile.beta == pytest.approx(0.20)
+    assert (stopping.futile.difference, stopping.futile.spending) == (0.10, "hsd:0")
+    assert "stopping a question as smaller than planned" in stopping.procedure
+    unbounded = _stopping(Namespace(**{**vars(args), "futility": "none"}), {"games": 10}, ["wolfbot/tom"])
+    assert unbounded.futile is None and unbounded.max_games == 660
+    with pytest.raises(ValueError, match="futility 'steep': one of"):
+        _stopping(Namespace(**{**vars(args), "futility": "steep"}), {"games": 10}, ["r"])
+    with pytest.raises(ValueError, match="the anytime design needs none"):
+        _stopping(Namespace(**{**vars(args), "design": "anytime", "futility": "none"}), {"games": 10}, ["r"])
     assert stopping.question_alpha == pytest.approx(0.05 / 6)
     three = _stopping(Namespace(**{**vars(args), "models": ["a", "b", "c"], "difference": 0.2}), {"games": 10},
                       ["wolfbot/tom"])
-    assert three.questions == 18 and three.max_games < 660  # a larger difference needs fewer games
+    assert three.questions == 18 and three.max_games < 720  # a larger difference needs fewer games
     alone = _stopping(Namespace(**{**vars(args), "per_question": True}), {"games": 10}, ["wolfbot/tom"])
-    assert alone.question_alpha == 0.05 and alone.max_games == 430
+    assert alone.question_alpha == 0.05 and alone.max_games == 470
     pocock = _stopping(Namespace(**{**vars(args), "spending": "pocock"}), {"games": 10}, ["wolfbot/tom"])
-    assert (pocock.spending, pocock.max_games) == ("pocock", 750) and "pocock error spending" in pocock.procedure
+    assert (pocock.spending, pocock.max_games) == ("pocock", 800) and "pocock error spending" in pocock.procedure
     with pytest.raises(ValueError, match="the anytime design needs none"):
         _stopping(Namespace(**{**vars(args), "design": "anytime", "spending": "pocock"}), {"games": 10}, ["r"])
     with pytest.raises(ValueError, match="only goes with --sequential"):
@@ -279,6 +290,6 @@ def test_compare_in_rounds_shares_its_error_rate_and_plans_its_cap() -> None:
     # the wolves' evasion named primary: 0.025 for it, 0.005 for each other question, whose level plans the cap
     primary = _stopping(Namespace(**{**vars(args), "primary": "wolves:evasion"}), {"games": 10}, ["wolfbot/tom"])
     assert primary.level(*primary.primary) == pytest.approx(0.025) and primary.question_alpha == pytest.approx(0.005)
-    assert primary.max_games > 660
+    assert primary.max_games > 720
     with pytest.raises(ValueError, match="--per-question tests each"):
         _stopping(Namespace(**{**vars(args), "primary": "evasion", "per_question": True}), {"games": 10}, ["r"])

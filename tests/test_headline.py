@@ -10,6 +10,7 @@ statement pooled, every village pair pooled) differ, which is what the test woul
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -167,19 +168,70 @@ def test_the_report_shows_each_role_headline_beside_the_role_figures_it_is_made_
     assert "| `self_label_agreement` | 0.733 [0.650, 0.805] | 3 | 0.900 | 0.500 | – | – | 0.800 |" in text
 
 
+def _ended(games: list[GameValues], *lengths: tuple[float, float]) -> list[GameValues]:
+    """The games, each ended on the day and under the day cap given."""
+    return [replace(g, outcome=replace(g.outcome, days=d, day_cap=cap)) for g, (d, cap) in zip(games, lengths,
+                                                                                               strict=True)]
+
+
+def test_the_report_and_the_metrics_widen_and_say_so_when_games_of_one_length_show_too_little() -> None:
+    """Both games ended on day 1 under a cap of 3: every role-made headline keeps its figure, its interval reaches
+    what two games of one length allow (u = 1 - 0.025^(1/2) of the way to either end: the gap's -0.75 in [-1, 1],
+    [-0.96, 0.72]), and the report says why beside it; the eval's interval metrics do the same from the lengths
+    each score logged, and a log whose scores logged none keeps the interval its release drew."""
+    from inspect_ai.scorer import SampleScore, Score
+
+    from wolf_eval.scorers.game_scores import METRICS
+
+    short = _ended(MANY_WOLF_FLAGS, (1.0, 3.0), (1.0, 3.0))
+    scores = tables.headline_scores(_cell_rows(short)).set_index("figure")
+    gap = scores.loc["wolf_self_label_gap"]
+    u = 1 - 0.025 ** 0.5
+    why = "all 2 games ended on day 1, and games that run longer can differ"
+    assert (gap["value"], gap["value_low"], gap["value_high"]) == pytest.approx((-0.75, -0.75 - 0.25 * u,
+                                                                                 -0.75 + 1.75 * u))
+    assert gap["value_widened"] == why
+    text = "\n".join(markdown._headline_scores_section(tables.headline_scores(_cell_rows(short))))
+    assert f"| `wolf_self_label_gap` | -0.750 [-0.960, 0.723] (widened: {why}) | 1 |" in text
+    agreement = scores.loc["self_label_agreement"]
+    mixed = tables.headline_scores(_cell_rows(_ended(MANY_WOLF_FLAGS, (1.0, 3.0), (2.0, 3.0)))).set_index("figure")
+    assert mixed.loc["self_label_agreement", "value_low"] == pytest.approx(0.650)
+    assert agreement["value_low"] < 0.650 and agreement["value_high"] > 0.805
+
+    def logged(games: list[GameValues], lengths: bool) -> list[SampleScore]:
+        meta = [{"counts": HEADLINE["self_label_agreement"].counts(g)} | (
+            {"length": list(g.outcome.length)} if lengths else {}) for g in games]
+        return [SampleScore(score=Score(value=0.0, metadata=m), sample_id=i) for i, m in enumerate(meta)]
+
+    low = METRICS["self_label_agreement"][1]()
+    assert low(logged(short, lengths=True)) == pytest.approx(agreement["value_low"])
+    assert low(logged(short, lengths=False)) == pytest.approx(0.650)
+
+
 @pytest.mark.slow
 def test_a_played_runs_report_prints_the_headlines_its_log_shows(tmp_path) -> None:  # type: ignore[no-untyped-def]
     short = {"games": 2, "max_debate_turns": 2, "max_explanation_turns": 1, "max_days": 3}
     log = run("triadic", "wolfbot/cue", tmp_path, task_args=short)
     assert log.status == "success" and log.results is not None
     logged = {s.name: s.metrics[s.name].value for s in log.results.scores if s.name in ROLE_FIGURES}
-    scores = tables.build(load(tmp_path))["headline_scores"].set_index("figure")
+    ends = {s.name: (s.metrics[f"{s.name}_low"].value, s.metrics[f"{s.name}_high"].value)
+            for s in log.results.scores if s.name in ROLE_FIGURES}
+    corpus = load(tmp_path)
+    scores = tables.build(corpus)["headline_scores"].set_index("figure")
+    outcomes = list(corpus.games["outcome"])
+    one_day = len({o.days for o in outcomes}) == 1 and all(o.day_cap == 3 for o in outcomes)
     assert set(logged) == set(ROLE_FIGURES)
     for figure, value in logged.items():
         assert scores.loc[figure, "value"] == pytest.approx(value, nan_ok=True), figure
+        # the metrics read each game's logged length as the report reads the game: the same interval, widened alike
+        assert (scores.loc[figure, "value_low"], scores.loc[figure, "value_high"]) == pytest.approx(
+            ends[figure], nan_ok=True), figure
+        widened = scores.loc[figure].get("value_widened")
+        assert isinstance(widened, str) == (one_day and not math.isnan(ends[figure][0])), figure
         roles = [scores.loc[figure, str(r)] for r in ROLE_FIGURES[figure]]
         assert scores.loc[figure, "value"] == pytest.approx(sum(v for v in roles if not math.isnan(v))
                                                             / scores.loc[figure, "roles"]), figure
+    assert [o.days for o in outcomes] == [1.0, 1.0]  # these two games: both ended on day 1, so the rule was read
 
 
 def test_every_figure_metric_of_no_games_is_nan_not_an_error() -> None:

@@ -87,7 +87,7 @@ def test_the_spread_and_the_same_deal_correlation_are_measured_per_design() -> N
 
 def test_the_plan_prices_every_design_and_simulates_the_sequential_one() -> None:
     rows = _pilot(np.random.default_rng(3), rho=0.5)
-    table = P.plan(rows, difference=0.10, power=0.80, alpha=0.05, questions=2)
+    table = P.plan(rows, difference=0.10, power=0.80, alpha=0.05, questions=2, futility=P.sequential.NO_FUTILITY)
     village = table[table["figure"] == "village win rate"].set_index("design")
     assert list(village.index) == [*P.DESIGNS, f"group-sequential, {P.REFERENCE}"]
     separate, reference = village.loc[P.SEPARATE], village.loc[P.REFERENCE]
@@ -110,6 +110,15 @@ def test_the_plan_prices_every_design_and_simulates_the_sequential_one() -> None
     assert f"power {group['power']:.2f} at --max-games {int(group['cap'])}" in text
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         P.plan(rows, difference=1.5)
+    # with the default futility bound: a higher cap, and some comparisons of the planned difference stopped as smaller
+    bounded = P.plan(rows, difference=0.10, power=0.80, alpha=0.05, questions=2)
+    row = bounded[bounded["design"] == f"group-sequential with a futility bound ({P.sequential.FUTILITY}), "
+                                       f"{P.REFERENCE}"]
+    futile = row[row["figure"] == "village win rate"].iloc[0]
+    assert futile["cap"] == P.group_cap(int(reference["games_per_model"]), 0.025, 0.80,
+                                        futility=P.sequential.FUTILITY) > group["cap"]
+    assert 0 < futile["smaller"] < 0.2 and futile["power"] >= 0.75
+    assert "stopped as smaller than planned" in P.plan_markdown(bounded, 0.1, 0.8, 0.05, 800, "")
 
 
 def test_a_pilot_of_opposite_records_plans_from_its_pooled_rate_not_a_spread_of_0() -> None:
@@ -156,6 +165,31 @@ def test_the_caps_inflation_keeps_the_power_on_simulated_normal_walks() -> None:
         assert (np.abs(walks) >= bounds).any(axis=1).mean() == pytest.approx(0.05, abs=0.005)
     assert 1 < P.inflation(20, 0.05, 0.8, "obrien-fleming") < P.inflation(20, 0.05, 0.8, "hsd:-2") < \
         P.inflation(20, 0.05, 0.8, "pocock")
+
+
+def test_a_futility_bound_costs_power_and_the_inflated_cap_pays_it_back_on_simulated_normal_walks() -> None:
+    """20 looks, error rate 0.05, 80% power, the default spending (Hwang-Shih-DeCani at gamma -2) with the default
+    futility bound (beta 0.2 spent evenly: gamma 0). The bound is non-binding, so the decision bounds are the same
+    and a walk it stops as smaller is not decided: the cap must grow. At the inflation the recursion finds, 20,000
+    simulated normal walks (variance 1 at the cap) with the planned difference's drift, stopped at the first look
+    where they cross a bound or fall within the futility region +-(drift t - bound sqrt(t)), are decided 80% of the
+    time (sd 0.3%)."""
+    futility = P.sequential.FUTILITY
+    assert futility == "hsd:0"
+    plain = P.inflation(20, 0.05, 0.80, "hsd:-2")
+    grown = P.inflation(20, 0.05, 0.80, "hsd:-2", futility)
+    assert grown > plain
+    bounds = np.array(P.normal_bounds(20, 0.05, "hsd:-2"))
+    t = np.arange(1, 21) / 20
+    smaller = np.array(P.sequential.futility_bounds(tuple(t), 0.20, futility))
+    drift = math.sqrt(grown) * (1.959964 + 0.841621)
+    rng = np.random.default_rng(21)
+    walks = np.cumsum(rng.normal(0.0, math.sqrt(1 / 20), (20000, 20)), axis=1) + drift * t
+    crossed, futile = np.abs(walks) >= bounds, np.abs(walks) < np.maximum(0.0, drift * t - smaller * np.sqrt(t))
+    first = np.where((crossed | futile).any(axis=1), (crossed | futile).argmax(axis=1), 19)
+    decided = crossed[np.arange(20000), first]
+    assert decided.mean() == pytest.approx(0.80, abs=0.01)
+    assert futile[np.arange(20000), first].mean() > 0.1  # the bound does stop walks of the planned difference
 
 
 def test_plan_reads_any_logs_and_refuses_what_it_cannot_plan_from(capsys) -> None:  # type: ignore[no-untyped-def]

@@ -20,9 +20,11 @@ from wolf_eval.resample import (
     UNBOUNDED,
     UNIT,
     Scale,
+    figure_interval,
     game_weights,
     intervals,
     jackknife_se,
+    one_length,
     ratio_interval,
     seed_of,
     unseen,
@@ -245,3 +247,86 @@ def test_the_doctors_and_the_judges_rates_resample_games() -> None:
     named = tables.judge(_cell(judge=[Identification.from_flat(v) for v in judge])).iloc[0]
     assert (named["villager"], named["villager_low"], named["villager_high"]) == (0.5, 0.25, 0.75)
     assert (named["all_low"], named["all_high"]) == (0.25, 0.75)
+
+
+# --------------------------------------------------------------------------- games of one length
+
+
+def _share(s: np.ndarray) -> Any:
+    return s[0] / np.where(s[1] > 0, s[1], np.nan)
+
+
+def test_games_that_all_ended_on_one_day_below_the_cap_widen_to_what_so_many_games_allow() -> None:
+    """Three games of 1 of 4, 2 of 4 and 3 of 4, all ended on day 1 under a cap of 5: their interval over games,
+    [0.25, 0.75], sees no longer game. Three games of one length rule out only a share of games of another length
+    above u = 1 - 0.025^(1/3) = 0.708, anywhere in [0, 1], so the interval reaches 0.5 -+ 0.5 u = [0.146, 0.854], and
+    says why. The same games with one that ran to day 2, or all at a cap of 1 (no longer game could be played), or
+    of unknown cap (a log that kept none), keep their interval."""
+    counts = np.array([[1, 4], [2, 4], [3, 4]], dtype=float)
+    drawn = figure_interval(counts, _share, seed=4)
+    assert (drawn.low, drawn.high, drawn.widened) == (pytest.approx(0.25), pytest.approx(0.75), "")
+    short = figure_interval(counts, _share, seed=4, lengths=[(1.0, 5.0)] * 3)
+    u = 1 - 0.025 ** (1 / 3)
+    assert (short.value, short.low, short.high, short.games) == (0.5, pytest.approx(0.5 - 0.5 * u),
+                                                                 pytest.approx(0.5 + 0.5 * u), 3)
+    assert (short.low, short.high) == pytest.approx((0.146, 0.854), abs=1e-3)
+    assert short.widened == "all 3 games ended on day 1, and games that run longer can differ"
+    for lengths in ([(1.0, 5.0), (2.0, 5.0), (1.0, 5.0)], [(1.0, 1.0)] * 3, [(1.0, math.nan)] * 3):
+        assert figure_interval(counts, _share, seed=4, lengths=lengths) == drawn
+    later = one_length([(3.0, 5.0)] * 4)
+    assert later == "all 4 games ended on day 3, and games of another length can differ"
+    assert one_length([(3.0, 5.0), (3.0, 3.0)]).startswith("all 2 games ended on day 3")  # one could have run on
+    assert one_length([(1.0, 5.0)]) == ""  # one game: no interval anyway, and for that reason
+    unbounded = figure_interval(counts, _share, seed=4, bounds=(0.0, math.inf), lengths=[(1.0, 5.0)] * 3)
+    assert math.isnan(unbounded.low) and math.isnan(unbounded.high) and unbounded.widened == short.widened
+    with pytest.raises(ValueError, match="2 game lengths for 3 games' counts"):
+        figure_interval(counts, _share, seed=4, lengths=[(1.0, 5.0)] * 2)
+
+
+def test_a_longer_game_of_the_draw_counts_and_a_share_of_games_keeps_its_interval() -> None:
+    """A game of day 3 without the figure's denominator adds nothing to the figure, yet the draw saw a game run
+    longer: the interval is its games' own. Without it the two games defining the figure, 3 of 8 = 0.375, widen
+    to 0.375 -+ u of the way to either end with u = 1 - 0.025^(1/2) = 0.842. A share of games (one outcome a game)
+    weighs every game alike: its binomial interval holds whatever the games' lengths."""
+    counts = np.array([[1, 4], [2, 4], [0, 0]], dtype=float)
+    seen = figure_interval(counts, _share, seed=2, lengths=[(1.0, 5.0), (1.0, 5.0), (3.0, 5.0)])
+    assert seen == figure_interval(counts, _share, seed=2) and seen.games == 2
+    u = 1 - 0.025 ** (1 / 2)
+    short = figure_interval(counts, _share, seed=2, lengths=[(1.0, 5.0)] * 3)
+    assert (short.low, short.high) == pytest.approx((0.375 * (1 - u), 0.375 + 0.625 * u))
+    wins = np.array([[1, 1], [0, 1], [1, 1]], dtype=float)
+    share = figure_interval(wins, _share, seed=2, per_game=True, lengths=[(1.0, 5.0)] * 3)
+    assert share.widened == "" and 0 < share.low < share.value < share.high < 1
+
+
+def length_coverage(runs: int = 300, games: int = 10) -> tuple[float, float, float, float]:
+    """Of ``runs`` simulated cells of ``games`` games, where 12% of games run past day 1 (as on the quick pools):
+    the share of the intervals over games alone and of those widened for games of one length (:func:`one_length`)
+    covering the true rate, and their mean widths. A day-1 game holds 40 statements, each deceptive with chance 0.25;
+    a longer one 120 at 0.45, so the true pooled rate is (0.88 * 40 * 0.25 + 0.12 * 120 * 0.45) / (0.88 * 40 + 0.12
+    * 120) = 15.28 / 49.6 = 0.308, while a draw of day-1 games alone reads 0.25 give or take 0.02."""
+    rng = np.random.default_rng(45)
+    truth = (0.88 * 40 * 0.25 + 0.12 * 120 * 0.45) / (0.88 * 40 + 0.12 * 120)
+    covered = [0, 0]
+    width = [0.0, 0.0]
+    for run in range(runs):
+        long = rng.random(games) < 0.12
+        said = np.where(long, 120, 40)
+        lied = rng.binomial(said, np.where(long, 0.45, 0.25))
+        lengths = [(3.0 if x else 1.0, 5.0) for x in long]
+        for i, told in enumerate((None, lengths)):
+            iv = figure_interval(np.column_stack([lied, said]), _share, seed=run, lengths=told)
+            covered[i] += iv.low <= truth <= iv.high
+            width[i] += iv.high - iv.low
+    return covered[0] / runs, covered[1] / runs, width[0] / runs, width[1] / runs
+
+
+def test_a_draw_without_the_longer_games_widens_and_then_covers() -> None:
+    """A simulation with a known answer (:func:`length_coverage`): the interval over games alone misses the truth in
+    most draws that hold no game past day 1, 0.88^10 = 0.28 of them, so it covers well short of 0.93 (0.83); widened
+    for those draws it covers at least 0.93 (0.97), and only they are wider, each by at most u = 1 - 0.025^(1/10) =
+    0.31, so the mean width grows by less than 0.28 times that (0.319 to 0.377)."""
+    alone, widened, narrow, wide = length_coverage()
+    assert alone < 0.9
+    assert widened >= 0.93
+    assert narrow < wide < narrow + 0.28 * (1 - 0.025 ** 0.1)

@@ -160,6 +160,68 @@ def test_the_group_design_keeps_its_error_at_any_tie_rate_and_decides_a_tenth_so
     assert np.mean([430 if n is None else n for n in stops]) < 0.85 * fixed
 
 
+def test_the_futility_bound_worked_by_hand() -> None:
+    """One look at the cap spends all of beta = 0.2 there: the bound is z[0.8] = 0.8416. Of 100 deals, 50 with a
+    winner, a share ahead of 0.10 would put the walk near 10 with a spread of sqrt(50) = 7.07, so the look stops the
+    question as smaller below a z of 10 / 7.07 - 0.8416 = 0.5726: a walk of 4 (27 deals to 23, z 0.566) is smaller
+    than planned, one of 6 (28 to 22, z 0.849) is undecided, and neither reaches the sign test's 16 (33 to 17).
+    Two looks at half the cap and the cap, Hwang-Shih-DeCani gamma -2: the first may spend 0.2 (1 - e) / (1 - e^2)
+    = 0.05379, a bound of -z[0.05379] = 1.609; the second the rest, 0.14621, the chance that a standard bivariate
+    normal pair with correlation sqrt(1/2) (the walk at half the cap and at the cap) stays above -1.609 at the first
+    and falls below the second's bound, which solves to 0.8875 (scipy's bivariate normal, worked apart from the
+    grid the bounds are computed on)."""
+    from scipy.optimize import brentq
+    from scipy.stats import multivariate_normal, norm
+
+    futile = sequential.Futility(0.10, 0.20)
+    assert sequential.futility_bounds((1.0,), 0.2) == pytest.approx((0.8416,), abs=1e-3)
+    ties = [0.0] * 50
+    smaller = sequential.decide([1.0] * 27 + [-1.0] * 23 + ties, [100], 0.05, sequential.GROUP, 100, futile=futile)
+    assert smaller.state == sequential.SMALLER and not smaller.decided and smaller.stopped
+    assert smaller.smaller_below == pytest.approx(0.5726, abs=1e-3)
+    assert smaller.evidence == pytest.approx(0.566, abs=1e-3)
+    assert smaller.needed == pytest.approx(16 / math.sqrt(50))
+    open_ = sequential.decide([1.0] * 28 + [-1.0] * 22 + ties, [100], 0.05, sequential.GROUP, 100, futile=futile)
+    assert open_.state == sequential.UNDECIDED and not open_.stopped
+    assert sequential.first_stop([1.0] * 27 + [-1.0] * 23 + ties, [100], 0.05, sequential.GROUP, 100) == \
+        (100, sequential.UNDECIDED)  # no futility bound: it plays on
+    # four deals of 100 with a winner, all A's: a share ahead of 0.10 needs at least 10, so the spread is taken at
+    # sqrt(10), not sqrt(4): smaller below a walk of 10 - 0.8416 sqrt(10) = 7.34, a z of 7.34 / 2 = 3.669 (the walk's
+    # 4 is a z of 2; the sign test cannot decide 4 deals at 0.05)
+    rare = sequential.decide([1.0] * 4 + [0.0] * 96, [100], 0.05, sequential.GROUP, 100, futile=futile)
+    assert rare.state == sequential.SMALLER and rare.smaller_below == pytest.approx(3.669, abs=2e-3)
+
+    first = 0.2 * math.expm1(2 * 0.5) / math.expm1(2.0)
+    assert first == pytest.approx(0.05379, abs=1e-5)
+    pair = multivariate_normal([0.0, 0.0], [[1.0, math.sqrt(0.5)], [math.sqrt(0.5), 1.0]])
+    c1 = -float(norm.ppf(first))
+    c2 = brentq(lambda c: norm.cdf(-c) - pair.cdf([-c1, -c]) - (0.2 - first), -3.0, 3.0)
+    assert (c1, c2) == pytest.approx((1.609, 0.8875), abs=1e-3)
+    assert sequential.futility_bounds((0.5, 1.0), 0.2, "hsd:-2") == pytest.approx((c1, c2), abs=3e-3)
+    with pytest.raises(ValueError, match="futility 'hsd:x': one of"):
+        sequential.Futility(0.10, 0.20, "hsd:x")
+    assert sequential.futility(sequential.NO_FUTILITY, 0.10, 0.80) is None
+    planned = sequential.futility("hsd:-2", 0.10, 0.80)
+    assert planned is not None and planned.beta == pytest.approx(0.20) and planned.difference == 0.10
+
+
+def test_the_futility_bound_is_non_binding_over_all_records() -> None:
+    """Looks after 4, 8 and 12 deals of a cap of 12, every deal with a winner, error rate 0.2, a futility bound for a
+    share ahead of 0.5 spending beta 0.3: over all 4,096 equally likely records, every record the design decides with
+    the bound it decides without it, at the same look and for the same model, so the error spent by each look is still
+    at most what the spending allows; and the bound does stop some records as smaller."""
+    records = np.array(list(itertools.product([-1.0, 1.0], repeat=12)))
+    futile = sequential.Futility(0.5, 0.3, "hsd:0")
+    smaller = 0
+    for r in records:
+        with_ = sequential.first_stop(r, [4, 8, 12], 0.2, sequential.GROUP, 12, "hsd:-2", futile)
+        without = sequential.first_stop(r, [4, 8, 12], 0.2, sequential.GROUP, 12, "hsd:-2")
+        if with_[1] in (sequential.FOR_A, sequential.FOR_B):
+            assert with_ == without
+        smaller += with_[1] == sequential.SMALLER
+    assert smaller > 0.3 * len(records)
+
+
 def test_a_comparison_shares_its_error_rate_among_every_question_of_every_pair() -> None:
     assert rounds.family("triadic", ["a", "b"], ["r"]) == 6  # village: win, detection; wolves: win, evasion; Jester
     assert rounds.family("triadic", ["a", "b", "c"], ["r"]) == 18  # three pairs
@@ -195,16 +257,20 @@ def test_a_primary_question_takes_half_the_error_and_the_levels_still_sum_to_it(
 
 
 @pytest.mark.slow
-def test_a_null_pair_asked_all_six_questions_is_falsely_decided_in_at_most_the_comparisons_error_rate() -> None:
+@pytest.mark.parametrize("futility", [sequential.NO_FUTILITY, sequential.FUTILITY])
+def test_a_null_pair_asked_all_six_questions_is_falsely_decided_in_at_most_the_comparisons_error_rate(
+        futility: str) -> None:
     """1,000 simulated comparisons of two models that do not differ, each asked the six questions of ``triadic``
     (three win rates at 0.45, 0.35 and 0.20 with a same-deal correlation 0.2, three truth figures drawn alike for
     both models), looked at every 10 deals up to a cap of 100, by the group design with the comparison's error
-    0.05 shared among them. The share of comparisons with any decision must not exceed 0.05 beyond what 1,000
-    draws allow: the lower end of its 95% Clopper-Pearson interval stays at or below 0.05 (a true rate of 0.05
-    gives 50 of 1,000 with sd 6.9; the test fails from about 64)."""
+    0.05 shared among them, without and with the default futility bound (planned for 0.10 at 80% power). The share
+    of comparisons with any decision must not exceed 0.05 beyond what 1,000 draws allow: the lower end of its 95%
+    Clopper-Pearson interval stays at or below 0.05 (a true rate of 0.05 gives 50 of 1,000 with sd 6.9; the test
+    fails from about 64)."""
     from scipy.stats import beta
 
-    stopping = rounds.Stopping(max_games=100, questions=rounds.family("triadic", ["a", "b"], ["r"]))
+    stopping = rounds.Stopping(max_games=100, questions=rounds.family("triadic", ["a", "b"], ["r"]),
+                               futile=sequential.futility(futility, 0.10, 0.80))
     assert stopping.questions == 6
     rng = np.random.default_rng(2026)
     looks = range(10, 101, 10)
@@ -212,8 +278,8 @@ def test_a_null_pair_asked_all_six_questions_is_falsely_decided_in_at_most_the_c
     for _ in range(1000):
         d = [paired_outcomes(rng, p, p, 0.2, 100) for p in (0.45, 0.35, 0.20)]
         d += [rng.beta(a, 3.0, 100) - rng.beta(a, 3.0, 100) for a in (2.0, 3.0, 4.0)]
-        wrong += any(sequential.first_decision(x, looks, stopping.question_alpha, stopping.design, 100) is not None
-                     for x in d)
+        wrong += any(sequential.first_stop(x, looks, stopping.question_alpha, stopping.design, 100, stopping.spending,
+                                           stopping.futile)[1] in (sequential.FOR_A, sequential.FOR_B) for x in d)
     assert beta.ppf(0.025, wrong, 1000 - wrong + 1) <= 0.05, wrong
 
 
@@ -301,6 +367,33 @@ def test_an_undecided_question_stops_at_the_games_cap_and_the_dollar_cap() -> No
         rounds.Stopping(round_games=10, max_games=5)
 
 
+def test_a_question_stopped_as_smaller_than_planned_stops_its_evals_and_says_so() -> None:
+    """Each round a and b win two deals apart (+1, -1) and tie two, so the walk stays at 0. With a futility bound for
+    a share ahead of 0.5 (beta 0.3 spent evenly over a cap of 8 deals) the first look, at 4 deals with 2 winners,
+    stops below a z of 0.5 * 4 / sqrt(2) - (-z[0.15]) = 1.414 - 1.036 = 0.378, and the walk's z is 0: no difference
+    as large as planned after one round, every eval stopped. Without the bound the same record plays to the cap."""
+    even = _record([1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0], [0.0] * 4, range(1, 4))
+    futile = sequential.Futility(0.5, 0.3, "hsd:0")
+    stopping = rounds.Stopping(round_games=4, max_games=8, futile=futile)
+    now = rounds.standing(TASK, _rows(even), PLAN, ["a", "b"], ["r"], stopping, 100)
+    assert now.finished and now.complete == 1
+    wins = now.questions[now.questions["question"] == "win"]
+    assert set(wins["state"]) == {rounds.SMALLER} and set(wins["deals"]) == {4}
+    village = wins[wins["faction"] == Faction.VILLAGERS]
+    assert len(village) == 1 and village["smaller_below"].iloc[0] == pytest.approx(0.378, abs=1e-3)
+    text = rounds.decisions_markdown(now.questions, now, stopping)
+    assert "| no difference as large as planned (0.5 ahead) | 4 | +0.00 | +0.00 [" in text
+    assert "| 0 (smaller below 0.37" in text  # 0.378 by hand, to the grid's 1e-3
+    assert "stopping a question as smaller than planned when it falls short of a share ahead of 0.5 (hsd:0 " \
+           "spending of 0.3, non-binding" in stopping.procedure
+    plain = rounds.standing(TASK, _rows(even), PLAN, ["a", "b"], ["r"], rounds.Stopping(round_games=4, max_games=8),
+                            100)
+    assert plain.complete == 2 and set(plain.questions[plain.questions["question"] == "win"]["state"]) == {
+        rounds.GAMES_CAP}
+    with pytest.raises(ValueError, match="the anytime design has none"):
+        rounds.Stopping(round_games=4, max_games=8, design=sequential.ANYTIME, futile=futile)
+
+
 def test_only_the_evals_of_open_questions_play_the_next_round() -> None:
     triadic = pairings(["a", "b"], "triadic", ["r"])
     needed = rounds._needed("triadic", triadic, pd.DataFrame([{"a": "a", "b": "b", "held": "r",
@@ -329,6 +422,8 @@ def test_compare_in_rounds_plays_until_each_question_stops_and_resumes_a_round_c
     assert "| wolf | wolves | wolfbot/faction | wolfbot/tom | against wolfbot/cue | win | undecided at the games cap " \
            "| 2 | +0.00 | +0.00 [" in text  # the mean difference, then the share ahead with its interval
     assert "| evasion | not defined in these games | 0 |" in text  # no deception analysis: no suspicion rows
+    assert "group-sequential, hsd:-2 error spending over the cap, stopping a question as smaller than planned when " \
+           "it falls short of a share ahead of 0.1 (hsd:0 spending of 0.2, non-binding" in text  # the procedure named
     progress = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wolf-eval: round ")]
     assert len(progress) == 2 and progress[0].startswith("wolf-eval: round 1 of at most 2: playing 4 games in 4 evals "
                                                          "(wolfbot/faction as village against wolfbot/cue; ")

@@ -145,7 +145,7 @@ def _add_compare(commands: Any) -> None:
     """The ``compare`` command's arguments."""
     from wolf_eval.analysis.compare import DEFAULT_AGAINST
     from wolf_eval.analysis.plan import DIFFERENCE, POWER
-    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP, SPENDING, SPENDINGS
+    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, FUTILITY, GROUP, NO_FUTILITY, SPENDING, SPENDINGS
 
     cmp = commands.add_parser("compare", help="every model plays every faction against the same reference opponents "
                                               "(or, with --crossplay, against every other model) on the same games, "
@@ -171,6 +171,11 @@ def _add_compare(commands: Any) -> None:
     cmp.add_argument("--spending", metavar="FUNCTION",
                      help=f"--sequential, {GROUP} design: how its error is spent over the rounds: "
                           f"{', '.join(SPENDINGS)} (default {SPENDING}; the cap is planned for it)")
+    cmp.add_argument("--futility", metavar="FUNCTION",
+                     help=f"--sequential, {GROUP} design: the beta spending of the bound that stops a question as "
+                          f"smaller than planned (no difference as large as --difference): {', '.join(SPENDINGS)}, "
+                          f"or {NO_FUTILITY} to play every undecided question to the cap (default {FUTILITY}; the cap "
+                          "is planned for it)")
     cmp.add_argument("--alpha", type=float, help=f"--sequential: the comparison's error rate, shared by every "
                                                  f"question of every pair (default {ALPHA})")
     cmp.add_argument("--per-question", action="store_true",
@@ -200,7 +205,7 @@ def _add_compare(commands: Any) -> None:
 def _add_plan(commands: Any) -> None:
     """The ``plan`` command's arguments."""
     from wolf_eval.analysis.plan import DIFFERENCE, POWER
-    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, GROUP, SPENDING, SPENDINGS
+    from wolf_eval.analysis.sequential import ALPHA, DESIGNS, FUTILITY, GROUP, NO_FUTILITY, SPENDING, SPENDINGS
 
     pl = commands.add_parser("plan", help="from any logs (a pilot), the games and dollars a comparison needs to "
                                           "detect a given difference at a given power, per headline figure and design")
@@ -216,6 +221,9 @@ def _add_plan(commands: Any) -> None:
                                                                      f"(default {GROUP})")
     pl.add_argument("--spending", metavar="FUNCTION", default=SPENDING,
                     help=f"the group design's error spending: {', '.join(SPENDINGS)} (default {SPENDING})")
+    pl.add_argument("--futility", metavar="FUNCTION", default=FUTILITY,
+                    help=f"the group design's futility bound, its beta spending: {', '.join(SPENDINGS)}, or "
+                         f"{NO_FUTILITY} (default {FUTILITY})")
     pl.add_argument("--max-games", type=int, help="the sequential design's cap, games per eval (default: the group "
                                                   "design's for each figure)")
     pl.add_argument("--priced-as", metavar="MODEL",
@@ -524,10 +532,10 @@ def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list
 
     from wolf_eval.analysis import plan
     from wolf_eval.analysis.rounds import Stopping, family, pairs_asked, primary_question
-    from wolf_eval.analysis.sequential import ALPHA, ANYTIME, GROUP, SPENDING
+    from wolf_eval.analysis.sequential import ALPHA, ANYTIME, FUTILITY, GROUP, NO_FUTILITY, SPENDING, futility
     from wolf_eval.settings import Settings
 
-    options = ("design", "spending", "primary", "alpha", "difference", "power", "max_games", "max_usd")
+    options = ("design", "spending", "futility", "primary", "alpha", "difference", "power", "max_games", "max_usd")
     given = [f"--{n.replace('_', '-')}" for n in options if getattr(args, n) is not None]
     if args.per_question:
         given.append("--per-question")
@@ -540,9 +548,9 @@ def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list
     design = args.design or GROUP
     alpha = ALPHA if args.alpha is None else args.alpha
     questions = family(args.task, args.models, against)
-    if design == ANYTIME and (args.difference is not None or args.power is not None or args.spending is not None):
-        raise ValueError("--difference, --power and --spending plan the group design's cap; the anytime design "
-                         "needs none")
+    if design == ANYTIME and any(v is not None for v in (args.difference, args.power, args.spending, args.futility)):
+        raise ValueError("--difference, --power, --spending and --futility plan the group design's cap and bounds; "
+                         "the anytime design needs none")
     spending = args.spending or SPENDING
     difference, power = args.difference or plan.DIFFERENCE, args.power or plan.POWER
     if not (0 < difference < 1 and 0 < power < 1):
@@ -551,12 +559,15 @@ def _stopping(args: argparse.Namespace, task_args: dict[str, Any], against: list
         raise ValueError("--primary takes a larger share of --alpha for one question; --per-question tests each at "
                          "--alpha alone")
     primary = None if args.primary is None else primary_question(args.task, args.primary)
+    beta_spending = (args.futility or FUTILITY) if design == GROUP else None
     stopping = Stopping(max_games=args.max_games or games, round_games=games, alpha=alpha, max_usd=args.max_usd,
                         design=design, spending=spending, questions=questions, per_question=args.per_question,
-                        primary=primary, primaries=pairs_asked(args.models, against) if primary else 0)
+                        primary=primary, primaries=pairs_asked(args.models, against) if primary else 0,
+                        futile=futility(beta_spending, difference, power))
     if args.max_games is not None:
         return stopping
-    cap = plan.planned_cap(difference, power, stopping.question_alpha, spending, games)  # the other questions' level
+    cap = plan.planned_cap(difference, power, stopping.question_alpha, spending, games,  # the other questions' level
+                           stopping.futile.spending if stopping.futile else NO_FUTILITY)
     return replace(stopping, max_games=cap)
 
 
@@ -698,7 +709,7 @@ def _plan(args: argparse.Namespace) -> int:
     questions = args.models * (args.models - 1) // 2 * plan.pair_questions(rows)
     try:
         table = plan.plan(rows, args.difference, args.power, args.alpha, args.priced_as, args.design, questions,
-                          args.max_games, args.spending)
+                          args.max_games, args.spending, args.futility)
     except ValueError as err:
         raise BadInput(f"plan: {err}") from err
     if table.empty:

@@ -27,7 +27,9 @@ side away from the end (0.88 at 10 games on simulated games; 0.935 on the logit 
 distance to an end is unbounded, so the symmetric interval there leans back towards the middle on the figure's own
 scale, longer where there is room; in the middle of the range the two scales all but agree, and the intervals
 there are a little narrower. A figure whose draws of short games alone read another value (the wolves'
-self-label gap on pools where most games end on day 1) misses on either scale: that is the draw, not the interval.
+self-label gap on pools where most games end on day 1) misses on either scale: that is the draw, not the interval,
+and a headline's interval over games that all lasted one length, where others could run longer, reaches as far as
+so many games allow of games of another length (:func:`one_length`).
 
 Draws are seeded from the cell and sample they belong to (:func:`seed_of`), so a report prints the
 same intervals on every run, and every row of one cell shares one set of resamples. A figure that
@@ -50,7 +52,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from wolf_eval.measures.pooling import ENDS, bound_name
+from wolf_eval.measures.pooling import ENDS, bound_name, logged_name
 from wolf_eval.measures.rates import ratio
 from wolf_eval.stats import wilson_cc
 
@@ -69,12 +71,14 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Interval:
-    """A figure, its interval over games (NaN where none is drawn), and the games defining it."""
+    """A figure, its interval over games (NaN where none is drawn), the games defining it, and, where the interval
+    was widened past its games' spread for games of one length, or has no ends for them, why (:func:`one_length`)."""
 
     value: float
     low: float
     high: float
     games: int
+    widened: str = ""
 
     def ends(self, name: str) -> dict[str, float]:
         """The interval's ends as a table's columns, ``<name>_low`` and ``<name>_high``: named as the eval logs a
@@ -82,17 +86,20 @@ class Interval:
         its metric does."""
         return {bound_name(name, end): getattr(self, end) for end in ENDS}
 
-    def columns(self, name: str, value: str | None = None) -> dict[str, float]:
+    def columns(self, name: str, value: str | None = None) -> dict[str, Any]:
         """The figure and its interval as a table's columns: the figure under ``value`` (``name`` unless told, as a
-        difference's ``<name>_difference``), then :meth:`ends`."""
-        return {value or name: self.value} | self.ends(name)
+        difference's ``<name>_difference``), then :meth:`ends`, then, where the interval was widened for games of one
+        length, why under ``<name>_widened`` (only then, so a table of other intervals holds numbers alone)."""
+        return {value or name: self.value} | self.ends(name) | ({widened_name(name): self.widened} if self.widened
+                                                                 else {})
 
     @classmethod
     def read(cls, row: Mapping[Any, Any], name: str, value: str | None = None) -> Interval:
         """A figure and its interval back from a table's row (:meth:`columns`), to be printed: NaN for an end the row
         has no column for. A row does not hold the games, so they are 0."""
         low, high = (float(row.get(bound_name(name, end), math.nan)) for end in ENDS)
-        return cls(float(row[value or name]), low, high, 0)
+        why = row.get(widened_name(name))
+        return cls(float(row[value or name]), low, high, 0, why if isinstance(why, str) else "")
 
     @property
     def figure(self) -> tuple[float, float, float]:
@@ -102,6 +109,11 @@ class Interval:
 
 #: The figure and interval of no games: all NaN.
 NO_GAMES = Interval(math.nan, math.nan, math.nan, 0)
+
+
+def widened_name(figure: str) -> str:
+    """The table column saying why a figure's interval was widened for games of one length: ``<figure>_widened``."""
+    return logged_name(figure, "widened")
 
 
 def seed_of(*parts: object) -> int:
@@ -311,15 +323,55 @@ def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], s
                          bounds)
 
 
+#: A game's length: the days it lasted and its day cap (a cap of NaN, unknown, is read as allowing no longer game).
+Length = tuple[float, float]
+
+
 def figure_interval(counts: np.ndarray, figure: Callable[[np.ndarray], Any], seed: int, per_game: bool = False,
-                    bounds: tuple[float, float] = UNIT) -> Interval:
+                    bounds: tuple[float, float] = UNIT, lengths: Sequence[Length] | None = None) -> Interval:
     """A headline figure's interval: binomial for a share of games (``counts`` rows of (outcome, 1)), else
-    :func:`game_interval`."""
+    :func:`game_interval`, widened where every game lasted one length that others could outlast (:func:`one_length`;
+    ``lengths``: each game's, where known)."""
     if not per_game:
-        return game_interval(counts, figure, seed, bounds=bounds)
+        if lengths is not None and len(lengths) != len(counts):
+            raise ValueError(f"{len(lengths)} game lengths for {len(counts)} games' counts")
+        iv = game_interval(counts, figure, seed, bounds=bounds)
+        why = one_length(lengths) if lengths is not None and not math.isnan(iv.low) else ""
+        if not why:
+            return iv
+        low, high = unseen(iv.value, iv.games, bounds)
+        if math.isnan(low):  # a figure without a finite range: unseen games could take it anywhere
+            return Interval(iv.value, math.nan, math.nan, iv.games, why)
+        return Interval(iv.value, min(iv.low, low), max(iv.high, high), iv.games, why)
     hits, games = np.asarray(counts, dtype=float).reshape(-1, 2).sum(axis=0)
     value, low, high = wilson_cc(float(hits), float(games))
     return Interval(value, low, high, int(games))
+
+
+def one_length(lengths: Sequence[Length]) -> str:
+    """Why games that all lasted the same number of days, fewer than their day cap allows, have an interval wider than
+    their spread ('' where they have not).
+
+    A figure pooled over statements, ballots or decisions takes more of them from a longer game, and a game that runs
+    past day 1 plays out otherwise (fewer players alive, more said), so the figure over longer games can differ from
+    the figure over short ones. An interval over games sees only the spread among the games drawn: games of one
+    length show the spread within that length and none between lengths. That is the case of :func:`unseen` one level
+    up, and it has the same answer: so many games of one length rule out only a share ``u`` of games of another
+    length above ``1 - 0.025 ** (1 / n)`` (0.31 at 10 games), which could lie anywhere in the figure's range, so the
+    interval reaches at least ``u`` of the way from the figure to either end (a figure without a finite range has no
+    ends then). An unseen game that weighs more than those drawn (a longer game, more statements) moves the figure
+    further, which this does not bound. Where the day cap allowed no other length (every game ran to it) the games
+    are what the settings play, and the interval is their spread's. Withholding the interval instead was weighed:
+    ``benchmarks/coverage.py`` measures both (docs/scores.md gives the figures).
+    """
+    days = {d for d, _ in lengths}
+    if len(lengths) < MIN_GAMES or len(days) != 1:
+        return ""
+    d = days.pop()
+    if not any(d < cap for _, cap in lengths):
+        return ""
+    others = "games that run longer" if d == 1 else "games of another length"
+    return f"all {len(lengths)} games ended on day {d:g}, and {others} can differ"
 
 
 # --------------------------------------------------------------------------- the percentile bootstrap

@@ -72,8 +72,19 @@ def _shown(r: Mapping[Hashable, Any], c: str, fmt: Callable[[Any], str]) -> str:
         return shown
     iv = Interval.read(r, c)
     if is_missing(iv.low):
-        return f"{shown} (1 game: no interval)"
-    return f"{shown} [{fmt(iv.low)}, {fmt(iv.high)}]"
+        return f"{shown} {_no_interval(iv)}"
+    return f"{shown} [{fmt(iv.low)}, {fmt(iv.high)}]{_widened(iv)}"
+
+
+def _no_interval(iv: Interval) -> str:
+    """Why a figure has no interval: its games, all of one length, leave it unbounded, or one game defines it."""
+    return f"(too few games: {iv.widened})" if iv.widened else "(1 game: no interval)"
+
+
+def _widened(iv: Interval) -> str:
+    """Why an interval reaches past its games' spread: they all lasted one length
+    (:func:`~wolf_eval.resample.one_length`)."""
+    return f" (widened: {iv.widened})" if iv.widened else ""
 
 
 def _render(df: pd.DataFrame, columns: list[tuple[str, str, Callable[[Any], str]]], cell: bool = True) -> str:
@@ -160,7 +171,9 @@ INTERVALS_NOTE = (
     f"({DRAWS:,} seeded resamples of whole games per cell, each scaled by its own jackknife standard error), "
     "which covers the truth at least 93% of the time at 10 games; it may be lopsided, and with few games it is "
     "wide (with two games, often the figure's whole range). A figure only one game defines has no interval, "
-    "and says so.")
+    "and says so. Where every game ended on the same day while the day cap allowed longer games, which can differ, "
+    "the games show no spread between lengths: the interval reaches as far as so many games allow of games of "
+    "another length (a share up to 1 − 0.025^(1/n) of games anywhere in the range), and says it was widened.")
 
 
 def opening(corpus: Corpus) -> list[str]:
@@ -293,7 +306,9 @@ def _interval_cell(iv: Interval) -> str:
     """A figure with its interval over games, to two places; none where one game defines it; – where no game does."""
     if math.isnan(iv.value):
         return "–"
-    return f"{iv.value:.2f}" + (" (1 game: no interval)" if math.isnan(iv.low) else f" [{iv.low:.2f}, {iv.high:.2f}]")
+    if math.isnan(iv.low):
+        return f"{iv.value:.2f} {_no_interval(iv)}"
+    return f"{iv.value:.2f} [{iv.low:.2f}, {iv.high:.2f}]{_widened(iv)}"
 
 
 def cell_seats(games: pd.DataFrame, cell: tuple[str, str, str]) -> dict[str, frozenset[str]]:

@@ -29,7 +29,8 @@ A design the pilot has no pairs of is planned with ``rho`` = 0 and says so. The 
 (``compare --sequential``, against reference opponents) has no formula: its games to a decision (mean and
 90th percentile) and its power at the cap are simulated here from the same spread and correlation by the
 shipped decision function (:func:`sequential_games`); the group design's cap is the fixed design's games times
-the inflation its spending function needs to keep the power at a look every round, computed on the normal
+the inflation its spending function (and its futility bound, which stops some comparisons of the planned
+difference as smaller) needs to keep the power at a look every round, computed on the normal
 approximation the fixed design's count uses (:func:`group_cap`, :func:`inflation`), and ``compare
 --sequential`` without ``--max-games`` takes the same cap for a win rate at its widest spread
 (:func:`planned_cap`). Dollars are games times the pilot's mean cost per game, every seat's tokens at their
@@ -248,40 +249,52 @@ def _bound(mass: np.ndarray, grid: np.ndarray, step: float, budget: float) -> fl
     return float(brentq(lambda b: _crossing(mass, grid, step, 0.0, b) - budget, 0.0, 12.0, xtol=1e-7))
 
 
-def normal_stops(bounds: Sequence[float], drift: float) -> np.ndarray:
-    """The chance that a normal walk with ``drift`` at the cap (variance 1 there) first crosses each look's bound."""
+def normal_stops(bounds: Sequence[float], drift: float, smaller: Sequence[float] | None = None) -> np.ndarray:
+    """The chance that a normal walk with ``drift`` at the cap (variance 1 there) first crosses each look's bound.
+
+    With ``smaller``, the futility bounds as z (:func:`wolf_eval.analysis.sequential.futility_bounds`), a walk also
+    stops at a look of share ``t`` where it lies within +-(drift t - bound sqrt(t)): where the runtime rule stops a
+    question as smaller than planned when ``drift`` is what the planned difference gives at the cap."""
     looks = len(bounds)
     grid, spacing = _grid(looks)
     step, root = 1.0 / looks, math.sqrt(1.0 / looks)
     density = norm.pdf((grid - drift * step) / root) / root
     chances = [float(ndtr((-bounds[0] - drift * step) / root) + ndtr((drift * step - bounds[0]) / root))]
-    for before, bound in zip(bounds, bounds[1:], strict=False):
-        mass = density * _inside(grid, spacing, before)
+    for k, (before, bound) in enumerate(zip(bounds, bounds[1:], strict=False), start=1):
+        futile = 0.0 if smaller is None else max(0.0, drift * k * step - smaller[k - 1] * math.sqrt(k * step))
+        mass = density * (_inside(grid, spacing, before) - _inside(grid, spacing, min(futile, before)))
         chances.append(_crossing(mass, grid, step, drift * step, bound))
         density = _carry(mass, spacing, step, drift * step)
     return np.array(chances)
 
 
 @lru_cache(maxsize=256)
-def inflation(looks: int, alpha: float, power: float, spending: str = sequential.SPENDING) -> float:
+def inflation(looks: int, alpha: float, power: float, spending: str = sequential.SPENDING,
+              futility: str = sequential.NO_FUTILITY) -> float:
     """How many times a fixed design's deals the group design needs for the same power, looked at ``looks`` times
     equally spaced: the drift at which its chance of crossing a bound is ``power``, over the fixed design's
-    z[1 - alpha/2] + z[power], squared. Bounds and chances are the normal approximation to the walk (Armitage,
-    McPherson and Rowe's recursion on a grid), as the fixed design's count is."""
+    z[1 - alpha/2] + z[power], squared. With a ``futility`` bound (its beta-spending) a walk that stops as smaller
+    first is not decided, so more deals are needed: the futility bound is non-binding, the decision bounds stay
+    where they were. Bounds and chances are the normal approximation to the walk (Armitage, McPherson and Rowe's
+    recursion on a grid), as the fixed design's count is."""
     bounds = normal_bounds(looks, alpha, spending)
+    smaller = None if futility == sequential.NO_FUTILITY else \
+        sequential.futility_bounds(tuple(k / looks for k in range(1, looks + 1)), 1 - power, futility)
     fixed = float(norm.isf(alpha / 2) + norm.ppf(power))
-    drift = float(brentq(lambda x: normal_stops(bounds, x).sum() - power, 0.5 * fixed, 3 * fixed, xtol=1e-6))
+    drift = float(brentq(lambda x: normal_stops(bounds, x, smaller).sum() - power, 0.5 * fixed, 3 * fixed,
+                         xtol=1e-6))
     return (drift / fixed) ** 2
 
 
 def group_cap(fixed: int, alpha: float, power: float, spending: str = sequential.SPENDING,
-              round_games: int = ROUND_GAMES) -> int:
+              round_games: int = ROUND_GAMES, futility: str = sequential.NO_FUTILITY) -> int:
     """The group design's cap for a question a fixed design of ``fixed`` deals decides at ``alpha`` with ``power``:
-    the spending's :func:`inflation` times it at a look every round, up to a whole round (the looks depend on the
-    cap, so the two are solved together)."""
+    the spending's :func:`inflation` (with the ``futility`` bound's) times it at a look every round, up to a whole
+    round (the looks depend on the cap, so the two are solved together)."""
     rounds_ = max(1, math.ceil(fixed / round_games))
     for _ in range(8):
-        cap = round_games * max(1, math.ceil(inflation(rounds_, alpha, power, spending) * fixed / round_games))
+        grown = inflation(rounds_, alpha, power, spending, futility)
+        cap = round_games * max(1, math.ceil(grown * fixed / round_games))
         if cap == rounds_ * round_games:
             break
         rounds_ = cap // round_games
@@ -289,29 +302,32 @@ def group_cap(fixed: int, alpha: float, power: float, spending: str = sequential
 
 
 def planned_cap(difference: float, power: float, alpha: float, spending: str = sequential.SPENDING,
-                round_games: int = ROUND_GAMES) -> int:
+                round_games: int = ROUND_GAMES, futility: str = sequential.NO_FUTILITY) -> int:
     """``compare --sequential``'s cap without a pilot: the group design's for a win rate at its widest spread
     (0.50 against 0.50 plus the difference), nothing shared, each question at ``alpha``."""
     at = cast(Callable[[float], float], WIN.spread_at)
     return group_cap(games_needed(at(0.5), 0.0, difference, alpha, power, at(alternative(0.5, difference))), alpha,
-                     power, spending, round_games)
+                     power, spending, round_games, futility)
 
 
 @dataclass(frozen=True)
 class Sequential:
     """What simulated comparisons in rounds of one design cost and decide at a true difference."""
 
-    mean: float  # games per model, an undecided comparison counted at the cap
+    mean: float  # games per model, a comparison stopped as smaller or undecided counted where it stopped
     p90: float  # the 90th percentile of the same
     power: float  # the share decided the right way within the cap
     cap: int
+    smaller: float = 0.0  # the share stopped as smaller than planned (a futility bound's)
 
 
 def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap: int,
                      design: str = sequential.GROUP, simulations: int = SIMULATIONS,
-                     round_games: int = ROUND_GAMES, spending: str = sequential.SPENDING) -> Sequential:
+                     round_games: int = ROUND_GAMES, spending: str = sequential.SPENDING,
+                     futile: sequential.Futility | None = None) -> Sequential:
     """Games per model a comparison in rounds needs to decide a true ``difference``, by the shipped decision
-    function (:func:`wolf_eval.analysis.sequential.first_decision`) on simulated deals.
+    function (:func:`wolf_eval.analysis.sequential.first_stop`) on simulated deals, with the group design's
+    ``futile`` bound if given.
 
     A win is drawn as two correlated 0/1 outcomes at the pilot's rate and that rate plus the difference;
     any other figure as a normal difference of the games' own figures (mean ``difference``, spread from
@@ -319,18 +335,21 @@ def sequential_games(s: Spread, rho: float, difference: float, alpha: float, cap
     """
     rng = np.random.default_rng(SIMULATION_SEED)
     looks = list(range(round_games, cap + 1, round_games))
-    stops, right = [], 0
-    truth = 1 if s.question is not WIN or alternative(s.value, difference) > s.value else -1  # the better model
+    stops, right, smaller = [], 0, 0
+    better = sequential.FOR_A if s.question is not WIN or alternative(s.value, difference) > s.value \
+        else sequential.FOR_B
     for _ in range(simulations):
         if s.question is WIN:
             d = paired_outcomes(rng, alternative(s.value, difference), s.value, rho, cap)
         else:
             d = np.clip(rng.normal(difference, s.game_sd * math.sqrt(2 * (1 - rho)), cap), -1.0, 1.0)
-        n = sequential.first_decision(d, looks, alpha, design, cap, spending)
-        stops.append(cap if n is None else n)
-        right += n is not None and np.sign(d[:n]).sum() * truth > 0
+        n, state = sequential.first_stop(d, looks, alpha, design, cap, spending, futile)
+        stops.append(n)
+        right += state == better
+        smaller += state == sequential.SMALLER
     done = np.array(stops, dtype=float)
-    return Sequential(float(done.mean()), float(np.quantile(done, 0.9)), right / simulations, cap)
+    return Sequential(float(done.mean()), float(np.quantile(done, 0.9)), right / simulations, cap,
+                      smaller / simulations)
 
 
 def usd_per_game(rows: pd.DataFrame, priced_as: str | None = None) -> float:
@@ -351,13 +370,18 @@ def pair_questions(rows: pd.DataFrame) -> int:
 
 def plan(rows: pd.DataFrame, difference: float = DIFFERENCE, power: float = POWER, alpha: float = sequential.ALPHA,
          priced_as: str | None = None, design: str = sequential.GROUP, questions: int = 1,
-         max_games: int | None = None, spending: str = sequential.SPENDING) -> pd.DataFrame:
+         max_games: int | None = None, spending: str = sequential.SPENDING,
+         futility: str = sequential.FUTILITY) -> pd.DataFrame:
     """Per headline figure the pilot defines and per design: the correlation used, games per model and in all,
     and dollars, each question at ``alpha`` shared by the comparison's ``questions`` (Bonferroni); then the
     sequential ``design``'s simulated games (mean and 90th percentile) and its power at its cap (``max_games``,
-    else the group design's for that figure, spending its error by ``spending``)."""
+    else the group design's for that figure, spending its error by ``spending``), the group design stopping a
+    question as smaller than planned by the beta-spending ``futility`` names (:data:`sequential.NO_FUTILITY`:
+    never)."""
     if not 0 < difference < 1 or not 0 < power < 1 or not 0 < alpha < 1:
         raise ValueError("the difference, the power and alpha must each lie strictly between 0 and 1")
+    futility = futility if design == sequential.GROUP else sequential.NO_FUTILITY
+    futile = sequential.futility(futility, difference, power)
     usd, each = usd_per_game(rows, priced_as), alpha / questions
     out = []
     for q in QUESTIONS:
@@ -377,12 +401,14 @@ def plan(rows: pd.DataFrame, difference: float = DIFFERENCE, power: float = POWE
                                    "games": 2 * n, "usd": 2 * n * usd})
             rho, deals = s.rho.get(REFERENCE, (math.nan, 0))
             rho = 0.0 if math.isnan(rho) or deals < MIN_DEALS else rho
-            cap = max_games or group_cap(games_needed(sd, rho, difference, each, power, other), each, power, spending)
-            run = sequential_games(s, rho, difference, each, cap, design, spending=spending)
-            out.append(base | {"design": f"{design}-sequential, {REFERENCE}", "rho": rho, "rho_deals": 0,
+            cap = max_games or group_cap(games_needed(sd, rho, difference, each, power, other), each, power, spending,
+                                         futility=futility)
+            run = sequential_games(s, rho, difference, each, cap, design, spending=spending, futile=futile)
+            label = f"{design}-sequential" + (f" with a futility bound ({futility})" if futile else "")
+            out.append(base | {"design": f"{label}, {REFERENCE}", "rho": rho, "rho_deals": 0,
                                "rho_measured": deals >= MIN_DEALS, "games_per_model": run.mean, "p90": run.p90,
-                               "power": run.power, "cap": cap, "games": 2 * run.mean, "usd": 2 * run.mean * usd,
-                               "usd_p90": 2 * run.p90 * usd})
+                               "power": run.power, "smaller": run.smaller, "cap": cap, "games": 2 * run.mean,
+                               "usd": 2 * run.mean * usd, "usd_p90": 2 * run.p90 * usd})
     return pd.DataFrame(out)
 
 
@@ -395,9 +421,10 @@ PLAN_NOTE = (
     "still has the spread of its pooled rate); any other figure's is one game's spread as the tables pool it, "
     "measured within each model and opponent of the pilot. In all: both models' games. Sequential: "
     "`compare --sequential` against reference opponents, simulated by its own decision function from the same "
-    "spread and correlation: the mean games per model (an undecided comparison counted at the cap), the 90th "
-    "percentile, and the power at the cap. Self-play shares the deal but changes every seat's player, so its "
-    "difference is not one faction's play.")
+    "spread and correlation: the mean games per model (each comparison counted where it stopped: decided, stopped "
+    "as smaller than planned by the group design's futility bound, or undecided at the cap), the 90th "
+    "percentile, the power at the cap, and the share stopped as smaller at the planned difference. Self-play "
+    "shares the deal but changes every seat's player, so its difference is not one faction's play.")
 
 
 def _usd(v: float) -> str:
@@ -424,8 +451,9 @@ def _games(r: Mapping[Hashable, Any]) -> tuple[str, str]:
     """A row's games per model and its dollars: the sequential design's mean, 90th percentile, cap and power."""
     if "p90" not in r or math.isnan(r["p90"]):
         return f"{r['games_per_model']:.0f}", _usd(r["usd"])
+    smaller = f", {r['smaller']:.2f} stopped as smaller than planned" if r["smaller"] else ""
     return (f"{r['games_per_model']:.0f} on average, 90% by {r['p90']:.0f}; power {r['power']:.2f} at "
-            f"--max-games {r['cap']:.0f}", f"{_usd(r['usd'])} (90%: {_usd(r['usd_p90'])})")
+            f"--max-games {r['cap']:.0f}{smaller}", f"{_usd(r['usd'])} (90%: {_usd(r['usd_p90'])})")
 
 
 def plan_markdown(table: pd.DataFrame, difference: float, power: float, alpha: float, pilot_games: int,

@@ -6,9 +6,9 @@ After each complete round every question of every matchup (a pair of models in a
 held fixed: :func:`wolf_eval.analysis.compare.matchups`) is tested on the deals of the complete rounds
 alone (:func:`wolf_eval.analysis.sequential.decide`), never on a round still being played; a question
 decided at a round stays decided there, with that round's deals (:func:`looks`). A question stops when
-it is decided, when each of its two evals has played ``max_games`` games, or when the next round would
-take the comparison past ``max_usd``. An eval plays the next round while any question it answers is
-open.
+it is decided, when the group design's futility bound stops it as smaller than planned, when each of its
+two evals has played ``max_games`` games, or when the next round would take the comparison past
+``max_usd``. An eval plays the next round while any question it answers is open.
 
 Every step is a function of the logs' finished games, so the same command run again after an
 interruption finds the same complete rounds, the same decisions and the same next round, and
@@ -40,6 +40,7 @@ PRIMARY_SHARE = 0.5
 
 PLAYING = "playing"
 DECIDED = "decided"
+SMALLER = "smaller than planned"  # stopped by the group design's futility bound
 GAMES_CAP = "games cap"
 DOLLAR_CAP = "dollar cap"
 UNDEFINED = "not defined"  # no deal of the complete rounds defines the figure (a game without analysis)
@@ -59,6 +60,7 @@ class Stopping:
     per_question: bool = False  # each question at ``alpha`` alone (the comparison's error then grows with them)
     primary: tuple[Faction, str] | None = None  # the question named in advance to get :data:`PRIMARY_SHARE` of alpha
     primaries: int = 0  # how many of the comparison's questions are it (one per pair and reference opponent)
+    futile: sequential.Futility | None = None  # the group design's futility bound (None: a question stops undecided)
 
     @property
     def question_alpha(self) -> float:
@@ -82,6 +84,10 @@ class Stopping:
         """The procedure as the decisions table names it."""
         test = (f"group-sequential, {self.spending} error spending over the cap" if self.design == sequential.GROUP
                 else "anytime-valid betting test")
+        if self.futile is not None:
+            test += (f", stopping a question as smaller than planned when it falls short of a share ahead of "
+                     f"{self.futile.difference:g} ({self.futile.spending} spending of {self.futile.beta:g}, "
+                     "non-binding: the decision bounds are those without it)")
         if self.per_question:
             return f"{test}; each of the {self.questions} questions at {self.alpha:g} alone (no family-wise control)"
         if self.primary is not None:
@@ -107,6 +113,8 @@ class Stopping:
             raise ValueError(f"the cap of {self.max_games} games is below one round of {self.round_games}")
         if self.max_usd is not None and not self.max_usd > 0:
             raise ValueError(f"the dollar cap must be positive, not {self.max_usd}")
+        if self.futile is not None and self.design != sequential.GROUP:
+            raise ValueError("a futility bound stops the group design; the anytime design has none")
         if self.primary is not None and (self.per_question or not 0 < self.primaries <= self.questions):
             raise ValueError("a primary question takes a larger share of the comparison's error rate: not with each "
                              "question at alpha alone, and asked of at least one pair")
@@ -168,13 +176,13 @@ def decisions(rows: pd.DataFrame, models: Sequence[str], against: Sequence[str],
             d = (a - b)[defined]
             level = stopping.level(key["faction"], q.name)
             decision = sequential.decide(d, looks(ga["seed"].to_numpy()[defined]), level, stopping.design,
-                                         stopping.max_games, stopping.spending)
-            state = DECIDED if decision.decided else (UNDEFINED if not len(d) else
-                                                      GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
+                                         stopping.max_games, stopping.spending, stopping.futile)
+            state = DECIDED if decision.decided else SMALLER if decision.stopped else (
+                UNDEFINED if not len(d) else GAMES_CAP if len(ga) >= stopping.max_games else PLAYING)
             out.append(key | {"question": q.name, "games": len(ga), "state": state, "decision": decision.state,
                               "deals": decision.deals, "mean": decision.mean, "ahead": decision.ahead,
                               "low": decision.low, "high": decision.high, "evidence": decision.evidence,
-                              "needed": decision.needed, "alpha": level})
+                              "needed": decision.needed, "smaller_below": decision.smaller_below, "alpha": level})
     return pd.DataFrame(out)
 
 
@@ -309,9 +317,11 @@ def _cell(v: float, low: float = math.nan, high: float = math.nan) -> str:
     return f"{v:+.2f} [{low:+.2f}, {high:+.2f}]" if not math.isnan(low) else f"{v:+.2f}"
 
 
-def _verdict(r: Mapping[Hashable, Any]) -> str:
+def _verdict(r: Mapping[Hashable, Any], stopping: Stopping) -> str:
     if r["state"] == DECIDED:
         return f"**{r['a'] if r['decision'] == sequential.FOR_A else r['b']}**"
+    if r["state"] == SMALLER and stopping.futile is not None:
+        return f"no difference as large as planned ({stopping.futile.difference:g} ahead)"
     return {PLAYING: "undecided (playing)", GAMES_CAP: "undecided at the games cap",
             DOLLAR_CAP: "undecided at the dollar cap", UNDEFINED: "not defined in these games"}[r["state"]]
 
@@ -327,7 +337,18 @@ DECISIONS_NOTE = (
     "difference), with its anytime-valid interval at the question's error rate (valid at whatever round the "
     "comparison stopped, unlike a fixed-sample interval read after an early stop). A − B: the mean over deals "
     "of the two games' figures' difference. Evidence: what the test reached, beside what decides (group: the "
-    "walk over the root of the deals with a winner, against the round's bound; anytime: the wealth).")
+    "walk over the root of the deals with a winner, against the round's bound; anytime: the wealth). No "
+    "difference as large as planned: the group design's futility bound stopped the question, its walk's z below "
+    "the figure shown, short of what a share ahead of the planned difference gives (for A or for B) by more than "
+    "the bound spends; it is neither model's decision, and a true difference of the planned size is stopped so at "
+    "most 1 - power of the time.")
+
+
+def _evidence(r: Mapping[Hashable, Any]) -> str:
+    """What the test reached and, in brackets, what decides there (and what stops it as smaller, if it did)."""
+    if r["state"] == SMALLER:
+        return f"{r['evidence']:.3g} (smaller below {r['smaller_below']:.3g})"
+    return f"{r['evidence']:.3g} ({r['needed']:.3g})"
 
 
 def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: Stopping) -> str:
@@ -349,6 +370,6 @@ def decisions_markdown(questions: pd.DataFrame, standing_: Standing, stopping: S
     for r in questions.to_dict("records"):
         lines.append(f"| {r['task']} | {FACTION_LABEL[r['faction']]} | {r['a']} | {r['b']} | {held_label(r['held'])} "
                      f"| {r['question']}{' (primary)' if r['alpha'] != stopping.question_alpha else ''} "
-                     f"| {_verdict(r)} | {r['deals']} | {_cell(r['mean'])} "
-                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {r['evidence']:.3g} ({r['needed']:.3g}) |")
+                     f"| {_verdict(r, stopping)} | {r['deals']} | {_cell(r['mean'])} "
+                     f"| {_cell(r['ahead'], r['low'], r['high'])} | {_evidence(r)} |")
     return "\n".join(lines) + "\n"

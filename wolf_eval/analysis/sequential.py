@@ -40,6 +40,17 @@ play past the cap, and in return decides a difference of the size planned for in
 question's interval is the anytime confidence sequence, which holds at any stop, this design's
 included.
 
+The group design also stops a question as *smaller than planned* (:class:`Futility`): "no difference as large
+as planned" when the walk has fallen so far short of what a share ahead of the planned difference would give
+that the question is unlikely to be decided within the cap. It is a sequential test of "A is ahead by the
+planned difference" and of "B is", each rejected at a look when the walk's z, measured from where that
+difference would put it, is below the look's futility bound; the bounds spend the plan's ``1 - power`` over the
+cap by a spending function (beta spending), on the normal approximation to the walk. The bound is non-binding:
+the decision bounds are set as if it did not exist, so a comparison that stops at it decides for A or B only where
+the same comparison played to the cap would have, and the chance of a false decision is at most ``alpha``
+whether a user stops there or plays on past it. What it costs is power (a difference of the planned size stopped
+as smaller), which the planner's cap pays back.
+
 A comparison asks many questions: every figure of every faction of every pair. Its error rate is the
 chance of deciding *any* question between two models that do not differ on it, and each question is
 tested at that rate divided by the number of questions (Bonferroni). Each question's own test keeps
@@ -84,8 +95,14 @@ GROUP = "group"
 ANYTIME = "anytime"
 DESIGNS = (GROUP, ANYTIME)
 
+#: The group design's futility bound unless told (:class:`Futility`): the beta-spending function, or :data:`NO_FUTILITY`
+#: for none. Chosen by ``benchmarks/designs.py`` (docs/comparing.md).
+FUTILITY = f"{HSD}:0"
+NO_FUTILITY = "none"
+
 FOR_A = "A"
 FOR_B = "B"
+SMALLER = "smaller than planned"  # stopped by the futility bound: no difference as large as planned
 UNDECIDED = "undecided"
 
 
@@ -146,10 +163,59 @@ class Decision:
     evidence: float  # anytime: the bettor's wealth; group: the walk over the root of the deals with a winner (z)
     needed: float  # what the evidence had to reach at that look to decide (1 / alpha; the look's bound as a z)
     alpha: float
+    smaller_below: float = math.nan  # group with a futility bound: the z below which that look stopped it as smaller
 
     @property
     def decided(self) -> bool:
+        """Decided for A or for B."""
+        return self.state in (FOR_A, FOR_B)
+
+    @property
+    def stopped(self) -> bool:
+        """Decided, or stopped as smaller than planned: nothing more to play for it."""
         return self.state != UNDECIDED
+
+
+@dataclass(frozen=True)
+class Futility:
+    """The group design's futility bound: when a look stops a question as smaller than planned.
+
+    A look that has seen ``n`` deals, ``winners`` of them with a winner, would find the walk near
+    ``difference * n`` if A were ahead by the planned difference, with a spread of at most the root of the deals
+    with a winner; it stops the question as smaller when the walk is short of that, for A and for B alike, by more
+    than the look's bound (:func:`futility_bounds`) in those units: ``|walk| < difference * n - bound *
+    sqrt(max(winners, difference * n))``. A share ahead of ``difference`` needs at least ``difference * n`` deals
+    with a winner, so fewer seen is a sampling low, and the spread is not taken below that root (else a run of ties
+    early on, common where a win is rare, would read as a shortfall). The bounds spend ``beta`` (the plan's
+    ``1 - power``) over the cap by the function ``spending`` names, so a share ahead of exactly ``difference`` is
+    stopped as smaller with chance at most ``beta`` (normal approximation).
+    """
+
+    difference: float  # the share ahead planned for (for a win rate, the win-rate difference)
+    beta: float  # the chance of stopping a difference of that size as smaller, at most: 1 - the plan's power
+    spending: str = FUTILITY
+
+    def __post_init__(self) -> None:
+        if not (0 < self.difference < 1 and 0 < self.beta < 1):
+            raise ValueError(f"a futility bound needs a planned difference and a power strictly between 0 and 1, not "
+                             f"{self.difference:g} and {1 - self.beta:g}")
+        try:
+            spending_function(self.spending)
+        except ValueError:
+            raise ValueError(f"futility {self.spending!r}: one of {OBRIEN_FLEMING}, {POCOCK}, {HSD}:GAMMA (a number, "
+                             f"e.g. {FUTILITY}) or {NO_FUTILITY}") from None
+
+    def below(self, deals: int, winners: int, bound: float) -> float:
+        """The z (the walk over the root of the deals with a winner, as the decisions show it) under which a look of
+        ``deals`` deals, ``winners`` with a winner, stops the question as smaller."""
+        expected = self.difference * deals
+        return (expected - bound * math.sqrt(max(winners, expected))) / math.sqrt(max(winners, 1))
+
+
+def futility(spending: str | None, difference: float, power: float) -> Futility | None:
+    """The futility bound a plan's difference and power give, by the beta-spending ``spending`` names (None or
+    :data:`NO_FUTILITY`: none)."""
+    return None if spending in (None, NO_FUTILITY) else Futility(difference, 1 - power, spending)
 
 
 def ahead(d: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -161,32 +227,24 @@ def ahead(d: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def decide(d: Sequence[float] | np.ndarray, looks: Sequence[int] | None = None, alpha: float = ALPHA,
-           design: str = ANYTIME, cap: int | None = None, spending: str = SPENDING) -> Decision:
+           design: str = ANYTIME, cap: int | None = None, spending: str = SPENDING,
+           futile: Futility | None = None) -> Decision:
     """The decision on the deals ``d`` (differences A minus B in play order) at error rate ``alpha``, looked at
     after each count of deals in ``looks`` (once, after every deal, unless told): decided at the first look
-    whose evidence reaches what decides there, with that look's deals (those after it are not the question's),
-    else undecided on the deals of the last look."""
+    whose evidence reaches what decides there (or, group design with a ``futile`` bound, stopped there as smaller
+    than planned), with that look's deals (those after it are not the question's), else undecided on the deals
+    of the last look."""
     if not 0 < alpha < 1:
         raise ValueError(f"alpha {alpha}: an error rate lies strictly between 0 and 1")
     signs = ahead(d)
     seen = [n for n in (looks or [len(signs)]) if 0 < n <= len(signs)]
     if not seen:
         return Decision(UNDECIDED, 0, math.nan, math.nan, math.nan, math.nan, 1.0, 1 / alpha, alpha)
-    if design == GROUP:
-        path = list(group_path(signs, seen, alpha, _cap(cap), spending))
-        n, walk, winners, bound = next((look for look in path if abs(look[1]) >= look[3]), path[-1])
-        root = math.sqrt(max(winners, 1))
-        stop, evidence, needed, decided = n, abs(walk) / root, bound / root, abs(walk) >= bound
-    else:
-        wealth = log_wealth(signs)
-        stop = next((n for n in seen if wealth[n - 1] >= math.log(1 / alpha)), seen[-1])
-        evidence, needed = float(np.exp(wealth[stop - 1])), 1 / alpha
-        decided = evidence >= needed
+    stop, state, evidence, needed, below = _stop(signs, seen, alpha, design, cap, spending, futile)
     share = float(signs[:stop].mean())
     low, high = confidence_sequence(signs[:stop], alpha)
-    state = UNDECIDED if not decided else (FOR_A if share > 0 else FOR_B)
     return Decision(state, stop, float(np.mean(np.asarray(d, dtype=float)[:stop])), share, low, high, evidence,
-                    needed, alpha)
+                    needed, alpha, below)
 
 
 def first_decision(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha: float = ALPHA,
@@ -195,17 +253,45 @@ def first_decision(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha:
 
     A comparison looks only at the ends of its rounds; this is what it would have stopped at. ``design``: the
     betting test (:data:`ANYTIME`) or the group-sequential one (:data:`GROUP`, which needs the ``cap`` in deals
-    its error is spent over, by the function ``spending`` names).
+    its error is spent over, by the function ``spending`` names). With no futility bound; :func:`first_stop` has it.
     """
+    n, state = first_stop(d, looks, alpha, design, cap, spending)
+    return n if state in (FOR_A, FOR_B) else None
+
+
+def first_stop(d: Sequence[float] | np.ndarray, looks: Sequence[int], alpha: float = ALPHA,
+               design: str = ANYTIME, cap: int | None = None, spending: str = SPENDING,
+               futile: Futility | None = None) -> tuple[int, str]:
+    """Where the question stops and how: the deals at the first look (counts of deals, increasing) that decides it
+    for A or B or, with a ``futile`` bound, stops it as smaller than planned; else the last look's deals, undecided
+    (0 with no look). What a comparison in rounds would have stopped at, with no interval computed."""
     signs = ahead(d)
     seen = [n for n in looks if 0 < n <= len(signs)]
-    if design == GROUP:
-        return next((n for n, walk, _, bound in group_path(signs, seen, alpha, _cap(cap), spending)
-                     if abs(walk) >= bound),
-                    None)
-    wealth = log_wealth(signs)
-    threshold = math.log(1 / alpha)
-    return next((n for n in seen if wealth[n - 1] >= threshold), None)
+    if not seen:
+        return 0, UNDECIDED
+    n, state, *_ = _stop(signs, seen, alpha, design, cap, spending, futile)
+    return n, state
+
+
+def _stop(signs: np.ndarray, seen: list[int], alpha: float, design: str, cap: int | None, spending: str,
+          futile: Futility | None) -> tuple[int, str, float, float, float]:
+    """The first look that stops the question: (deals, state, evidence, what decides there, the z below which it
+    is smaller: NaN without a futility bound)."""
+    if design != GROUP:
+        wealth, threshold = log_wealth(signs), math.log(1 / alpha)
+        stop = next((n for n in seen if wealth[n - 1] >= threshold), seen[-1])
+        state = UNDECIDED if wealth[stop - 1] < threshold else FOR_A if signs[:stop].sum() > 0 else FOR_B
+        return stop, state, float(np.exp(wealth[stop - 1])), 1 / alpha, math.nan
+    cap = _cap(cap)
+    bounds = futility_bounds(tuple(n / cap for n in seen), futile.beta, futile.spending) if futile else None
+    for k, (n, walk, winners, bound) in enumerate(group_path(signs, seen, alpha, cap, spending)):
+        root = math.sqrt(max(winners, 1))
+        below = futile.below(n, winners, bounds[k]) if futile is not None and bounds is not None else math.nan
+        if abs(walk) >= bound:
+            return n, FOR_A if walk > 0 else FOR_B, abs(walk) / root, bound / root, below
+        if abs(walk) / root < below or n == seen[-1]:
+            return n, SMALLER if abs(walk) / root < below else UNDECIDED, abs(walk) / root, bound / root, below
+    raise AssertionError("the last look stops every question")
 
 
 def _cap(cap: int | None) -> int:
@@ -303,3 +389,50 @@ def group_path(signs: np.ndarray, looks: Sequence[int], alpha: float, cap: int,
             mass[:now - bound + 1] = 0.0
             mass[now + bound:] = 0.0
         yield n, int(walk[n - 1]), now, bound
+
+
+# --------------------------------------------------------------------------- the futility bound
+
+
+@lru_cache(maxsize=256)
+def futility_bounds(fractions: tuple[float, ...], beta: float, spending: str = FUTILITY) -> tuple[float, ...]:
+    """Per look (the share of the cap it has seen, increasing), the futility bound as a z (``inf``: none there).
+
+    Measured from where the planned difference would put it, the walk at the looks is close to a Brownian
+    motion without drift, in the time of the share of the cap seen (the normal approximation the planner's counts
+    use). Each bound is the z below which its first crossing at that look has the chance the look may spend:
+    :func:`spent` of ``beta`` at its share, less what the looks before spent. The chance is carried look to look
+    on a grid (cells a tenth of the smallest step's spread wide, to 8 units either side), the paths already stopped
+    taken out, so a share ahead of exactly the planned difference is stopped as smaller with chance ``beta`` by the
+    cap, and less where the decision bound stops it first.
+    """
+    steps = np.diff((0.0, *fractions))
+    if not len(steps) or np.any(steps <= 0) or fractions[-1] > 1 + 1e-9:
+        raise ValueError("a futility bound's looks are increasing shares of the cap, above 0 and at most 1")
+    width = math.sqrt(float(steps.min())) / 10
+    grid = np.arange(-math.ceil(8 / width), math.ceil(8 / width) + 1) * width
+    mass, used, out = np.zeros(len(grid)), 0.0, []
+    mass[len(grid) // 2] = 1.0  # the walk starts at 0
+    for t, step in zip(fractions, steps, strict=True):
+        reach = min(math.ceil(9 * math.sqrt(step) / width), len(grid) // 2)
+        offsets = np.arange(-reach, reach + 1) * width
+        kernel = np.diff(ndtr(np.r_[offsets - width / 2, offsets[-1] + width / 2] / math.sqrt(step)))
+        mass = np.convolve(mass, kernel, mode="same")  # each cell's chance after one more step
+        budget = spent(t, beta, spending) - used
+        below = np.cumsum(mass)  # the chance at or below each cell's upper edge
+        cell = int(np.searchsorted(below, budget))
+        if budget <= 1e-12:
+            out.append(math.inf)  # nothing to spend: no path stops there
+            continue
+        if cell >= len(grid):
+            out.append(-math.inf)  # more to spend than paths left: every one stops
+            mass[:] = 0.0
+            continue
+        before = below[cell - 1] if cell else 0.0
+        share = (budget - before) / mass[cell]  # of the cell the bound cuts, the part below it
+        edge = grid[cell] - width / 2 + share * width
+        used += budget
+        mass[:cell] = 0.0
+        mass[cell] *= 1 - share
+        out.append(-edge / math.sqrt(t))
+    return tuple(out)

@@ -137,14 +137,15 @@ def headline_scores(games: pd.DataFrame) -> pd.DataFrame:
     role figures it is the mean of, and beside it each role's figure (NaN for a role it does not read, or one
     without counts)."""
     def rows(df: pd.DataFrame) -> Iterator[dict[str, Any]]:
-        counts = [head.headline_counts(head.GameValues(**{f: r[f] for f in GAME_VALUE_FIELDS}))
-                  for r in df.to_dict("records")]
+        records = df.to_dict("records")
+        counts = [head.headline_counts(head.GameValues(**{f: r[f] for f in GAME_VALUE_FIELDS})) for r in records]
+        lengths = [r["outcome"].length for r in records]
         for name in head.ROLE_FIGURES:
             logged = [c[name] for c in counts]
             per_role = head.role_figures(name, logged)
             figure = head.HEADLINE[name]
             iv = figure_interval(figure.sums(logged), figure.of_sums, seed_of(name, len(logged)), figure.per_game,
-                                 figure.bounds)
+                                 figure.bounds, lengths)
             yield {"figure": name, **iv.columns("value"), "roles": sum(not math.isnan(v) for v in per_role.values())} \
                 | {str(r): per_role.get(r, math.nan) for r in ROLES}
 

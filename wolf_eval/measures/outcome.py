@@ -2,8 +2,8 @@
 
 Per game (:func:`outcome_values`, an :class:`Outcome`): the winner, logged one-hot per faction
 (``jester`` NaN where no Jester is seated), ``days`` played, model ``calls``, the ``decisions`` they asked,
-``fallbacks`` and ``reasks`` (decisions asked a second time). Pooled: each faction's win rate with its
-95% interval (Wilson's, continuity-corrected), mean days, fallbacks per call, and, over games in play
+``fallbacks``, ``reasks`` (decisions asked a second time) and the ``day_cap``. Pooled: each faction's win
+rate with its 95% interval (Wilson's, continuity-corrected), mean days, fallbacks per call, and, over games in play
 order, the win rates of the first and second half and the Jester's learning curve.
 """
 
@@ -54,10 +54,17 @@ class Outcome(Logged):
     decisions: float  # the decisions the calls asked (before 0.4.0 every call asked one)
     fallbacks: float
     reasks: float  # decisions a reply left unanswered and a second call asked again (calls=per_seat, since 0.5.0)
+    day_cap: float = math.nan  # the days the game could last (max_days); NaN in a log written before it was kept
 
     def won(self, side: Winner) -> float:
         """1 if ``side`` won, else 0; NaN for the Jester where none is seated (it could not win)."""
         return math.nan if side is Winner.JESTER and not self.jester_seated else float(self.winner == side)
+
+    @property
+    def length(self) -> tuple[float, float]:
+        """The days the game lasted and its day cap: what decides whether a headline's interval over its games is
+        widened for games of another length (:func:`wolf_eval.resample.one_length`)."""
+        return (self.days, self.day_cap)
 
     def flat(self) -> dict[str, float]:
         counts = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("winner", "jester_seated")}
@@ -72,7 +79,7 @@ class Outcome(Logged):
         return cls(winner, jester_seated=not math.isnan(float(values.get(str(Winner.JESTER), math.nan))),
                    days=float(values.get("days", math.nan)), calls=calls,
                    decisions=float(values.get("decisions", calls)), fallbacks=float(values.get("fallbacks", math.nan)),
-                   reasks=float(values.get("reasks", 0.0)))
+                   reasks=float(values.get("reasks", 0.0)), day_cap=float(values.get("day_cap", math.nan)))
 
 
 def outcome_values(game: GameState, record: GameRecord) -> Outcome:
@@ -84,7 +91,7 @@ def outcome_values(game: GameState, record: GameRecord) -> Outcome:
         # the seats' usage counts the decisions their calls asked; before 0.4.0 every call asked one
         decisions=float(sum(u.decisions for u in record.usage.values()) or record.calls),
         fallbacks=float(sum(fallback_counts(game, record.seat_models).values())),
-        reasks=float(sum(u.reasks for u in record.usage.values())))
+        reasks=float(sum(u.reasks for u in record.usage.values())), day_cap=float(game.config.max_days))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,9 @@ list's SCORE column is ``village_win``. Each score's metrics carry the score's o
 list's Columns › Metrics lists every figure under its name, not ten columns called alike): the
 figure, pooled from the counts the score's metadata logs (never the rounded values), then the ends
 of its 95% interval over the games, ``<name>_low`` and ``<name>_high``, from the same counts
-(:func:`wolf_eval.resample.figure_interval`), so the log list and a CI gate read an interval. Each score's ``answer`` is
+(:func:`wolf_eval.resample.figure_interval`), so the log list and a CI gate read an interval (widened where every
+game ended on the same day below the day cap: each score logs its game's ``length``, the days it lasted and its
+cap). Each score's ``answer`` is
 the winner, the samples list's ANSWER column whichever headline scorer it shows; the outcome stays
 in the values too (``answer`` survives only where epochs agree). The scorer's metadata holds its
 ``description``, what the number means, in the log's results.
@@ -41,7 +43,7 @@ from wolf_eval.measures.cost import game_cost
 from wolf_eval.measures.headline import FIGURES, HEADLINE, GameValues, game_values, pooled_from_log, rounded
 from wolf_eval.measures.outcome import fallback_counts, logged_fallbacks
 from wolf_eval.measures.pooling import ENDS, bound_name
-from wolf_eval.resample import figure_interval, seed_of
+from wolf_eval.resample import Length, figure_interval, seed_of
 from wolf_eval.scorers.explain import figure_explanation, game_summary
 from wolf_eval.store import GameRecord, current_record
 
@@ -68,6 +70,13 @@ def _logged(scores: list[SampleScore], key: str = "counts") -> list[Any]:
     if any(s.score.metadata is None or key not in s.score.metadata for s in scores):
         raise ValueError(f"a game's score carries no {key!r} in its metadata: was it scored by wolf_eval's scorers?")
     return [s.score.metadata[key] for s in scores if s.score.metadata is not None]
+
+
+def _lengths(scores: list[SampleScore]) -> list[Length] | None:
+    """Each game's days and day cap as its score logged them (``length``), or None for a log of a release that
+    logged none: its intervals are drawn as that release drew them."""
+    logged = [(s.score.metadata or {}).get("length") for s in scores]
+    return [(float(x[0]), float(x[1])) for x in logged if x is not None] if all(logged) else None
 
 
 def _pooled(figure: str) -> Callable[[], Metric]:
@@ -101,7 +110,7 @@ def _end(figure: str, end: str) -> Callable[[], Metric]:
                 return math.nan
             f = FIGURES[figure]
             iv = figure_interval(f.sums(_logged(scores)), f.of_sums, seed_of(figure, len(scores)), f.per_game,
-                                 f.bounds)
+                                 f.bounds, _lengths(scores))
             return float(getattr(iv, end))
 
         return compute
@@ -119,6 +128,12 @@ def figure_metrics(figure: str) -> list[Metric]:
     return [make() for make in METRICS[figure]]
 
 
+#: How a figure pooled over games' statements, ballots or decisions is given its interval where the games show too
+#: little: what its scorer's description says in the log's results (:func:`wolf_eval.resample.one_length`).
+TOO_FEW = ("Its interval (_low, _high) is NaN where one game defines it, and widened where every game ended on the "
+           "same day while the day cap allowed longer games, which can differ: it then reaches at least "
+           "1 - 0.025^(1/n) of the way from the figure to either end of its range (wolf-eval report says which)")
+
 #: What a figure's scorer says of its game beside the value: the explanation and any metadata besides the counts,
 #: from the game, its values and the figure's rounded value in this game.
 Telling = Callable[[GameState, GameValues, float], tuple[str, dict[str, Any]]]
@@ -132,8 +147,9 @@ def figure_scorer(figure: str, tell: Telling) -> Scorer:
     the rest, so a scorer differs from another only in what it explains and logs besides.
     """
     f = FIGURES[figure]
+    description = f.description if f.per_game else f"{f.description}. {TOO_FEW}"
 
-    @scorer(metrics=figure_metrics(figure), name=figure, description=f.description)
+    @scorer(metrics=figure_metrics(figure), name=figure, description=description)
     def make() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
             game, values = scored_game(state)
@@ -142,7 +158,7 @@ def figure_scorer(figure: str, tell: Telling) -> Scorer:
             value = rounded(f.pool([counts]))
             explanation, metadata = tell(game, values, value)
             return Score(value=value, answer=str(game.outcome.winner), explanation=explanation,
-                         metadata={"counts": counts, **metadata})
+                         metadata={"counts": counts, "length": list(values.outcome.length), **metadata})
 
         return score
 
