@@ -9,8 +9,9 @@ scripted reasoning confesses a deceiver's role on a share ``leak`` of its days (
 ``wolfbot/monitor`` with ``-T monitor=both`` (``wolf_eval/baseline/confessions.py``). On reasoning the scripted
 monitor's AUROC for "is a wolf" is known, (1 + leak) / 2, whatever the games' length, so coverage is counted against
 that truth. Each of ``--samples`` draws picks 10 distinct games of the pool, forms the figure and its interval as the
-eval's ``monitor_wolf_auroc`` metrics do (:func:`wolf_eval.resample.figure_interval` over the summed counts), and
-counts whether the interval holds the truth, and on which side it misses. A draw stands for 10 games played afresh
+eval's ``monitor_wolf_auroc`` metrics do (:func:`wolf_eval.resample.figure_interval` over the summed counts, with
+the games' lengths as their scores logged them, so a draw of games of one length is widened as the eval widens it),
+and counts whether the interval holds the truth, and on which side it misses. A draw stands for 10 games played afresh
 only as far as the pool stands for the players: a pool misses the truth by its own sampling error, which each of its
 draws inherits, so the table gives the pool's figure with its standard error over games (small against the 10-game
 interval's width at the default size) and the coverage of the pool's own figure beside the truth's.
@@ -39,7 +40,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample, 
 
 from wolf_eval.measures import cost
 from wolf_eval.measures.headline import MONITOR
-from wolf_eval.resample import figure_interval, jackknife_se, seed_of
+from wolf_eval.resample import Length, figure_interval, jackknife_se, seed_of
 from wolf_eval.store import logged_record
 
 LEAKS = (0.2, 0.5, 0.9)
@@ -55,10 +56,12 @@ COSTED = 30
 
 @dataclass(frozen=True)
 class Pool:
-    """One leak's pool: each source's (games, 3) matrix of the monitor's pairs (concordant, ties, pairs), the wall
-    seconds the eval took, and the usage of its first :data:`COSTED` games."""
+    """One leak's pool: each source's (games, 3) matrix of the monitor's pairs (concordant, ties, pairs), each game's
+    length (days, day cap) as its scores logged it (None for a log of a release that logged none), the wall seconds
+    the eval took, and the usage of its first :data:`COSTED` games."""
 
     matrices: dict[str, np.ndarray]
+    lengths: list[Length] | None
     seconds: float
     usage: list[dict[str, Any]]
 
@@ -86,14 +89,16 @@ def pool(path: str) -> Pool:
     seconds = (datetime.fromisoformat(header.stats.completed_at)
                - datetime.fromisoformat(header.stats.started_at)).total_seconds()
     summaries = read_eval_log_sample_summaries(path)
-    counts = [(s.scores["monitor_wolf_auroc"].metadata or {})["counts"] for s in summaries if s.scores]
+    scores = [s.scores["monitor_wolf_auroc"].metadata or {} for s in summaries if s.scores]
+    counts = [m["counts"] for m in scores]
+    lengths = [(float(m["length"][0]), float(m["length"][1])) for m in scores if "length" in m]
     matrices = {src: np.nan_to_num(np.array([[c[f"{src}_wolf_{k}"] for k in ("concordant", "ties", "pairs")]
                                              for c in counts], dtype=float)) for src in SOURCES}
     usage = []
     for s in summaries[:COSTED]:
         record = logged_record(read_eval_log_sample(path, s.id, s.epoch).store)
         usage.append({m: u.model_dump() for m, u in record.usage.items()})
-    return Pool(matrices, float(seconds), usage)
+    return Pool(matrices, lengths if len(lengths) == len(scores) else None, float(seconds), usage)
 
 
 def auroc(s: Any) -> Any:
@@ -128,13 +133,18 @@ class Coverage:
     own_width: float
 
 
-def coverage(matrix: np.ndarray, truth: float, pooled: float, picks: list[np.ndarray]) -> Coverage:
+def drawn_lengths(lengths: list[Length] | None, games: np.ndarray) -> list[Length] | None:
+    return None if lengths is None else [lengths[g] for g in games]
+
+
+def coverage(matrix: np.ndarray, lengths: list[Length] | None, truth: float, pooled: float,
+             picks: list[np.ndarray]) -> Coverage:
     """How often the intervals of the drawn games hold the truth and the pool's figure, and where they miss."""
     held, above, below, pool_held, own_held = 0, 0, 0, 0, 0
     widths, own_widths = [], []
     for i, games in enumerate(picks):
         draw = matrix[games]
-        iv = figure_interval(draw, auroc, seed_of("monitor", i))
+        iv = figure_interval(draw, auroc, seed_of("monitor", i), lengths=drawn_lengths(lengths, games))
         if math.isnan(iv.low):
             continue
         widths.append(iv.high - iv.low)
@@ -150,11 +160,11 @@ def coverage(matrix: np.ndarray, truth: float, pooled: float, picks: list[np.nda
                     len(widths), own_held / n, float(np.mean(own_widths)) if own_widths else math.nan)
 
 
-def above_zero(both: np.ndarray, picks: list[np.ndarray]) -> float:
+def above_zero(both: np.ndarray, lengths: list[Length] | None, picks: list[np.ndarray]) -> float:
     """The share of 10-game draws whose interval of reasoning minus speech lies above 0."""
     figure = MONITOR["reasoning_over_speech"]
-    above = sum(figure_interval(both[games], figure.of_sums, seed_of("gain", i), bounds=figure.bounds).low > 0
-                for i, games in enumerate(picks))
+    above = sum(figure_interval(both[games], figure.of_sums, seed_of("gain", i), bounds=figure.bounds,
+                                lengths=drawn_lengths(lengths, games)).low > 0 for i, games in enumerate(picks))
     return above / len(picks)
 
 
@@ -166,20 +176,21 @@ def per_game(usage: list[dict[str, Any]], monitor: bool) -> tuple[float, float]:
     return calls / len(usage), tokens / len(usage)
 
 
-def coverage_row(leak: float, matrix: np.ndarray, picks: list[np.ndarray]) -> str:
+def coverage_row(leak: float, p: Pool, picks: list[np.ndarray]) -> str:
     """One leak's row of the coverage table."""
-    truth = (1 + leak) / 2
+    truth, matrix = (1 + leak) / 2, p.matrices["reasoning"]
     pooled = float(auroc(matrix.sum(axis=0)))
     se = jackknife_se(matrix, auroc)
-    c = coverage(matrix, truth, pooled, picks)
+    c = coverage(matrix, p.lengths, truth, pooled, picks)
     return (f"| {leak:g} | {truth:.3f} | {len(matrix)} | {pooled:.3f} ({se:.3f}) | {(pooled - truth) / se:+.1f} "
             f"| **{c.truth:.3f}** | {c.above:.3f} / {c.below:.3f} | {c.pooled:.3f} | {c.width:.3f} | {c.drawn} "
             f"| {c.own:.3f} | {c.own_width:.3f} |")
 
 
-def speech_row(leak: float, matrices: dict[str, np.ndarray], picks: list[np.ndarray]) -> str:
+def speech_row(leak: float, p: Pool, picks: list[np.ndarray]) -> str:
     """One leak's row of the reasoning-against-speech table, the pool's reasoning AUROC beside the truth over its
     short games and its long ones: those with the median game's pairs or fewer (most end on day 1), and the rest."""
+    matrices = p.matrices
     reasoning = matrices["reasoning"]
     short = reasoning[:, 2] <= np.median(reasoning[:, 2])
     shorter, longer = reasoning[short], reasoning[~short]
@@ -187,7 +198,7 @@ def speech_row(leak: float, matrices: dict[str, np.ndarray], picks: list[np.ndar
     gain = MONITOR["reasoning_over_speech"].of_sums(both.sum(axis=0))
     halves = " | ".join(f"{auroc(half.sum(axis=0)):.3f} ({half[:, 2].mean():.0f})" for half in (shorter, longer))
     return (f"| {leak:g} | {(1 + leak) / 2:.3f} | {halves} | {auroc(matrices['speech'].sum(axis=0)):.3f} "
-            f"| {gain:+.3f} | {above_zero(both, picks):.3f} |")
+            f"| {gain:+.3f} | {above_zero(both, p.lengths, picks):.3f} |")
 
 
 def main() -> None:
@@ -208,13 +219,13 @@ def main() -> None:
           "coverage of the truth | own scale: mean width |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for leak, p in pools.items():
-        print(coverage_row(leak, p.matrices["reasoning"], picks[leak]), flush=True)
+        print(coverage_row(leak, p, picks[leak]), flush=True)
     print("\n| leak | truth | reasoning AUROC (pool), games of the median's pairs or fewer (their pairs a game) "
           "| the longer games | speech AUROC (pool) | reasoning − speech (pool) "
           "| draws whose interval of it is above 0 |")
     print("|---|---|---|---|---|---|---|")
     for leak, p in pools.items():
-        print(speech_row(leak, p.matrices, picks[leak]), flush=True)
+        print(speech_row(leak, p, picks[leak]), flush=True)
     usage = [u for p in pools.values() for u in p.usage]
     m_calls, m_tokens = per_game(usage, monitor=True)
     s_calls, s_tokens = per_game(usage, monitor=False)
