@@ -18,6 +18,7 @@ from helpers import interpret
 from wolf_eval.agents.parse import (
     MAX_NOTE_WORDS,
     InvalidReply,
+    closed_cut,
     first_json_object,
     match_name,
     parse_bid,
@@ -498,3 +499,24 @@ def test_speech_loses_control_and_format_characters_but_keeps_its_words() -> Non
 def test_a_raw_control_character_inside_a_string_no_longer_sinks_the_reply() -> None:
     assert interpret('{"statement": "Ben \x1b[31mlies\x00\nreally"}', STATEMENT, PLAYERS).text == "Ben [31mlies really"
     assert first_json_object('{\u2066"bid": 4\u202e}') == {"bid": 4}
+
+
+# ---------------------------------------------------------------------- a reply cut off at max_tokens
+
+
+CUT = ('{"analyses": [{"id": 37, "reasoning": "a }] in words"}, '
+       '{"id": 38, "reasoning": "say \\"}\\" twice"}, {"id": 39, "rea')
+
+
+def test_a_cut_reply_is_closed_after_its_last_finished_item_never_inside_a_value() -> None:
+    assert closed_cut(CUT) == CUT[:CUT.index(', {"id": 39')] + "]}"
+    assert closed_cut('{"analyses": [{"id": 1}], "decision": {"bid": 3, "no') == '{"analyses": [{"id": 1}]}'
+    assert closed_cut('{"analyses": [{"id": 1, "reasoning": "cut') is None, "nothing inside it finished"
+    assert closed_cut('{"analyses": []} and more') is None, "an object that closes is not cut off"
+    assert closed_cut('{"a": [1}') is None, "mismatched brackets are malformed, not cut"
+
+
+def test_only_a_seats_reading_closes_a_cut_reply_and_before_it_the_first_item_was_read_as_the_reply() -> None:
+    assert first_json_object(CUT, close_cut=True) == {"analyses": [{"id": 37, "reasoning": "a }] in words"},
+                                                                   {"id": 38, "reasoning": 'say "}" twice'}]}
+    assert first_json_object(CUT) == {"id": 37, "reasoning": "a }] in words"}

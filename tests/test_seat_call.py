@@ -26,6 +26,7 @@ from wolf_eval.agents.schemas import seat_fields
 from wolf_eval.agents.seat_call import SeatCall, call_messages, layout_of, logged_parts, plan
 from wolf_eval.engine import Action, Decision, Phase, Request, advance, new_game, pending
 from wolf_eval.engine.game import fallback_decision
+from wolf_eval.replay import reads_cut_replies
 from wolf_eval.settings import rules_for
 
 GAME = new_game(rules_for("triadic"), 5)
@@ -372,3 +373,17 @@ def test_every_analysis_wave_is_one_call_per_living_seat_and_a_seat_keeps_its_sc
     deaths = sum(1 for r in game.records if r.kind in ("death", "exile"))
     assert max(len(s) for s in schemas.values()) <= deaths + 1, "a seat's schema changes only when someone dies"
     assert game.outcome is not None
+
+
+def test_a_reply_cut_off_at_max_tokens_keeps_the_analyses_it_finished_and_asks_the_rest_again() -> None:
+    """A weak model judging many statements runs into max_tokens before the JSON closes: what it finished is read,
+    the cut item is asked again. A log of a release before 0.8.0 read no item of such a reply (the first object
+    that closed was its first item, with no 'analyses' in it), and replay reads it so."""
+    call = seat(peer(30), peer(31), peer(32))
+    raw = seat_reply([analysis("omission", id=30), analysis(id=31), analysis(id=32)])
+    cut = raw[:raw.index('"id": 32') + 4]
+    first, second, third = call.read(cut, GAME, last=False)
+    assert first.analysis.deception_type == "omission" and second.fallback is None and third is None
+    old = call.read(cut, GAME, last=False, close_cut=False)
+    assert all(d.fallback and "no 'analyses' list (got NoneType)" in d.fallback.reason for d in old)
+    assert reads_cut_replies(None) and reads_cut_replies("0.8.0") and not reads_cut_replies("0.7.0")

@@ -79,6 +79,16 @@ def redefined_since(score: str, release: str | None) -> str | None:
     return since if _release(release) < _release(since) else None
 
 
+#: The release from which a seat's reply cut off before its object closed is read as far as it finished
+#: (:func:`wolf_eval.agents.parse.closed_cut`); a log of an earlier release is replayed as it was read then.
+CUT_REPLIES_READ_SINCE = "0.8.0"
+
+
+def reads_cut_replies(release: str | None) -> bool:
+    """Whether the release that wrote a log read a cut-off reply as far as it finished (an unknown one: today's)."""
+    return release is None or _release(release) >= _release(CUT_REPLIES_READ_SINCE)
+
+
 @dataclass
 class Recorded:
     """A recorded reply, the decisions its call answered, the call's layout, and the reply of the call that
@@ -121,20 +131,22 @@ def recorded_replies(sample: EvalSample) -> dict[str, Recorded]:
     return replies
 
 
-def recorded_decisions(state: GameState, requests: list[Request], replies: dict[str, Recorded]) -> list[Decision]:
-    """A wave's decisions from the recorded replies, each read as in play, with the call that asked it and,
-    for a decision its reply left unanswered, the call that asked it again."""
+def recorded_decisions(state: GameState, requests: list[Request], replies: dict[str, Recorded],
+                       close_cut: bool = True) -> list[Decision]:
+    """A wave's decisions from the recorded replies, each read as in play (``close_cut``: :func:`reads_cut_replies`),
+    with the call that asked it and, for a decision its reply left unanswered, the call that asked it again."""
     out: dict[str, Decision] = {}
     for request in requests:
         if request.key in out:
             continue
         got = replies[request.key]
         asked = [r for r in requests if r.key in got.keys]
-        first = decisions_from_reply(state, asked, got.raw, got.layout, last=False)
+        first = decisions_from_reply(state, asked, got.raw, got.layout, last=False, close_cut=close_cut)
         unanswered = [r for r, d in zip(asked, first, strict=True) if d is None]
         if unanswered and got.again is None:
             raise MissingReply(f"no recorded reply asking again for {unanswered[0].key}: the log is missing a call")
-        again = decisions_from_reply(state, unanswered, got.again.raw, got.layout) if got.again and unanswered else []
+        again = (decisions_from_reply(state, unanswered, got.again.raw, got.layout, close_cut=close_cut)
+                 if got.again and unanswered else [])
         # a last asking falls back: never None
         answered = {r.key: d for r, d in zip(unanswered, again, strict=True) if d is not None}
         out.update((r.key, d if d is not None else answered[r.key]) for r, d in zip(asked, first, strict=True))
@@ -165,7 +177,7 @@ def replay_sample(sample: EvalSample, logged: GameState, release: str | None = N
             return out
         used.update(r.key for r in requests)
         try:
-            decided = recorded_decisions(state, requests, replies)
+            decided = recorded_decisions(state, requests, replies, reads_cut_replies(release))
         except MissingReply as err:
             out.problems.append(str(err))
             return out

@@ -64,8 +64,12 @@ def kind_of(value: Any) -> str:
     return "dict" if isinstance(value, dict) else type(value).__name__
 
 
-def first_json_object(raw: str) -> ReplyObject:
+def first_json_object(raw: str, close_cut: bool = False) -> ReplyObject:
     r"""The first JSON object in the reply, looking inside code fences first.
+
+    ``close_cut``: a reply whose first object was cut off before it closed (at ``max_tokens``) is read as far as
+    its last complete value inside that object (:func:`closed_cut`), so what it finished is kept; otherwise the
+    first object that does close, which may be one of its items, is read.
 
     Every model reply (a seat's, the judge's, the Jester's lessons) becomes data here and only
     here, so this is where its text is cleaned (``wolf_eval.text``): control and format characters
@@ -79,14 +83,48 @@ def first_json_object(raw: str) -> ReplyObject:
     for text in candidates:
         starts = [m.start() for m in re.finditer(r"\{", text)][:_MAX_OBJECT_STARTS]
         for i in starts:
-            try:
-                obj, _ = decoder.raw_decode(text, i)
-            except (ValueError, RecursionError):  # JSONDecodeError, and ints too long to convert
-                continue
+            obj = _decoded(decoder, text, i)
+            if obj is None and close_cut and i == starts[0]:  # the outer object only
+                obj = _decoded(decoder, closed_cut(text[i:]) or "", 0)
             if isinstance(obj, ReplyObject):
                 clean_value(obj)  # in place
                 return obj
     raise InvalidReply("no JSON object in the reply")
+
+
+def _decoded(decoder: json.JSONDecoder, text: str, start: int) -> Any:
+    """The JSON value starting at ``start``, or None where none decodes there."""
+    try:
+        return decoder.raw_decode(text, start)[0] if text else None
+    except (ValueError, RecursionError):  # JSONDecodeError, and ints too long to convert
+        return None
+
+
+def closed_cut(text: str) -> str | None:
+    """A JSON object cut off before it closed, cut back to the end of its last complete object or list inside it and
+    closed there; None where the object does close (it is malformed, not cut off) or nothing inside it completed.
+
+    Why: a reply that runs into ``max_tokens`` (a weak model judging nine vote reasons in one reply) loses its
+    closing brackets, and without them every analysis it finished would fall back with the ones it did not. Cut
+    back to a finished item, the finished ones are read as given and the rest are asked again. A value cut
+    mid-way (a half-written reason) is never read: the cut falls only where an object or list has just closed.
+    """
+    stack: list[str] = []
+    in_string = escaped = False
+    last: tuple[int, str] | None = None
+    for i, ch in enumerate(text):
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if not stack or stack.pop() != ch or not stack:
+                return None  # mismatched, or the object closed: not a cut-off reply
+            last = (i + 1, "".join(reversed(stack)))
+    return None if last is None else text[:last[0]] + last[1]
 
 
 def fold_key(key: str) -> str:

@@ -247,16 +247,18 @@ class SeatCall:
         shapes falls back at once, as they did."""
         return SHAPES[self.layout].asks_again
 
-    def read(self, raw: str, state: GameState, last: bool = True) -> list[Decision | None]:
+    def read(self, raw: str, state: GameState, last: bool = True, close_cut: bool = True) -> list[Decision | None]:
         """Each decision from the reply, in ``requests`` order; a part that cannot be used falls back alone,
         its reason naming the part in a reply of several. A part left unanswered is None, to be asked again,
         unless this is the ``last`` asking or a call that does not ask again (:attr:`asks_again`): then it falls
         back. A reply with no JSON object raises ``InvalidReply`` (every part then falls back with that reason,
-        :meth:`fall_back`)."""
+        :meth:`fall_back`). A reply cut off before its object closed is read as far as it finished
+        (``close_cut``; :func:`~wolf_eval.agents.parse.closed_cut`): replay reads a log of a release before that
+        without it, as it was read in play."""
         last = last or not self.asks_again
         if not raw or not raw.strip():
             raise InvalidReply("empty reply")
-        obj = first_json_object(raw)
+        obj = first_json_object(raw, close_cut)
         cut = clean_text(raw)[:_RAW_CHARS]
         out: list[Decision | None] = []
         for request, label, part in self._parts(obj):
@@ -554,11 +556,12 @@ def call_sections(views: Sequence[Observation], structured: bool = True) -> dict
 
 
 def decisions_from_reply(state: GameState, requests: Sequence[Request], raw: str, layout: Layout = "own",
-                         last: bool = True) -> list[Decision | None]:
+                         last: bool = True, close_cut: bool = True) -> list[Decision | None]:
     """The decisions a call's raw reply makes, in ``requests`` order, read exactly as in play (replay's
-    reading of a recorded reply): None for a decision left unanswered and asked again, unless ``last``."""
+    reading of a recorded reply): None for a decision left unanswered and asked again, unless ``last``;
+    ``close_cut`` as :meth:`SeatCall.read`."""
     call = SeatCall.of(requests, layout)
-    got = read_reply(raw, lambda text: call.read(text, state, last),
+    got = read_reply(raw, lambda text: call.read(text, state, last, close_cut),
                      lambda reason, cut: call.fall_back(state, reason, cut))
     by_key = {r.key: d for r, d in zip(call.requests, got.value, strict=True)}
     return [by_key[r.key] for r in requests]
