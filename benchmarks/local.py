@@ -2,17 +2,20 @@
 
     python benchmarks/local.py --games 2
     python benchmarks/local.py --games 1 -T max_days=2 -T deception_analysis=true
+    python benchmarks/local.py -T max_days=1 -T max_debate_turns=2 -T max_explanation_turns=1 --threads 1
 
-Needs the ``local`` extra (see the README). Prints per game: wall time, model calls, prompt and
-generated tokens, generation speed (generated tokens over the calls' working time), and the
-fallback rate per action (fallbacks over the decisions of that action), plus the commonest
-fallback reasons.
+Needs the ``local`` extra (see the README). Prints per game: wall time and the process's CPU time (llama.cpp's
+threads included: on a shared machine the CPU time is the figure that compares), model calls, prompt and
+generated tokens, the replies cut at ``max_tokens``, generation speed, and the fallback rate per action
+(fallbacks over the decisions of that action), plus the commonest fallback reasons. ``--threads`` sets
+llama.cpp's threads (``-M n_threads``; default: every core).
 """
 
 from __future__ import annotations
 
 import argparse
 import tempfile
+import time
 from collections import Counter
 
 from harness import add_task_args, logged_games, play, task_args
@@ -29,13 +32,17 @@ def main() -> None:
     ap.add_argument("--model", default="llamacpp/smollm2")
     ap.add_argument("--task", default="triadic")
     ap.add_argument("--log-dir", default=None, help="keep the log here (default: a temporary folder)")
+    ap.add_argument("--threads", type=int, default=None, help="llama.cpp's threads (default: every core)")
     add_task_args(ap)
     args = ap.parse_args()
     parameters = {**DEFAULTS, "games": args.games, **task_args(args.T)}
     with tempfile.TemporaryDirectory() as tmp:
-        log, wall = play(args.task, args.log_dir or tmp, model=args.model, task_args=parameters)
+        cpu = time.process_time()
+        log, wall = play(args.task, args.log_dir or tmp, model=args.model, task_args=parameters,
+                         model_args={"n_threads": args.threads} if args.threads else {})
+        cpu = time.process_time() - cpu
         samples = logged_games(log)  # read whole before a temporary folder goes
-    calls = prompt = generated = 0
+    calls = prompt = generated = cut = 0
     decisions: Counter[str] = Counter()
     fallbacks: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -45,6 +52,7 @@ def main() -> None:
                 calls += 1
                 prompt += e.output.usage.input_tokens
                 generated += e.output.usage.output_tokens
+                cut += e.output.stop_reason == "max_tokens"
         game = game_state(sample)
         for r in game.records:
             if isinstance(r.data, FallbackNote):
@@ -53,10 +61,12 @@ def main() -> None:
         decisions.update(_decisions(game))
     n = len(samples)
     print(f"task {args.task}, {n} game(s) on {args.model}, parameters {parameters}")
-    print(f"wall {wall:.0f} s ({wall / n:.0f} s per game); {calls} model calls ({calls / n:.0f} per game)")
+    print(f"wall {wall:.0f} s ({wall / n:.0f} s per game), CPU {cpu:.0f} s; {calls} model calls ({calls / n:.0f} "
+          f"per game), {cut} cut at max_tokens")
     # calls queue on the model's lock, so the wall time is the model's time; per-call working time includes the queue
     print(f"tokens: {prompt} prompt, {generated} generated; {generated / wall:.1f} generated and "
-          f"{(prompt + generated) / wall:.0f} processed tokens per second of wall time")
+          f"{(prompt + generated) / wall:.0f} processed tokens per second of wall time; "
+          f"{1000 * cpu / max(generated, 1):.1f} ms of CPU per generated token")
     print("fallback rate per action: " + ", ".join(
         f"{a} {fallbacks[a]}/{decisions[a]} = {fallbacks[a] / decisions[a]:.2f}"
         for a in sorted(decisions) if decisions[a]))
