@@ -84,6 +84,12 @@ Re-recorded for the agreeing games' interval taken two-sided (``resample.unseen`
 end, ``1 - 0.025 ** (1 / n)`` of the way to either end, was ``1 - 0.05 ** (1 / n)``): only the 346 ``_low`` and
 ``_high`` cells of intervals over agreeing games moved, each to what the new share gives; nothing else changed.
 
+Re-recorded for intervals over games of one length (0.8.0): the shipped log's games all ended on day 1 under a
+cap of 2 days, so its three pooled headlines' intervals widen to what so many games allow of longer games
+(``wolf_eval.resample.one_length``): its six ``_low``/``_high`` metrics and the release report's headline rows
+moved, and that table gained the ``value_widened`` column saying why; the played evals, every other cell and every
+other metric are unchanged.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and
