@@ -57,11 +57,11 @@ COSTED = 30
 @dataclass(frozen=True)
 class Pool:
     """One leak's pool: each source's (games, 3) matrix of the monitor's pairs (concordant, ties, pairs), each game's
-    length (days, day cap) as its scores logged it (None for a log of a release that logged none), the wall seconds
+    length (days, day cap) as its scores logged it, the wall seconds
     the eval took, and the usage of its first :data:`COSTED` games."""
 
     matrices: dict[str, np.ndarray]
-    lengths: list[Length] | None
+    lengths: list[Length]
     seconds: float
     usage: list[dict[str, Any]]
 
@@ -92,13 +92,16 @@ def pool(path: str) -> Pool:
     scores = [s.scores["monitor_wolf_auroc"].metadata or {} for s in summaries if s.scores]
     counts = [m["counts"] for m in scores]
     lengths = [(float(m["length"][0]), float(m["length"][1])) for m in scores if "length" in m]
+    if len(lengths) != len(scores):  # the eval widens a draw of one length; without lengths the figures would not
+        raise SystemExit(f"{path}: a pool written before its games' lengths were logged (0.8.0); "
+                         "delete its folder to play it again")
     matrices = {src: np.nan_to_num(np.array([[c[f"{src}_wolf_{k}"] for k in ("concordant", "ties", "pairs")]
                                              for c in counts], dtype=float)) for src in SOURCES}
     usage = []
     for s in summaries[:COSTED]:
         record = logged_record(read_eval_log_sample(path, s.id, s.epoch).store)
         usage.append({m: u.model_dump() for m, u in record.usage.items()})
-    return Pool(matrices, lengths if len(lengths) == len(scores) else None, float(seconds), usage)
+    return Pool(matrices, lengths, float(seconds), usage)
 
 
 def auroc(s: Any) -> Any:
@@ -133,11 +136,11 @@ class Coverage:
     own_width: float
 
 
-def drawn_lengths(lengths: list[Length] | None, games: np.ndarray) -> list[Length] | None:
-    return None if lengths is None else [lengths[g] for g in games]
+def drawn_lengths(lengths: list[Length], games: np.ndarray) -> list[Length]:
+    return [lengths[g] for g in games]
 
 
-def coverage(matrix: np.ndarray, lengths: list[Length] | None, truth: float, pooled: float,
+def coverage(matrix: np.ndarray, lengths: list[Length], truth: float, pooled: float,
              picks: list[np.ndarray]) -> Coverage:
     """How often the intervals of the drawn games hold the truth and the pool's figure, and where they miss."""
     held, above, below, pool_held, own_held = 0, 0, 0, 0, 0
@@ -160,7 +163,7 @@ def coverage(matrix: np.ndarray, lengths: list[Length] | None, truth: float, poo
                     len(widths), own_held / n, float(np.mean(own_widths)) if own_widths else math.nan)
 
 
-def above_zero(both: np.ndarray, lengths: list[Length] | None, picks: list[np.ndarray]) -> float:
+def above_zero(both: np.ndarray, lengths: list[Length], picks: list[np.ndarray]) -> float:
     """The share of 10-game draws whose interval of reasoning minus speech lies above 0."""
     figure = MONITOR["reasoning_over_speech"]
     above = sum(figure_interval(both[games], figure.of_sums, seed_of("gain", i), bounds=figure.bounds,
