@@ -41,6 +41,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample, 
 from wolf_eval.measures import cost
 from wolf_eval.measures.headline import MONITOR
 from wolf_eval.resample import Length, figure_interval, jackknife_se, seed_of
+from wolf_eval.scorers.game_scores import logged_lengths
 from wolf_eval.store import logged_record
 
 LEAKS = (0.2, 0.5, 0.9)
@@ -91,8 +92,8 @@ def pool(path: str) -> Pool:
     summaries = read_eval_log_sample_summaries(path)
     scores = [s.scores["monitor_wolf_auroc"].metadata or {} for s in summaries if s.scores]
     counts = [m["counts"] for m in scores]
-    lengths = [(float(m["length"][0]), float(m["length"][1])) for m in scores if "length" in m]
-    if len(lengths) != len(scores):  # the eval widens a draw of one length; without lengths the figures would not
+    lengths = logged_lengths(scores)
+    if lengths is None:  # the eval widens a draw of one length; without lengths the figures would not
         raise SystemExit(f"{path}: a pool written before its games' lengths were logged (0.8.0); "
                          "delete its folder to play it again")
     matrices = {src: np.nan_to_num(np.array([[c[f"{src}_wolf_{k}"] for k in ("concordant", "ties", "pairs")]

@@ -30,7 +30,7 @@ scores. Inspect reduces a sample's epochs to the first one's metadata before any
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -72,11 +72,15 @@ def _logged(scores: list[SampleScore], key: str = "counts") -> list[Any]:
     return [s.score.metadata[key] for s in scores if s.score.metadata is not None]
 
 
-def _lengths(scores: list[SampleScore]) -> list[Length] | None:
-    """Each game's days and day cap as its score logged them (``length``), or None for a log of a release that
-    logged none: its intervals are drawn as that release drew them."""
-    logged = [(s.score.metadata or {}).get("length") for s in scores]
+def logged_lengths(metadata: Sequence[Mapping[str, Any]]) -> list[Length] | None:
+    """Each game's days and day cap as its figure score's metadata logged them (``length``), or None where any game
+    logged none (a release before 0.8.0): its intervals are then drawn as that release drew them."""
+    logged = [m.get("length") for m in metadata]
     return [(float(x[0]), float(x[1])) for x in logged if x is not None] if all(logged) else None
+
+
+def _lengths(scores: list[SampleScore]) -> list[Length] | None:
+    return logged_lengths([s.score.metadata or {} for s in scores])
 
 
 def _pooled(figure: str) -> Callable[[], Metric]:
