@@ -90,6 +90,12 @@ cap of 2 days, so its three pooled headlines' intervals widen to what so many ga
 moved, and that table gained the ``value_widened`` column saying why; the played evals, every other cell and every
 other metric are unchanged.
 
+Re-recorded for games that mostly agree (0.9.0): where more than half of an interval's games give one value and a
+few differ, the interval reaches at least as far as the share of differing games could be
+(``wolf_eval.resample.few_differ``). Only 35 ``_low``/``_high`` cells of the played evals' detail tables moved
+(calibration, confidence bins, type yield, detection by role and by model, suspicion by day and by position, the
+judge), every one outward; no figure, no headline table's cell and no eval metric changed.
+
 A refactor that changes any figure a published table or an eval's score holds fails here.
 
 Serialised deterministically: NaN as null, floats rounded to 10 significant digits, columns and

@@ -1,4 +1,4 @@
-"""Wilson intervals checked against values computed by hand and by their exact coverage."""
+"""Wilson and Clopper-Pearson intervals checked against values computed by hand and by their exact coverage."""
 
 import math
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wolf_eval.stats import difference_interval, wilson, wilson_cc
+from wolf_eval.stats import clopper_pearson, difference_interval, wilson, wilson_cc
 
 
 @pytest.mark.parametrize("k,n,low,high", [
@@ -83,3 +83,15 @@ def test_difference_interval_is_newcombes_method_10_on_his_worked_example() -> N
     # the root of 0.1² + 0.05² = 0.1118
     assert difference_interval((0.8, 0.7, 0.9), (0.5, 0.45, 0.55)) == pytest.approx((0.3, 0.1882, 0.4118), abs=1e-4)
     assert all(math.isnan(v) for v in difference_interval((0.5, math.nan, math.nan), (0.5, 0.4, 0.6)))
+
+
+@pytest.mark.parametrize(("k", "n", "low", "high"), [
+    (0, 10, 0.0, 0.3085),  # 1 - 0.025 ** (1 / 10): the two-sided rule of three
+    (1, 10, 0.0025, 0.4450),
+    (2, 10, 0.0252, 0.5561),
+    (5, 10, 0.1871, 0.8129),
+    (10, 10, 0.6915, 1.0),
+])
+def test_clopper_pearson_matches_the_exact_binomial_tables(k, n, low, high):
+    """The exact interval's ends, as published tables of the binomial give them to four places."""
+    assert clopper_pearson(k, n) == pytest.approx((low, high), abs=1e-4)

@@ -35,7 +35,9 @@ Draws are seeded from the cell and sample they belong to (:func:`seed_of`), so a
 same intervals on every run, and every row of one cell shares one set of resamples. A figure that
 fewer than two games define has no interval (``games`` says how many did); an interval never leaves
 the figure's range (``bounds``). Where every game gave the same value the games show no spread, and
-the interval is the one so many agreeing games allow (:func:`unseen`), never a point. Figures with
+the interval is the one so many agreeing games allow (:func:`unseen`), never a point; where more than half
+the games agree and a few differ, it reaches at least as far as the share of differing games could be
+(:func:`few_differ`), which the bootstrap's few distinct resamples understate. Figures with
 one outcome per game (win rates) have the binomial interval (:func:`wolf_eval.stats.wilson_cc`), games
 being independent.
 """
@@ -54,7 +56,7 @@ import numpy as np
 
 from wolf_eval.measures.pooling import ENDS, bound_name, logged_name
 from wolf_eval.measures.rates import ratio
-from wolf_eval.stats import wilson_cc
+from wolf_eval.stats import clopper_pearson, wilson_cc
 
 #: Resamples per interval: enough that the 2.5% tails rest on 25 draws each, few enough that a
 #: report over a thousand games stays within seconds.
@@ -273,16 +275,18 @@ def joint_intervals(counts: np.ndarray, figures: Figures, names: Sequence[str], 
     drawn = figures(sums.T)
     ses = _resampled_se(counts, figures, counts.sum(axis=0)[None, :], np.ones((1, len(counts))), names, scales)
     spreads = _resampled_se(counts, figures, sums, weights, names, scales)
-    return {name: _studentized(float(total[name]), defined[name], float(ses[name][0]),
+    return {name: _studentized(float(total[name]), np.asarray(one_by_one[name], dtype=float), float(ses[name][0]),
                                np.asarray(drawn[name], dtype=float), spreads[name], scales[name])
             for name in names}
 
 
-def _studentized(value: float, defined: int, se: float, drawn: np.ndarray, spread: np.ndarray,
+def _studentized(value: float, each: np.ndarray, se: float, drawn: np.ndarray, spread: np.ndarray,
                  scale: Scale) -> Interval:
-    """One figure's symmetric bootstrap-t interval on its :class:`Scale`: its value over the games as played, how
-    many games define it, its jackknife standard error, and per resample its value and its own standard error (both
-    errors on the scale)."""
+    """One figure's symmetric bootstrap-t interval on its :class:`Scale`: its value over the games as played, each
+    game's own value (NaN where the game does not define it), its jackknife standard error, and per resample its
+    value and its own standard error (both errors on the scale); reaching at least as far as games that mostly
+    agree allow (:func:`few_differ`)."""
+    defined = int(np.sum(~np.isnan(each)))
     if math.isnan(value) or defined < MIN_GAMES or math.isnan(se):
         return Interval(value, math.nan, math.nan, defined)
     bounds = (scale.low, scale.high)
@@ -294,7 +298,9 @@ def _studentized(value: float, defined: int, se: float, drawn: np.ndarray, sprea
     centre = float(scale.to(value))
     ratios = np.abs(scale.to(drawn[kept]) - centre) / np.where(spread[kept] > AGREE, spread[kept], se)
     half = float(np.quantile(ratios, LEVEL, method="inverted_cdf")) * se
-    return Interval(value, min(scale.back(centre - half), value), max(scale.back(centre + half), value), defined)
+    low, high = few_differ(value, each, bounds)
+    return Interval(value, min(scale.back(centre - half), value, low), max(scale.back(centre + half), value, high),
+                    defined)
 
 
 def unseen(value: float, games: int, bounds: tuple[float, float] = UNIT) -> tuple[float, float]:
@@ -312,8 +318,34 @@ def unseen(value: float, games: int, bounds: tuple[float, float] = UNIT) -> tupl
     low, high = bounds
     if not (math.isfinite(low) and math.isfinite(high)):
         return (math.nan, math.nan)
-    share = 1 - ((1 - LEVEL) / 2) ** (1 / games)
+    share = clopper_pearson(0, games, LEVEL)[1]
     return (value - share * (value - low), value + share * (high - value))
+
+
+def few_differ(value: float, each: np.ndarray, bounds: tuple[float, float] = UNIT) -> tuple[float, float]:
+    """The interval games allow where more than half of them agree on one value and only some differ: at least as far
+    as the share of games that differ could be, whatever the bootstrap saw (``(value, value)`` where no value is
+    shared by more than half the games, or none differ).
+
+    Why: a figure most games agree on moves only by its few differing games (a monitor that reads a confession on a
+    fifth of the wolves' days: most games hold none, and their AUROC is 0.5). A resample then only redraws those
+    few games, and the bootstrap's spread is that of so few draws: at 10 games, with one or two differing, the
+    interval held the truth half the time or less (``benchmarks/monitor.py``). The figure is the agreeing value
+    ``a`` moved by the differing games, ``value - a`` in all, roughly in proportion to their share of the games,
+    ``k`` of ``n``. That share, of independent games, has the exact binomial interval (:func:`clopper_pearson`);
+    the interval reaches from ``a`` the figure's distance times the share's ends over its observed ``k / n``. With
+    none differing the distance is 0 and the games give no direction: that is :func:`unseen`. A differing game
+    that weighs more than the rest (more pairs) moves the figure more, which this scales with the rest.
+    """
+    values = each[~np.isnan(each)]
+    # a value more than half the games share is their median
+    agreed = float(np.median(values)) if len(values) else math.nan
+    differ = int(np.sum(np.abs(values - agreed) > AGREE * max(1.0, abs(agreed))))
+    if not 0 < differ < len(values) / 2:
+        return (value, value)
+    share = len(values) / differ
+    ends = [agreed + end * share * (value - agreed) for end in clopper_pearson(differ, len(values), LEVEL)]
+    return (max(min(ends), bounds[0]), min(max(ends), bounds[1]))
 
 
 def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], seed: int, draws: int = DRAWS,

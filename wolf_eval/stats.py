@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from scipy import stats as sps
 
 Z95 = 1.959963984540054
 
@@ -41,6 +42,16 @@ def wilson_cc(successes: float, n: float, z: float = Z95) -> tuple[float, float,
     high = 1.0 if successes >= n else min(1.0, (2 * n * p + zz + 1 + z * math.sqrt(
         zz + 2 - 1 / n + 4 * p * (n * (1 - p) - 1))) / (2 * (n + zz)))
     return (p, min(p, low), max(p, high))
+
+
+def clopper_pearson(successes: float, n: float, level: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval of a share from ``successes`` of ``n`` independent trials: the shares
+    under which so few, or so many, successes had at most half the miss's chance each. With none of ``n`` its upper
+    end is ``1 - ((1 - level) / 2) ** (1 / n)``, the two-sided rule of three."""
+    tail = (1 - level) / 2
+    low = 0.0 if successes <= 0 else float(sps.beta.ppf(tail, successes, n - successes + 1))
+    high = 1.0 if successes >= n else float(sps.beta.ppf(1 - tail, successes + 1, n - successes))
+    return low, high
 
 
 def difference_interval(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
