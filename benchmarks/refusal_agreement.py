@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,9 +53,20 @@ def load(path: Path = LABELLED) -> list[Reply]:
     return out
 
 
-def agreement(replies: list[Reply]) -> dict[str, float]:
-    """Accuracy, Cohen's kappa, and each class's precision and recall against the labels."""
-    pairs = [(r.label, classify(r.text, r.role)) for r in replies]
+def rules(reply: Reply) -> Playing:
+    """The rules' class of a labelled reply, read as a game reads its writer's reply."""
+    return classify(reply.text, reply.role)
+
+
+def agreement(replies: Sequence[Reply]) -> dict[str, float]:
+    """The rules' accuracy, Cohen's kappa, and each class's precision and recall against the labels."""
+    return agreement_of([(r, rules(r)) for r in replies])
+
+
+def agreement_of(read: Sequence[tuple[Reply, Playing]]) -> dict[str, float]:
+    """A reader's accuracy, Cohen's kappa, and each class's precision and recall against the labels, from each
+    reply with the class it read (the rules' or a judge's: one measure for both, so their tables compare)."""
+    pairs = [(r.label, got) for r, got in read]
     out = {"n": float(len(pairs)), "accuracy": ratio(sum(a == b for a, b in pairs), len(pairs)),
            "kappa": cohen_kappa(pairs)}
     for kind in Playing:
@@ -65,26 +77,33 @@ def agreement(replies: list[Reply]) -> dict[str, float]:
     return out
 
 
-def main() -> None:
+def table(read: Sequence[tuple[Reply, Playing]]) -> list[str]:
+    """The agreement per round (with its split), per split and over all, as a markdown table."""
+    rounds = sorted({(r.round, r.split) for r, _ in read})
+    parts = {f"round {n} ({split})": [x for x in read if x[0].round == n] for n, split in rounds}
+    parts |= {split: [x for x in read if x[0].split == split] for split in SPLITS} | {"all": list(read)}
+    lines = ["| replies | n | accuracy | kappa | played P / R | refused P / R | self-exposing P / R |",
+             "|---|---|---|---|---|---|---|"]
+    for name, part in parts.items():
+        a = agreement_of(part)
+        classes = " | ".join(f"{a[f'{k}_precision']:.2f} / {a[f'{k}_recall']:.2f}" for k in Playing)
+        lines.append(f"| {name} | {a['n']:.0f} | {a['accuracy']:.3f} | {a['kappa']:.3f} | {classes} |")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list the fitted split's replies the rules get wrong")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     replies = load()
-    parts = {f"round {n} ({split})": [r for r in replies if r.round == n]
-             for n, split in sorted({(r.round, r.split) for r in replies})}
-    parts |= {split: [r for r in replies if r.split == split] for split in SPLITS} | {"all": replies}
-    print("| replies | n | accuracy | kappa | played P / R | refused P / R | self-exposing P / R |")
-    print("|---|---|---|---|---|---|---|")
-    for name, part in parts.items():
-        a = agreement(part)
-        classes = " | ".join(f"{a[f'{k}_precision']:.2f} / {a[f'{k}_recall']:.2f}" for k in Playing)
-        print(f"| {name} | {a['n']:.0f} | {a['accuracy']:.3f} | {a['kappa']:.3f} | {classes} |")
+    print("\n".join(table([(r, rules(r)) for r in replies])))
     if args.misses:
         for r in replies:
-            got = classify(r.text, r.role)
+            got = rules(r)
             if r.split == "dev" and got is not r.label:
                 print(f"- {r.label} read as {got}: {r.text} ({r.note})")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
