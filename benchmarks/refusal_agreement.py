@@ -2,28 +2,54 @@
 
     python benchmarks/refusal_agreement.py            # per round and split: accuracy, kappa, each class's P / R
     python benchmarks/refusal_agreement.py --misses   # also list the replies of the fitted split it gets wrong
+    python benchmarks/refusal_agreement.py --judge openai/gpt-4.1-mini   # a judge's reading, beside the rules'
+    python benchmarks/refusal_agreement.py --judge wolfbot/cue --batch 10   # offline: wolfbot reads by the rules
 
 Each labelled reply is a deceiving seat's (a Werewolf's or the Jester's) public words or unusable reply, with its
 class (``played``, ``refused``, ``self_exposing``), a note of what it tests, and the round it was written in.
 ``dev``: the replies the rules were fitted to; ``heldout``: never fitted to (its misses are never listed). Each
 round was measured before any rule was changed for it; docs/refusal.md says which rounds are fair tests.
 The rules are :mod:`wolf_eval.measures.role_play`.
+
+With ``--judge MODEL`` (any Inspect model name) the replies are also read by that model as a game's judge reads
+them (:mod:`wolf_eval.agents.reply_reading`: its one prompt, its one parser, through the one call path), in
+batches of ``--batch`` replies, each with its writer's role. A batch whose reply cannot be parsed, or whose call
+fails, is lost with its reason and left out, never filled in with the rules' classes; the rules' table is then
+printed over the replies the judge read, so the two compare like for like.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from random import Random
 
+from inspect_ai.model import GenerateConfig, Model, get_model
+
+from wolf_eval.agents.call import Caller, ProviderFailure, ask, call_seed
+from wolf_eval.agents.reply_reading import ReplyReading, parse_classes, reading_messages
 from wolf_eval.measures.rates import Confusion, cohen_kappa, ratio
 from wolf_eval.measures.role_play import Playing, classify
-from wolf_eval.vocabulary import Role
+from wolf_eval.vocabulary import JUDGE_ROLE, Role
 
 LABELLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "refusal_replies.jsonl"
 SPLITS = ("dev", "heldout")
+#: The replies one call reads unless ``--batch`` says otherwise. In a game the judge reads every reply of the
+#: deceiving seats in one call (wolf_eval/scorers/judge.py); 14 offline games of triadic at its default settings
+#: (wolfbot/cue and wolfbot/tom) gave 10 to 38 such replies, 16.5 the median game. 20 reads the labelled
+#: replies in calls of a game's size, so the judge is measured as it reads in play: one reply a call would give it
+#: less beside each reply than a game does, the whole file far more, and either could read differently.
+BATCH = 20
+#: The seed of the shuffle before batching: the file lists its replies by round and each round by class, so
+#: batches in file order would hand the judge a call of nothing but refusals, a cue no game gives. A fixed seed
+#: makes the same command read the same batches every run (and a rerun repeat its calls).
+SHUFFLE_SEED = 353
+#: Calls in flight at once: a few, so a provider's rate limit is not tripped (Inspect retries, but slowly).
+PARALLEL = 4
 
 
 @dataclass(frozen=True)
@@ -91,18 +117,113 @@ def table(read: Sequence[tuple[Reply, Playing]]) -> list[str]:
     return lines
 
 
+def batches(replies: Sequence[Reply], size: int = BATCH) -> list[list[Reply]]:
+    """The replies in calls of ``size``, after the fixed shuffle (:data:`SHUFFLE_SEED`): each batch mixes rounds
+    and classes, and is the same batch every run."""
+    order = list(replies)
+    Random(SHUFFLE_SEED).shuffle(order)
+    return [order[i:i + size] for i in range(0, len(order), size)]
+
+
+@dataclass(frozen=True)
+class JudgeReading:
+    """A judge's reading of the labelled replies: each reply it read with its class, and each batch it lost as
+    (batch number, replies in it, why). A lost batch is read by no one: filling it in with the rules' classes
+    would measure the rules under the judge's name."""
+
+    read: tuple[tuple[Reply, Playing], ...]
+    lost: tuple[tuple[int, int, str], ...]
+    batches: int
+
+
+async def read_batch(model: Model, batch: Sequence[Reply], n: int) -> tuple[tuple[Playing, ...], str | None]:
+    """One batch's classes, in its order, read as a game reads its judge's: the same view (each reply with its
+    writer's role), prompt and parser, through :func:`wolf_eval.agents.call.ask` with a seed of the call's own;
+    or no classes and why the batch is lost (a reply that cannot be parsed, a call that fails)."""
+    reading = ReplyReading(replies=tuple((str(r.role), r.text) for r in batch), classes=tuple(str(c) for c in Playing))
+    config = GenerateConfig(seed=call_seed(SHUFFLE_SEED, f"{JUDGE_ROLE} batch {n}", None))
+    caller = Caller(f"labelled replies, batch {n}", "reading replies", 0, role=JUDGE_ROLE)
+    try:
+        answer = await ask(model, reading_messages(reading), config, caller,
+                           read=lambda raw: parse_classes(raw, reading), fallback=lambda reason, raw: ())
+    except ProviderFailure as err:
+        cause = err.__cause__
+        return (), f"the call failed: {type(cause).__name__}: {cause}" if cause else f"the call failed: {err}"
+    if answer.problem is not None:
+        return (), f"unreadable reply: {answer.problem}"
+    return tuple(Playing(c) for c in answer.value), None
+
+
+def judge_reading(model: Model, replies: Sequence[Reply], size: int = BATCH, parallel: int = PARALLEL) -> JudgeReading:
+    """Every batch read by ``model``, ``parallel`` calls at a time (a failed or unreadable batch stops no other)."""
+    groups = batches(replies, size)
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(n: int, batch: list[Reply]) -> tuple[tuple[Playing, ...], str | None]:
+        async with gate:
+            return await read_batch(model, batch, n)
+
+    async def every() -> list[tuple[tuple[Playing, ...], str | None]]:
+        return await asyncio.gather(*(one(n, b) for n, b in enumerate(groups, start=1)))
+
+    got = asyncio.run(every())
+    read = tuple(pair for batch, (classes, why) in zip(groups, got, strict=True) if why is None
+                 for pair in zip(batch, classes, strict=True))
+    lost = tuple((n, len(batch), why) for n, (batch, (_, why)) in enumerate(zip(groups, got, strict=True), start=1)
+                 if why is not None)
+    return JudgeReading(read, lost, len(groups))
+
+
+def judge_report(name: str, reading: JudgeReading) -> list[str]:
+    """The judge's table, the rules' over the same replies, how far judge and rules agree, and what was lost.
+
+    Raises SystemExit when the judge read no reply: a table of nothing is no measure."""
+    lost_replies = sum(size for _, size, _ in reading.lost)
+    if not reading.read:
+        why = f": batch {reading.lost[0][0]}: {reading.lost[0][2]}" if reading.lost else ""
+        raise SystemExit(f"refusal_agreement: the judge {name} read no reply ({len(reading.lost)} of "
+                         f"{reading.batches} batches lost{why})")
+    lines = [f"judge {name}: read {len(reading.read)} replies in {reading.batches - len(reading.lost)} batches; "
+             f"lost {lost_replies} replies in {len(reading.lost)} of {reading.batches} batches"]
+    lines += [f"- batch {n} ({size} replies) lost: {why}" for n, size, why in reading.lost]
+    lines += ["", f"## The judge ({name}) against the labels, over the {len(reading.read)} replies it read", "",
+              *table(reading.read), "", "## The rules against the labels, over the same replies", "",
+              *table([(r, rules(r)) for r, _ in reading.read])]
+    pairs = [(rules(r), got) for r, got in reading.read]
+    same = ratio(sum(a == b for a, b in pairs), len(pairs))
+    return [*lines, "", f"judge against the rules, over the same {len(pairs)} replies: agreement {same:.3f}, "
+                        f"Cohen's kappa {cohen_kappa(pairs):.3f}"]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list the fitted split's replies the rules get wrong")
+    parser.add_argument("--judge", metavar="MODEL", help="also read the replies with this model, as a game's judge "
+                                                          "reads them (an Inspect model name: openai/gpt-4.1-mini)")
+    parser.add_argument("--batch", metavar="N", type=int, default=BATCH,
+                        help=f"replies the judge reads in one call (default {BATCH}, a game's reading)")
     args = parser.parse_args(argv)
+    if args.batch < 1:
+        parser.error(f"--batch must be 1 or more, got {args.batch}")
     replies = load()
-    print("\n".join(table([(r, rules(r)) for r in replies])))
+    if args.judge:
+        print("\n".join(judge_report(args.judge, judge_reading(judge_model(args.judge), replies, args.batch))))
+    else:
+        print("\n".join(table([(r, rules(r)) for r in replies])))
     if args.misses:
         for r in replies:
             got = rules(r)
             if r.split == "dev" and got is not r.label:
                 print(f"- {r.label} read as {got}: {r.text} ({r.note})")
     return 0
+
+
+def judge_model(name: str) -> Model:
+    """The judge by its Inspect name; a name no provider serves, or one missing its key, stops with one line."""
+    try:
+        return get_model(name)
+    except Exception as err:
+        raise SystemExit(f"refusal_agreement: no judge {name}: {type(err).__name__}: {err}") from err
 
 
 if __name__ == "__main__":
