@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +33,10 @@ from inspect_ai.model import GenerateConfig, Model, get_model
 
 from wolf_eval.agents.call import Caller, ProviderFailure, ask, call_seed
 from wolf_eval.agents.reply_reading import ReplyReading, parse_classes, reading_messages
+from wolf_eval.measures.cost import model_cost
 from wolf_eval.measures.rates import Confusion, cohen_kappa, ratio
 from wolf_eval.measures.role_play import Playing, classify
+from wolf_eval.store import TokenUsage
 from wolf_eval.vocabulary import JUDGE_ROLE, Role
 
 LABELLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "refusal_replies.jsonl"
@@ -134,9 +137,11 @@ class JudgeReading:
     read: tuple[tuple[Reply, Playing], ...]
     lost: tuple[tuple[int, int, str], ...]
     batches: int
+    tokens: TokenUsage  # as the judge's provider reported them: what the measure cost
 
 
-async def read_batch(model: Model, batch: Sequence[Reply], n: int) -> tuple[tuple[Playing, ...], str | None]:
+async def read_batch(model: Model, batch: Sequence[Reply], n: int,
+                     usage: dict[str, TokenUsage]) -> tuple[tuple[Playing, ...], str | None]:
     """One batch's classes, in its order, read as a game reads its judge's: the same view (each reply with its
     writer's role), prompt and parser, through :func:`wolf_eval.agents.call.ask` with a seed of the call's own;
     or no classes and why the batch is lost (a reply that cannot be parsed, a call that fails)."""
@@ -145,7 +150,7 @@ async def read_batch(model: Model, batch: Sequence[Reply], n: int) -> tuple[tupl
     caller = Caller(f"labelled replies, batch {n}", "reading replies", 0, role=JUDGE_ROLE)
     try:
         answer = await ask(model, reading_messages(reading), config, caller,
-                           read=lambda raw: parse_classes(raw, reading), fallback=lambda reason, raw: ())
+                           read=lambda raw: parse_classes(raw, reading), fallback=lambda reason, raw: (), usage=usage)
     except ProviderFailure as err:
         cause = err.__cause__
         return (), f"the call failed: {type(cause).__name__}: {cause}" if cause else f"the call failed: {err}"
@@ -157,11 +162,11 @@ async def read_batch(model: Model, batch: Sequence[Reply], n: int) -> tuple[tupl
 def judge_reading(model: Model, replies: Sequence[Reply], size: int = BATCH, parallel: int = PARALLEL) -> JudgeReading:
     """Every batch read by ``model``, ``parallel`` calls at a time (a failed or unreadable batch stops no other)."""
     groups = batches(replies, size)
-    gate = asyncio.Semaphore(parallel)
+    gate, usage = asyncio.Semaphore(parallel), {str(model): TokenUsage()}
 
     async def one(n: int, batch: list[Reply]) -> tuple[tuple[Playing, ...], str | None]:
         async with gate:
-            return await read_batch(model, batch, n)
+            return await read_batch(model, batch, n, usage)
 
     async def every() -> list[tuple[tuple[Playing, ...], str | None]]:
         return await asyncio.gather(*(one(n, b) for n, b in enumerate(groups, start=1)))
@@ -171,7 +176,7 @@ def judge_reading(model: Model, replies: Sequence[Reply], size: int = BATCH, par
                  for pair in zip(batch, classes, strict=True))
     lost = tuple((n, len(batch), why) for n, (batch, (_, why)) in enumerate(zip(groups, got, strict=True), start=1)
                  if why is not None)
-    return JudgeReading(read, lost, len(groups))
+    return JudgeReading(read, lost, len(groups), usage[str(model)])
 
 
 def judge_report(name: str, reading: JudgeReading) -> list[str]:
@@ -186,6 +191,7 @@ def judge_report(name: str, reading: JudgeReading) -> list[str]:
     lines = [f"judge {name}: read {len(reading.read)} replies in {reading.batches - len(reading.lost)} batches; "
              f"lost {lost_replies} replies in {len(reading.lost)} of {reading.batches} batches"]
     lines += [f"- batch {n} ({size} replies) lost: {why}" for n, size, why in reading.lost]
+    lines.append(spent(name, reading.tokens))
     lines += ["", f"## The judge ({name}) against the labels, over the {len(reading.read)} replies it read", "",
               *table(reading.read), "", "## The rules against the labels, over the same replies", "",
               *table([(r, rules(r)) for r, _ in reading.read])]
@@ -193,6 +199,15 @@ def judge_report(name: str, reading: JudgeReading) -> list[str]:
     same = ratio(sum(a == b for a, b in pairs), len(pairs))
     return [*lines, "", f"judge against the rules, over the same {len(pairs)} replies: agreement {same:.3f}, "
                         f"Cohen's kappa {cohen_kappa(pairs):.3f}"]
+
+
+def spent(name: str, tokens: TokenUsage) -> str:
+    """What the judge's calls cost, in the tokens its provider reported and the package's list price (the same
+    pricing as a game's ``cost``), so a user sees the price of the measure before reading it."""
+    c = model_cost(name, tokens)
+    price = "no list price known" if math.isnan(c["usd"]) else f"${c['usd']:.4f} at list price"
+    return (f"its {tokens.calls} calls: {c['input_tokens'] + c['cached_tokens']:.0f} prompt tokens "
+            f"({c['cached_tokens']:.0f} cached), {c['output_tokens']:.0f} output tokens, {price}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -71,6 +71,7 @@ def test_the_wolfbot_judge_reads_as_the_rules_on_every_row_and_loses_nothing(cap
     judge, rules_table = (part.split("\n\n", 1)[1].split("\n\n", 1)[0] for part in out.split("## ")[1:])
     assert judge == rules_table and judge.count("\n") == 12  # header, rule, 8 rounds, 2 splits, all
     assert "lost 0 replies in 0 of 18 batches" in out and "agreement 1.000, Cohen's kappa 1.000" in out
+    assert "its 18 calls: " in out and "no list price known" in out  # wolfbot reports o200k tokens, has no price
 
 
 def test_a_batch_the_judge_cannot_be_read_in_is_lost_and_the_rest_is_read() -> None:
@@ -91,6 +92,7 @@ def test_a_batch_the_judge_cannot_be_read_in_is_lost_and_the_rest_is_read() -> N
     assert len(read) == len(REPLIES) - len(batches[2]) - len(batches[5])
     assert not {id(r) for r in batches[2] + batches[5]} & {id(r) for r in read}  # lost, never filled in
     assert all(got is r.label for r, got in reading.read)
+    assert (reading.tokens.calls, reading.tokens.input) == (17, 17)  # the failed call reported no tokens
     report = "\n".join(agreement.judge_report("scripted", reading))
     assert f"lost {len(batches[2]) + len(batches[5])} replies in 2 of 18 batches" in report
     assert f"| all | {len(read)} | 1.000 | 1.000 |" in report  # the judge read as labelled, over what it read
