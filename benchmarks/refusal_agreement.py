@@ -238,7 +238,8 @@ def judge_model(name: str) -> Model:
     try:
         return get_model(name)
     except Exception as err:
-        raise SystemExit(f"refusal_agreement: no judge {name}: {type(err).__name__}: {err}") from err
+        why = " ".join(str(err).split())  # Inspect's messages run over several lines
+        raise SystemExit(f"refusal_agreement: no judge {name}: {type(err).__name__}: {why}") from err
 
 
 if __name__ == "__main__":
