@@ -11,7 +11,8 @@ monitor's AUROC for "is a wolf" is known, (1 + leak) / 2, whatever the games' le
 that truth. Each of ``--samples`` draws picks 10 distinct games of the pool, forms the figure and its interval as the
 eval's ``monitor_wolf_auroc`` metrics do (:func:`wolf_eval.resample.figure_interval` over the summed counts, with
 the games' lengths as their scores logged them, so a draw of games of one length is widened as the eval widens it),
-and counts whether the interval holds the truth, and on which side it misses. A draw stands for 10 games played afresh
+and counts whether the interval holds the truth, and on which side it misses, then by how many of the draw's games
+hold a catch (a confession read: where one or two games hold them all, the figure moves only by them). A draw stands for 10 games played afresh
 only as far as the pool stands for the players: a pool misses the truth by its own sampling error, which each of its
 draws inherits, so the table gives the pool's figure with its standard error over games (small against the 10-game
 interval's width at the default size) and the coverage of the pool's own figure beside the truth's.
@@ -164,6 +165,23 @@ def coverage(matrix: np.ndarray, lengths: list[Length], truth: float, pooled: fl
                     len(widths), own_held / n, float(np.mean(own_widths)) if own_widths else math.nan)
 
 
+def by_catches(leak: float, p: Pool, picks: list[np.ndarray]) -> list[str]:
+    """One leak's rows of the coverage by how many of a draw's games hold a catch (a wolf-day whose confession the
+    monitor read: a concordant pair): where one or two games hold every catch, the figure moves only by them."""
+    truth, matrix = (1 + leak) / 2, p.matrices["reasoning"]
+    tally: dict[int, list[float]] = {}
+    for i, games in enumerate(picks):
+        iv = figure_interval(matrix[games], auroc, seed_of("monitor", i), lengths=drawn_lengths(p.lengths, games))
+        if math.isnan(iv.low):
+            continue
+        cell = tally.setdefault(min(int((matrix[games, 0] > 0).sum()), 3), [0, 0, 0.0])
+        cell[0] += 1
+        cell[1] += not iv.low <= truth <= iv.high
+        cell[2] += iv.high - iv.low
+    return [f"| {leak:g} | {k}{'+' if k == 3 else ''} | {n:.0f} | {miss:.0f} | {width / n:.3f} |"
+            for k, (n, miss, width) in sorted(tally.items())]
+
+
 def above_zero(both: np.ndarray, lengths: list[Length], picks: list[np.ndarray]) -> float:
     """The share of 10-game draws whose interval of reasoning minus speech lies above 0."""
     figure = MONITOR["reasoning_over_speech"]
@@ -224,6 +242,10 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for leak, p in pools.items():
         print(coverage_row(leak, p, picks[leak]), flush=True)
+    print("\n| leak | a draw's games with a catch | draws | intervals missing the truth | mean width |")
+    print("|---|---|---|---|---|")
+    for leak, p in pools.items():
+        print("\n".join(by_catches(leak, p, picks[leak])), flush=True)
     print("\n| leak | truth | reasoning AUROC (pool), games of the median's pairs or fewer (their pairs a game) "
           "| the longer games | speech AUROC (pool) | reasoning − speech (pool) "
           "| draws whose interval of it is above 0 |")

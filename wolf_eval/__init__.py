@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from wolf_eval.tasks import dyadic, triadic, wolf
 
-__version__ = "0.8.0"
+__version__ = "0.9.0"
 
 __all__ = ["dyadic", "triadic", "wolf"]
 
