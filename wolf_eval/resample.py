@@ -329,8 +329,10 @@ def few_differ(value: float, each: np.ndarray, bounds: tuple[float, float] = UNI
 
     Why: a figure most games agree on moves only by its few differing games (a monitor that reads a confession on a
     fifth of the wolves' days: most games hold none, and their AUROC is 0.5). A resample then only redraws those
-    few games, and the bootstrap's spread is that of so few draws: at 10 games, with one or two differing, the
-    interval held the truth half the time or less (``benchmarks/monitor.py``). The figure is the agreeing value
+    few games, and the bootstrap's spread is that of so few draws: at 10 games of a monitor catching a fifth of the
+    wolves' days, with one game differing the interval over the games alone held the truth in 5 draws of 25, with
+    two in 56 of 98 (``benchmarks/monitor.py``, whose draws by games with a catch now read 14 of 25 and 94 of 98). The
+    figure is the agreeing value
     ``a`` moved by the differing games, ``value - a`` in all, roughly in proportion to their share of the games,
     ``k`` of ``n``. That share, of independent games, has the exact binomial interval (:func:`clopper_pearson`);
     the interval reaches from ``a`` the figure's distance times the share's ends over its observed ``k / n``. With
