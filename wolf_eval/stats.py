@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats as sps
+from scipy.special import betaincinv
 
 Z95 = 1.959963984540054
 
@@ -49,8 +49,8 @@ def clopper_pearson(successes: float, n: float, level: float = 0.95) -> tuple[fl
     under which so few, or so many, successes had at most half the miss's chance each. With none of ``n`` its upper
     end is ``1 - ((1 - level) / 2) ** (1 / n)``, the two-sided rule of three."""
     tail = (1 - level) / 2
-    low = 0.0 if successes <= 0 else float(sps.beta.ppf(tail, successes, n - successes + 1))
-    high = 1.0 if successes >= n else float(sps.beta.ppf(1 - tail, successes + 1, n - successes))
+    low = 0.0 if successes <= 0 else float(betaincinv(successes, n - successes + 1, tail))  # the Beta quantile
+    high = 1.0 if successes >= n else float(betaincinv(successes + 1, n - successes, 1 - tail))
     return low, high
 
 
