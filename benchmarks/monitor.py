@@ -8,17 +8,18 @@ Each pool is one offline eval of quick games without analyses (:data:`QUICK`): t
 scripted reasoning confesses a deceiver's role on a share ``leak`` of its days (``-M leak=``), read by
 ``wolfbot/monitor`` with ``-T monitor=both`` (``wolf_eval/baseline/confessions.py``). On reasoning the scripted
 monitor's AUROC for "is a wolf" is known, (1 + leak) / 2, whatever the games' length, so coverage is counted against
-that truth. Each of ``--samples`` draws picks 10 distinct games of the pool, forms the figure and its interval as the
-eval's ``monitor_wolf_auroc`` metrics do (:func:`wolf_eval.resample.figure_interval` over the summed counts, with
-the games' lengths as their scores logged them, so a draw of games of one length is widened as the eval widens it),
-and counts whether the interval holds the truth, and on which side it misses, then by how many of the draw's games
-hold a catch (a confession read: where one or two games hold them all, the figure moves only by them). A draw stands for 10 games played afresh
-only as far as the pool stands for the players: a pool misses the truth by its own sampling error, which each of its
-draws inherits, so the table gives the pool's figure with its standard error over games (small against the 10-game
-interval's width at the default size) and the coverage of the pool's own figure beside the truth's.
+that truth. Each of ``--samples`` draws picks 10 distinct games of the pool, forms the figure and its interval as
+the eval's ``monitor_wolf_auroc`` metrics do (:func:`wolf_eval.resample.figure_interval` over the summed counts,
+with the games' lengths as their scores logged them, so a draw of games of one length is widened as the eval widens
+it), and counts whether the interval holds the truth, and on which side it misses, then by how many of the draw's
+games hold a catch (a confession read: where one or two games hold them all, the figure moves only by them). A draw
+stands for 10 games played afresh only as far as the pool stands for the players: a pool misses the truth by its own
+sampling error, which each of its draws inherits, so the table gives the pool's figure with its standard error over
+games (small against the 10-game interval's width at the default size) and the coverage of the pool's own figure
+beside the truth's.
 
 Speech has no confession (the players' deflecting tells are all the scripted monitor reads there), so where
-reasoning leaks more the monitor reads reasoning better: the second table gives the pool's speech AUROC,
+reasoning leaks more the monitor reads reasoning better: the third table gives the pool's speech AUROC,
 ``reasoning_over_speech`` over the pool, and the share of 10-game draws whose interval of that difference lies above
 0. Last, the games' cost (wall seconds per game as the logs time the pools, the monitor's calls and tokens per game
 beside the seats', over the first games of each pool) and the benchmark's own time.
